@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings shared by every Swift target.
+let swiftSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
+]
+
+let package = Package(
+    name: "ABRSim",
+    products: [
+        .library(name: "ABRSim", targets: ["ABRSim"]),
+        .executable(name: "abrsim", targets: ["abrsim"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGSL",
+            pkgConfig: "gsl",
+            providers: [.apt(["libgsl-dev"])]
+        ),
+        .target(name: "ABRSim", dependencies: ["CGSL"], swiftSettings: swiftSettings),
+        .executableTarget(name: "abrsim", dependencies: ["ABRSim"], swiftSettings: swiftSettings),
+        .testTarget(name: "ABRSimTests", dependencies: ["ABRSim"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

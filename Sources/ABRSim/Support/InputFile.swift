@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Opening and reading the files a user names (scenarios, traces, content), with errors that say which file
+/// and why (missing, a directory, unreadable, too large) instead of a crash.
+///
+/// Readers that can work line by line use ``LineReader`` so a huge file is never held in memory at once;
+/// JSON documents are read whole through ``readAll(_:limitBytes:)`` with a size limit.
+public enum InputFile {
+    /// The default largest file read whole: 256 MiB.
+    public static let defaultLimitBytes = 256 << 20
+
+    /// Checks that `path` names a readable regular file, throwing an ``InputError`` naming it otherwise.
+    public static func checkReadable(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw InputError(file: path, errno == ENOENT ? "no such file" : "cannot open: \(errnoText())")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw InputError(file: path, "is a directory, expected a file")
+        }
+        guard access(path, R_OK) == 0 else { throw InputError(file: path, "cannot read: \(errnoText())") }
+    }
+
+    /// The size of the file in bytes.
+    public static func size(_ path: String) throws -> Int {
+        try checkReadable(path)
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw InputError(file: path, "cannot open: \(errnoText())") }
+        return Int(info.st_size)
+    }
+
+    /// Reads the whole file, refusing (with a clear error) one larger than `limitBytes`.
+    public static func readAll(_ path: String, limitBytes: Int = defaultLimitBytes) throws -> [UInt8] {
+        let byteCount = try size(path)
+        if byteCount > limitBytes {
+            throw InputError(
+                file: path, "file is \(byteCount) bytes, larger than the \(limitBytes)-byte limit for this kind of input")
+        }
+        guard let handle = fopen(path, "rb") else { throw InputError(file: path, "cannot open: \(errnoText())") }
+        defer { fclose(handle) }
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        var total = 0
+        while total < byteCount {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                fread(buffer.baseAddress! + total, 1, byteCount - total, handle)
+            }
+            if read == 0 { break }
+            total += read
+        }
+        if total < byteCount { bytes.removeLast(byteCount - total) }
+        if ferror(handle) != 0 { throw InputError(file: path, "read error: \(errnoText())") }
+        return bytes
+    }
+
+    /// Whether `path` names an existing directory.
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Resolves `path` against `directory` unless it is absolute (scenario paths are relative to the scenario).
+    public static func resolve(_ path: String, against directory: String) -> String {
+        if path.hasPrefix("/") || directory.isEmpty { return path }
+        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
+    }
+
+    /// The folder part of a path (`"."` when there is none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of a path.
+    public static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// Reads a text file one line at a time through a fixed-size buffer, so files of any size stream through.
+///
+/// Lines end at `\n`; a trailing `\r` (CRLF files) is removed. A UTF-8 byte-order mark at the start is
+/// skipped. Line numbers are 1-based, for error messages.
+public final class LineReader {
+    private let handle: UnsafeMutablePointer<FILE>
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    /// The path, for error messages.
+    public let path: String
+    /// The number of the line most recently returned (1-based; 0 before the first).
+    public private(set) var lineNumber = 0
+
+    /// Opens `path` for reading, throwing an ``InputError`` naming it if that is not possible.
+    public init(path: String, bufferBytes: Int = 1 << 16) throws {
+        try InputFile.checkReadable(path)
+        guard let handle = fopen(path, "rb") else { throw InputError(file: path, "cannot open: \(InputFile.errnoText())") }
+        self.handle = handle
+        self.path = path
+        buffer = [UInt8](repeating: 0, count: bufferBytes)
+    }
+
+    deinit { fclose(handle) }
+
+    /// The next line's bytes (without the line end), or `nil` at the end of the file. A line longer than
+    /// `maxLineBytes` is an error, so a file without line ends cannot exhaust memory.
+    public func nextLine(maxLineBytes: Int = 1 << 20) throws -> ArraySlice<UInt8>? {
+        var carried: [UInt8] = []
+        while true {
+            if let newline = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
+                var line: ArraySlice<UInt8>
+                if carried.isEmpty {
+                    line = buffer[start..<newline]
+                } else {
+                    carried.append(contentsOf: buffer[start..<newline])
+                    line = carried[...]
+                }
+                start = newline + 1
+                return finish(&line)
+            }
+            carried.append(contentsOf: buffer[start..<end])
+            if carried.count > maxLineBytes {
+                throw InputError.atLine(path, lineNumber + 1, "line is longer than \(maxLineBytes) bytes")
+            }
+            start = 0
+            end = 0
+            if atEOF {
+                if carried.isEmpty { return nil }
+                var line = carried[...]
+                return finish(&line)
+            }
+            let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, handle) }
+            if read == 0 {
+                if ferror(handle) != 0 { throw InputError(file: path, "read error: \(InputFile.errnoText())") }
+                atEOF = true
+            }
+            end = read
+        }
+    }
+
+    /// The next line as a `String` (invalid UTF-8 is an error naming the line).
+    public func nextString(maxLineBytes: Int = 1 << 20) throws -> String? {
+        guard let bytes = try nextLine(maxLineBytes: maxLineBytes) else { return nil }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw InputError.atLine(path, lineNumber, "not valid UTF-8 text")
+        }
+        return text
+    }
+
+    private func finish(_ line: inout ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        lineNumber += 1
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        return line
+    }
+}

@@ -1,0 +1,2 @@
+import ABRSim
+print("abrsim")
