@@ -1,0 +1,76 @@
+/// Everything a policy may look at when it chooses the next segment's variant. Read-only; built by the
+/// player for each decision. Times in seconds, rates in bit/s, sizes from ``content``.
+public struct ABRContext {
+    /// Simulated time of the decision.
+    public var time: Double
+    /// Index (0-based) of the segment about to be requested.
+    public var segmentIndex: Int
+    /// The content: ladder (``Content/variants``, lowest first), segment durations and sizes.
+    public var content: Content
+    /// Media seconds buffered ahead of the playhead.
+    public var bufferSeconds: Double
+    /// The player's forward-buffer target (seconds).
+    public var bufferTargetSeconds: Double
+    /// The player's state when it asks.
+    public var playbackState: PlaybackState
+    /// The playback rate the user asked for (1 = real time; 0 while paused).
+    public var playbackRate: Double
+    /// The variant of the previous segment, or `nil` for the first request (and after a seek, the last one).
+    public var lastVariant: Int?
+    /// Highest variant the player allows (caps from `preferredPeakBitRate`, `preferredMaximumResolution`).
+    public var maxVariant: Int
+    /// The variant the content says to start with (the first listed in an HLS master playlist).
+    public var startVariant: Int
+    /// Every completed download of this player so far, oldest first.
+    public var history: ThroughputHistory
+    /// Whether the decision follows a seek (policies with a startup phase restart it).
+    public var isAfterSeek: Bool
+}
+
+/// What a policy decides for the next request.
+public enum ABRDecision: Equatable, Sendable {
+    /// Request the segment at this variant index (clamped by the player to `0...maxVariant`).
+    case variant(Int)
+    /// Request nothing for this many seconds, then ask again (BOLA's "no positive utility" wait).
+    case wait(seconds: Double)
+}
+
+/// An adaptive-bitrate policy: chooses the variant of each segment a player requests.
+///
+/// The player calls ``decide(_:)`` each time it is ready to request a segment and ``downloadFinished(_:context:)``
+/// after each completed download (feedback for estimators and stateful rules). One instance serves one player
+/// for one run, so implementations may keep state; they must be deterministic (randomised policies draw from
+/// a ``RandomSource`` seeded by the scenario). Register new policies in ``PolicyRegistry``.
+/// The `policy` column of the outputs is the policy as the user wrote it (`bba`, `bba(reservoir=8)`), not
+/// something the policy reports.
+public protocol ABRPolicy: AnyObject {
+    /// The variant of the next segment, or a wait.
+    func decide(_ context: ABRContext) -> ABRDecision
+    /// Called after each completed download with its measurement.
+    func downloadFinished(_ sample: ThroughputSample, context: ABRContext)
+}
+
+extension ABRPolicy {
+    /// Default: no feedback needed.
+    public func downloadFinished(_ sample: ThroughputSample, context: ABRContext) {}
+}
+
+/// The completed downloads of one player, oldest first, shared read-only with its policy.
+public final class ThroughputHistory {
+    /// The samples, oldest first.
+    public private(set) var samples: [ThroughputSample] = []
+    /// Variant of each sample's segment.
+    public private(set) var variants: [Int] = []
+
+    /// An empty history.
+    public init() {}
+
+    /// Appends one completed download.
+    public func append(_ sample: ThroughputSample, variant: Int) {
+        samples.append(sample)
+        variants.append(variant)
+    }
+
+    /// The number of samples.
+    public var count: Int { samples.count }
+}

@@ -1,0 +1,150 @@
+/// One parameter a policy accepts, for validation and for `abrsim policies`.
+public struct PolicyParameter: Sendable {
+    /// Its name in specs.
+    public var name: String
+    /// Its default, as text (`0.9`, `ewma`).
+    public var defaultValue: String
+    /// What it means, with units.
+    public var help: String
+
+    /// A parameter description.
+    public init(_ name: String, default defaultValue: String, _ help: String) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+}
+
+/// The parameters of one policy instance, checked against its declared ``PolicyParameter``s.
+public struct PolicyArguments {
+    /// The spec they came from.
+    public let spec: PolicySpec
+    /// Where the spec was written, for errors (`scenario.json: $.players[0].policy`).
+    public let file: String?
+    /// JSON path or command-line source.
+    public let location: String?
+
+    /// An error about this policy's parameters.
+    public func error(_ message: String) -> InputError {
+        InputError(file: file, location: location, "policy '\(spec.label)': \(message)")
+    }
+
+    /// A number parameter, or `defaultValue` when absent.
+    public func number(_ name: String, default defaultValue: Double) throws -> Double {
+        guard let value = spec.parameters.first(where: { $0.name == name })?.value else { return defaultValue }
+        guard case .number(let x) = value else { throw error("\(name) must be a number, got '\(value)'") }
+        return x
+    }
+
+    /// A positive number parameter.
+    public func positive(_ name: String, default defaultValue: Double) throws -> Double {
+        let x = try number(name, default: defaultValue)
+        guard x > 0 else { throw error("\(name) must be positive, got \(formatParameterNumber(x))") }
+        return x
+    }
+
+    /// A non-negative integer parameter.
+    public func count(_ name: String, default defaultValue: Int) throws -> Int {
+        let x = try number(name, default: Double(defaultValue))
+        guard x >= 0, x == x.rounded(), x < 1e9 else {
+            throw error("\(name) must be a whole number ≥ 0, got \(formatParameterNumber(x))")
+        }
+        return Int(x)
+    }
+
+    /// A word parameter, one of `choices`.
+    public func choice(_ name: String, default defaultValue: String, among choices: [String]) throws -> String {
+        guard let value = spec.parameters.first(where: { $0.name == name })?.value else { return defaultValue }
+        let text = value.description
+        guard choices.contains(text) else {
+            throw error("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'")
+        }
+        return text
+    }
+}
+
+/// What a policy factory may use besides its parameters.
+public struct PolicyEnvironment {
+    /// The run's seed, for randomised policies (derive a ``RandomSource`` from it).
+    public var seed: UInt64
+    /// Index of the player the policy serves (to derive distinct random streams).
+    public var playerIndex: Int
+
+    /// An environment.
+    public init(seed: UInt64, playerIndex: Int) {
+        self.seed = seed
+        self.playerIndex = playerIndex
+    }
+}
+
+/// A registered policy: name, parameters, and how to make an instance.
+public struct PolicyDescriptor: Sendable {
+    /// The name used in specs.
+    public var name: String
+    /// One line on what it is and where it comes from.
+    public var summary: String
+    /// Accepted parameters with their defaults.
+    public var parameters: [PolicyParameter]
+    /// Makes a fresh instance (one per player per run).
+    public var make: @Sendable (PolicyArguments, PolicyEnvironment) throws -> any ABRPolicy
+
+    /// A descriptor.
+    public init(
+        name: String, summary: String, parameters: [PolicyParameter],
+        make: @escaping @Sendable (PolicyArguments, PolicyEnvironment) throws -> any ABRPolicy
+    ) {
+        self.name = name
+        self.summary = summary
+        self.parameters = parameters
+        self.make = make
+    }
+}
+
+/// The policies a run may name: the built-in ones plus any a user registers (a Swift plug-in conforming to
+/// ``ABRPolicy``). A value, passed to scenario loading, so there is no global mutable state.
+public struct PolicyRegistry: Sendable {
+    /// Descriptors in listing order.
+    public private(set) var descriptors: [PolicyDescriptor] = []
+
+    /// An empty registry.
+    public init() {}
+
+    /// Adds (or replaces) a policy under its name.
+    public mutating func register(_ descriptor: PolicyDescriptor) {
+        if let index = descriptors.firstIndex(where: { $0.name == descriptor.name }) {
+            descriptors[index] = descriptor
+        } else {
+            descriptors.append(descriptor)
+        }
+    }
+
+    /// The descriptor named `name`.
+    public func descriptor(named name: String) -> PolicyDescriptor? {
+        descriptors.first { $0.name == name }
+    }
+
+    /// A new instance for `spec`, after checking its name and parameter names.
+    public func makePolicy(
+        _ spec: PolicySpec, environment: PolicyEnvironment, file: String? = nil, location: String? = nil
+    ) throws -> any ABRPolicy {
+        guard let descriptor = descriptor(named: spec.name) else {
+            throw InputError(
+                file: file, location: location,
+                "unknown policy '\(spec.name)' (known: \(descriptors.map(\.name).joined(separator: ", ")))")
+        }
+        let arguments = PolicyArguments(spec: spec, file: file, location: location)
+        let known = descriptor.parameters.map(\.name)
+        for parameter in spec.parameters where !known.contains(parameter.name) {
+            let expected = known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
+            throw arguments.error("unknown parameter '\(parameter.name)' (\(expected))")
+        }
+        return try descriptor.make(arguments, environment)
+    }
+
+    /// The policies that ship with ABRSim.
+    public static let builtIn: PolicyRegistry = {
+        var registry = PolicyRegistry()
+        for descriptor in BuiltInPolicies.all { registry.register(descriptor) }
+        return registry
+    }()
+}

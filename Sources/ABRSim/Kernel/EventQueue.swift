@@ -1,0 +1,88 @@
+/// A priority queue of simulation events ordered by time, then by the order they were scheduled.
+///
+/// A binary min-heap over `(time, sequence)`: ties at the same instant come out first-in first-out, which
+/// makes every run deterministic. The payload is generic so events are plain values (no boxing, no
+/// allocation per event once the heap's storage has grown). The simulation's run loop is its only user.
+///
+/// - Complexity: `schedule` and `popNext` are O(log n); `nextTime` is O(1).
+public struct EventQueue<Payload> {
+    /// One scheduled event.
+    public struct Entry {
+        /// Simulated time in seconds at which the event happens.
+        public var time: Double
+        /// Scheduling order, breaking ties between equal times.
+        public var sequence: UInt64
+        /// What happens.
+        public var payload: Payload
+    }
+
+    var heap: [Entry] = []
+    var nextSequence: UInt64 = 0
+
+    /// An empty queue.
+    public init() {}
+
+    /// The number of pending events.
+    public var count: Int { heap.count }
+
+    /// Whether no event is pending.
+    public var isEmpty: Bool { heap.isEmpty }
+
+    /// The time of the earliest pending event, or `.infinity` when there is none.
+    public var nextTime: Double { heap.first?.time ?? .infinity }
+
+    /// Adds an event at `time` (seconds).
+    public mutating func schedule(at time: Double, _ payload: Payload) {
+        heap.append(Entry(time: time, sequence: nextSequence, payload: payload))
+        nextSequence &+= 1
+        siftUp(heap.count - 1)
+    }
+
+    /// Removes and returns the earliest event (first scheduled among equal times), or `nil` when empty.
+    public mutating func popNext() -> Entry? {
+        guard !heap.isEmpty else { return nil }
+        if heap.count == 1 { return heap.removeLast() }
+        let first = heap[0]
+        heap[0] = heap.removeLast()
+        siftDown(0)
+        return first
+    }
+
+    /// Removes every pending event.
+    public mutating func removeAll() {
+        heap.removeAll(keepingCapacity: true)
+    }
+
+    static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        a.time < b.time || (a.time == b.time && a.sequence < b.sequence)
+    }
+
+    mutating func siftUp(_ index: Int) {
+        var child = index
+        let entry = heap[child]
+        while child > 0 {
+            let parent = (child - 1) >> 1
+            if !Self.precedes(entry, heap[parent]) { break }
+            heap[child] = heap[parent]
+            child = parent
+        }
+        heap[child] = entry
+    }
+
+    mutating func siftDown(_ index: Int) {
+        var parent = index
+        let count = heap.count
+        let entry = heap[parent]
+        while true {
+            let left = 2 * parent + 1
+            if left >= count { break }
+            let right = left + 1
+            var smallest = left
+            if right < count && Self.precedes(heap[right], heap[left]) { smallest = right }
+            if !Self.precedes(heap[smallest], entry) { break }
+            heap[parent] = heap[smallest]
+            parent = smallest
+        }
+        heap[parent] = entry
+    }
+}

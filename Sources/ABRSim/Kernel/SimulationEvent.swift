@@ -1,0 +1,45 @@
+/// The events of a simulation run. Small plain values, so the event queue never allocates per event.
+public enum SimulationEvent: Sendable {
+    /// Something happens to player `index` (see ``PlayerEvent``).
+    case player(Int, PlayerEvent)
+    /// The shared link's next transfer finishes; valid only if the link's generation still matches.
+    case linkCompletion(generation: UInt64)
+}
+
+/// What happens to one player.
+public enum PlayerEvent: Sendable {
+    /// The player appears and, with autoplay, is asked to play.
+    case start
+    /// Time to try the next request (after a policy's wait, or when the buffer drains to its target).
+    case wake(generation: UInt64)
+    /// The first byte of the request in flight arrives (one RTT after the request).
+    case firstByte(generation: UInt64)
+    /// The buffer runs dry at the current rate, if nothing has changed since it was scheduled.
+    case bufferRunsOut(generation: UInt64)
+    /// Re-evaluate `isPlaybackLikelyToKeepUp` at the instant the predictor said it would turn true.
+    case keepUpCheck(generation: UInt64)
+    /// The user action at this index of the player's action list.
+    case action(Int)
+}
+
+/// The queue, clock and shared link of one run; players schedule through it.
+public final class SimulationEngine {
+    /// Pending events.
+    public var queue = EventQueue<SimulationEvent>()
+    /// The current simulated time (seconds).
+    public internal(set) var now = 0.0
+    /// The link every player downloads over.
+    public let link: SharedLink
+    /// The generation of the link-completion event currently in the queue.
+    var scheduledLinkGeneration: UInt64 = .max
+
+    /// An engine over `link` at time 0.
+    public init(link: SharedLink) {
+        self.link = link
+    }
+
+    /// Schedules `event` at `time` (never before now).
+    public func schedule(at time: Double, _ event: SimulationEvent) {
+        queue.schedule(at: Swift.max(time, now), event)
+    }
+}

@@ -1,0 +1,78 @@
+/// One segment request as it happened: a row of `segments.csv`.
+///
+/// Written by the player when a download completes (or is abandoned); read by the summaries and the CSV
+/// writer. Times are simulated seconds, sizes bytes, rates bit/s.
+public struct SegmentRecord: Sendable, Equatable {
+    /// Index of the player in the scenario.
+    public var player: Int
+    /// Segment index (0-based).
+    public var segment: Int
+    /// Variant index (0-based, lowest first).
+    public var variant: Int
+    /// The variant's declared bitrate.
+    public var bitrateBps: Double
+    /// Media seconds the segment holds.
+    public var durationSeconds: Double
+    /// Bytes transferred for this request.
+    public var bytes: Double
+    /// When the request was sent.
+    public var requestTime: Double
+    /// When its first byte arrived (after one RTT).
+    public var firstByteTime: Double
+    /// When the last byte arrived.
+    public var doneTime: Double
+    /// Bits over (done − first byte): the throughput sample the player took.
+    public var throughputBps: Double
+    /// Buffer ahead of the playhead when the request was sent.
+    public var bufferBeforeSeconds: Double
+    /// Buffer ahead of the playhead when the segment was added.
+    public var bufferAfterSeconds: Double
+    /// Time stalled since the previous segment arrived (startup excluded).
+    public var stallSeconds: Double
+}
+
+/// One row of `timeline.csv`: the player's observable state after an event that changed any of it.
+public struct TimelineRecord: Sendable, Equatable {
+    /// Simulated time.
+    public var time: Double
+    /// Index of the player in the scenario.
+    public var player: Int
+    /// The playback state.
+    public var state: PlaybackState
+    /// `timeControlStatus`.
+    public var timeControlStatus: TimeControlStatus
+    /// `reasonForWaitingToPlay`, only while waiting.
+    public var waitingReason: WaitingReason?
+    /// Media seconds buffered ahead of the playhead.
+    public var bufferSeconds: Double
+    /// Bitrate of the variant most recently requested (0 before the first request).
+    public var bitrateBps: Double
+    /// The player's share of the link (0 when it is not downloading).
+    public var linkShare: Double
+    /// `isPlaybackLikelyToKeepUp`.
+    public var isPlaybackLikelyToKeepUp: Bool
+    /// `isPlaybackBufferEmpty`.
+    public var isPlaybackBufferEmpty: Bool
+    /// `isPlaybackBufferFull`.
+    public var isPlaybackBufferFull: Bool
+}
+
+/// Totals a player accumulates over a run, for `summary.csv`.
+public struct PlayerTotals: Sendable, Equatable {
+    /// Seconds from the first play request to the first frame (`nil` if playback never started).
+    public var startupSeconds: Double?
+    /// Stalls after startup (buffer ran dry while playing before the end).
+    public var stallCount = 0
+    /// Seconds spent stalled (startup and seek refills excluded).
+    public var stallSeconds = 0.0
+    /// Seconds spent refilling after seeks.
+    public var seekWaitSeconds = 0.0
+    /// Media seconds played.
+    public var playedSeconds = 0.0
+    /// Bytes transferred, abandoned requests included.
+    public var bytes = 0.0
+    /// Final state.
+    public var finalState: PlaybackState = .idle
+    /// Simulated time at which the player ended or failed (`nil` if it was still going when the run stopped).
+    public var endTime: Double?
+}

@@ -1,0 +1,70 @@
+extension Player {
+    /// Carries out a user action at `now`.
+    func perform(_ action: PlayerAction, at now: Double) {
+        guard !state.isFinal, state != .idle else { return }
+        switch action {
+        case .play(let newRate):
+            requestPlay(rate: newRate, at: now)
+        case .rate(let newRate):
+            if newRate > 0 { requestPlay(rate: newRate, at: now) } else { pause(at: now) }
+        case .pause:
+            pause(at: now)
+        case .seek(let target):
+            seek(to: target, at: now)
+        case .skip(let offset):
+            seek(to: playheadPosition(at: now) + offset, at: now)
+        }
+    }
+
+    /// Rate to 0: the playhead stops, loading goes on up to the target.
+    func pause(at now: Double) {
+        guard isPlayRequested else { return }
+        freezePlayhead(at: now)
+        endWait(at: now)
+        isPlayRequested = false
+        isAdvancing = false
+        clockGeneration &+= 1
+        keepUpGeneration &+= 1
+        state = hasStarted ? .paused : (hasMedia(at: now) ? .readyToPlay : .loading)
+        timeControlStatus = .paused
+        waitingReason = nil
+        requestNextIfNeeded(at: now)
+    }
+
+    /// Moves the playhead to `target` (clamped to the content), dropping the forward buffer and any request
+    /// in flight; playback (if requested) waits for the buffer to refill.
+    func seek(to target: Double, at now: Double) {
+        freezePlayhead(at: now)
+        let wasPlaying = isPlayRequested
+        endWait(at: now)
+        let clamped = min(max(target, 0), content.duration)
+        if clamped >= content.duration - SimulationTime.tolerance {
+            playhead = content.duration
+            bufferedEnd = content.duration
+            finish(.ended, at: now)
+            return
+        }
+        if request != nil {
+            totals.bytes += engine.link.cancelFlow(owner: index, at: now) / 8
+            request = nil
+            requestGeneration &+= 1
+        }
+        playhead = clamped
+        bufferedEnd = clamped
+        nextSegment = content.segmentIndex(containing: clamped)
+        isAdvancing = false
+        isAfterSeek = true
+        clockGeneration &+= 1
+        keepUpGeneration &+= 1
+        wakeGeneration &+= 1
+        if wasPlaying {
+            if hasStarted {
+                state = .buffering
+                beginWait(.refill, at: now)
+            } else {
+                beginWait(.startup, at: now)
+            }
+        }
+        requestNextIfNeeded(at: now)
+    }
+}

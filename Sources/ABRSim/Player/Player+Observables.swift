@@ -1,0 +1,49 @@
+extension Player {
+    /// The keep-up predictor's verdict at `now`.
+    func predictKeepUp(at now: Double) -> KeepUpVerdict {
+        engine.link.advance(to: now)
+        let remaining = request.map { engine.link.remainingBits(owner: index) ?? $0.bits } ?? 0
+        let rtt = engine.link.curve.latency(at: now) ?? 0
+        let context = KeepUpContext(
+            time: now, bufferSeconds: bufferLevel(at: now), isBufferFull: isBufferFull(at: now),
+            isFullyLoaded: isFullyLoaded, isRecoveringFromStall: waitKind == .stall,
+            throughputEstimate: estimator.hasEnoughData ? estimator.estimate : nil, rate: rate,
+            playhead: playheadPosition(at: now), nextSegment: nextSegment, inFlightRemainingBits: remaining,
+            inFlightSegment: request?.segment, variant: lastVariant ?? content.startVariantIndex, rttSeconds: rtt,
+            content: content)
+        return settings.keepUpPredictor.evaluate(context)
+    }
+
+    /// `isPlaybackLikelyToKeepUp` at `now`.
+    func isLikelyToKeepUp(at now: Double) -> Bool {
+        if state == .idle || state.isFinal { return false }
+        return predictKeepUp(at: now) == .likely
+    }
+
+    /// Appends a timeline row if anything observable (other than the buffer level) changed.
+    func recordRow(at now: Double) {
+        guard recordsTimeline else { return }
+        let buffer = bufferLevel(at: now)
+        let row = TimelineRecord(
+            time: now, player: index, state: state, timeControlStatus: timeControlStatus,
+            waitingReason: timeControlStatus == .waitingToPlayAtSpecifiedRate ? waitingReason : nil,
+            bufferSeconds: buffer, bitrateBps: lastVariant.map { content.variants[$0].bitrateBps } ?? 0,
+            linkShare: engine.link.share(owner: index), isPlaybackLikelyToKeepUp: isLikelyToKeepUp(at: now),
+            isPlaybackBufferEmpty: state != .idle && !state.isFinal && buffer <= SimulationTime.tolerance,
+            isPlaybackBufferFull: state != .idle && !state.isFinal && isBufferFull(at: now))
+        if let last = lastRow, last.state == row.state, last.timeControlStatus == row.timeControlStatus,
+            last.waitingReason == row.waitingReason, last.bitrateBps == row.bitrateBps, last.linkShare == row.linkShare,
+            last.isPlaybackLikelyToKeepUp == row.isPlaybackLikelyToKeepUp,
+            last.isPlaybackBufferEmpty == row.isPlaybackBufferEmpty,
+            last.isPlaybackBufferFull == row.isPlaybackBufferFull
+        {
+            return
+        }
+        if let last = lastRow, last.time == now {
+            timeline[timeline.count - 1] = row
+        } else {
+            timeline.append(row)
+        }
+        lastRow = row
+    }
+}

@@ -1,0 +1,396 @@
+/// One simulated AVPlayer with its item: requests segments one at a time, keeps a forward buffer, plays,
+/// stalls, waits to minimise stalling, and records what happens.
+///
+/// Model (DESIGN §2.4): one request in flight; the ABR policy picks each segment's variant; the player stops
+/// requesting while the buffer is at or above its forward-buffer target (an OFF period) and resumes below it.
+/// Each request pays the network's RTT before its first byte, then its bits flow over the shared link. The
+/// buffer is media time ahead of the playhead and drains at the playback rate. When it runs dry before the
+/// end, the player stalls (`buffering`) and resumes when its keep-up predictor says likely (waits to minimise
+/// stalling) or as soon as media arrives (does not wait). Startup (play request to first frame) is measured
+/// apart from stalls. Driven by ``Simulation``; writes ``SegmentRecord``s, ``TimelineRecord``s and
+/// ``PlayerTotals``.
+public final class Player {
+    /// What kind of wait the player is in, for accounting.
+    enum WaitKind {
+        case none, startup, stall, refill
+    }
+
+    /// The request in flight.
+    struct Request {
+        var segment: Int
+        var variant: Int
+        var bits: Double
+        var requestTime: Double
+        var firstByteTime: Double?
+        var bufferBefore: Double
+    }
+
+    /// Index in the scenario.
+    public let index: Int
+    /// Configuration.
+    public let configuration: PlayerConfiguration
+    let content: Content
+    let settings: PlayerSettings
+    let policy: any ABRPolicy
+    var estimator: any ThroughputEstimator
+    unowned let engine: SimulationEngine
+    let history = ThroughputHistory()
+    let bufferTarget: Double
+    /// Weight of this player's flows on the shared link.
+    var linkWeight = 1.0
+    /// Whether to record timeline rows (a benchmark may switch them off).
+    let recordsTimeline: Bool
+
+    // Playback.
+    public internal(set) var state: PlaybackState = .idle
+    var timeControlStatus: TimeControlStatus = .paused
+    var waitingReason: WaitingReason? = .noItemToPlay
+    var rate: Double
+    var isPlayRequested = false
+    var isAdvancing = false
+    var playhead = 0.0
+    var playheadTime = 0.0
+    var bufferedEnd = 0.0
+    var waitKind = WaitKind.none
+    var waitStart = 0.0
+    var playRequestTime: Double?
+    var hasStarted = false
+
+    // Loading.
+    var nextSegment = 0
+    var request: Request?
+    var lastVariant: Int?
+    var isAfterSeek = false
+
+    // Generations invalidate stale timed events.
+    var wakeGeneration: UInt64 = 0
+    var requestGeneration: UInt64 = 0
+    var clockGeneration: UInt64 = 0
+    var keepUpGeneration: UInt64 = 0
+
+    // Records.
+    public internal(set) var segments: [SegmentRecord] = []
+    public internal(set) var timeline: [TimelineRecord] = []
+    public internal(set) var totals = PlayerTotals()
+    var stallSecondsAtLastArrival = 0.0
+    var lastRow: TimelineRecord?
+
+    /// A player in `engine` from `configuration`; `recordsTimeline` false skips timeline rows.
+    public init(index: Int, configuration: PlayerConfiguration, engine: SimulationEngine, recordsTimeline: Bool = true) {
+        self.index = index
+        self.configuration = configuration
+        content = configuration.content
+        settings = configuration.settings
+        policy = configuration.policy
+        estimator = configuration.estimator
+        self.engine = engine
+        self.recordsTimeline = recordsTimeline
+        bufferTarget = configuration.settings.forwardBufferTarget
+        rate = configuration.settings.initialRate
+        segments.reserveCapacity(content.segmentCount)
+    }
+
+    /// Schedules the player's start and its actions.
+    func scheduleStart() {
+        engine.schedule(at: settings.startSeconds, .player(index, .start))
+        for (position, action) in settings.actions.enumerated() {
+            engine.schedule(at: action.time, .player(index, .action(position)))
+        }
+    }
+
+    // MARK: - Event handling
+
+    /// Handles one of this player's events at the engine's current time.
+    func handle(_ event: PlayerEvent) {
+        let now = engine.now
+        switch event {
+        case .start:
+            start(at: now)
+        case .wake(let generation):
+            guard generation == wakeGeneration else { return }
+            requestNextIfNeeded(at: now)
+        case .firstByte(let generation):
+            guard generation == requestGeneration, var current = request else { return }
+            current.firstByteTime = now
+            request = current
+            engine.link.startFlow(owner: index, bits: current.bits, weight: linkWeight, at: now)
+        case .bufferRunsOut(let generation):
+            guard generation == clockGeneration else { return }
+            bufferRanOut(at: now)
+        case .keepUpCheck(let generation):
+            guard generation == keepUpGeneration, waitKind != .none else { return }
+            startIfReady(at: now)
+        case .action(let position):
+            perform(settings.actions[position].action, at: now)
+        }
+        recordRow(at: now)
+    }
+
+    func start(at now: Double) {
+        guard state == .idle else { return }
+        state = .loading
+        waitingReason = nil
+        timeControlStatus = .paused
+        if settings.autoplay {
+            requestPlay(rate: rate, at: now)
+        }
+        requestNextIfNeeded(at: now)
+    }
+
+    // MARK: - Loading
+
+    /// Media seconds buffered ahead of the playhead at `time`.
+    func bufferLevel(at time: Double) -> Double {
+        max(bufferedEnd - playheadPosition(at: time), 0)
+    }
+
+    /// The playhead's media time at `time`.
+    func playheadPosition(at time: Double) -> Double {
+        isAdvancing ? min(playhead + rate * (time - playheadTime), bufferedEnd) : playhead
+    }
+
+    var isFullyLoaded: Bool { nextSegment >= content.segmentCount && request == nil }
+
+    /// Whether loading is suspended with the buffer at its target, or everything is loaded.
+    func isBufferFull(at time: Double) -> Bool {
+        isFullyLoaded || (request == nil && bufferLevel(at: time) >= bufferTarget - SimulationTime.tolerance)
+    }
+
+    /// Requests the next segment if the buffer is below target; otherwise arranges to be woken when it is.
+    func requestNextIfNeeded(at now: Double) {
+        guard request == nil, !state.isFinal, state != .idle, nextSegment < content.segmentCount else { return }
+        let buffer = bufferLevel(at: now)
+        if buffer >= bufferTarget - SimulationTime.tolerance {
+            wakeGeneration &+= 1
+            if isAdvancing {
+                engine.schedule(at: now + (buffer - bufferTarget) / rate, .player(index, .wake(generation: wakeGeneration)))
+            }
+            return
+        }
+        let context = makeContext(at: now, buffer: buffer)
+        switch policy.decide(context) {
+        case .wait(let seconds):
+            wakeGeneration &+= 1
+            engine.schedule(at: now + max(seconds, 0), .player(index, .wake(generation: wakeGeneration)))
+        case .variant(let chosen):
+            let variant = min(max(chosen, 0), context.maxVariant)
+            let segment = nextSegment
+            let bits = content.sizeBits(segment: segment, variant: variant)
+            request = Request(
+                segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer)
+            nextSegment += 1
+            lastVariant = variant
+            isAfterSeek = false
+            requestGeneration &+= 1
+            let rtt = engine.link.curve.latency(at: now) ?? 0
+            if rtt > 0 {
+                engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
+            } else {
+                request!.firstByteTime = now
+                engine.link.startFlow(owner: index, bits: bits, weight: linkWeight, at: now)
+            }
+        }
+    }
+
+    func makeContext(at now: Double, buffer: Double) -> ABRContext {
+        ABRContext(
+            time: now, segmentIndex: nextSegment, content: content, bufferSeconds: buffer,
+            bufferTargetSeconds: bufferTarget, playbackState: state, playbackRate: isPlayRequested ? rate : 0,
+            lastVariant: lastVariant, maxVariant: content.variants.count - 1, startVariant: content.startVariantIndex,
+            history: history, isAfterSeek: isAfterSeek)
+    }
+
+    /// The link finished this player's transfer at `now`.
+    func downloadFinished(at now: Double) {
+        guard let finished = request else { return }
+        request = nil
+        let firstByte = finished.firstByteTime ?? now
+        let sample = ThroughputSample(
+            bits: finished.bits, requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now)
+        history.append(sample, variant: finished.variant)
+        estimator.add(sample)
+        totals.bytes += finished.bits / 8
+        // The playhead keeps moving until the buffer runs dry; bring it to now before adding media.
+        freezePlayhead(at: now)
+        bufferedEnd = content.segmentStarts[finished.segment + 1]
+        let stallTotal = stallSeconds(at: now)
+        segments.append(
+            SegmentRecord(
+                player: index, segment: finished.segment, variant: finished.variant,
+                bitrateBps: content.variants[finished.variant].bitrateBps,
+                durationSeconds: content.segmentDurations[finished.segment], bytes: finished.bits / 8,
+                requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now,
+                throughputBps: sample.downloadSeconds > 0 ? finished.bits / sample.downloadSeconds : .infinity,
+                bufferBeforeSeconds: finished.bufferBefore, bufferAfterSeconds: bufferedEnd - playhead,
+                stallSeconds: stallTotal - stallSecondsAtLastArrival))
+        stallSecondsAtLastArrival = stallTotal
+        policy.downloadFinished(sample, context: makeContext(at: now, buffer: bufferedEnd - playhead))
+        requestNextIfNeeded(at: now)
+        if waitKind != .none {
+            startIfReady(at: now)
+        } else if isAdvancing {
+            scheduleRunOut(at: now)
+        } else if state == .loading && !isPlayRequested && hasMedia(at: now) {
+            state = .readyToPlay
+        }
+        recordRow(at: now)
+    }
+
+    func hasMedia(at now: Double) -> Bool { bufferLevel(at: now) > SimulationTime.tolerance }
+
+    // MARK: - Playback
+
+    /// Stops the playhead at `now`, crediting the media played since it last moved.
+    func freezePlayhead(at now: Double) {
+        if isAdvancing {
+            let position = playheadPosition(at: now)
+            totals.playedSeconds += position - playhead
+            playhead = position
+        }
+        playheadTime = now
+    }
+
+    /// Stall seconds so far, counting a stall in progress up to `now`.
+    func stallSeconds(at now: Double) -> Double {
+        totals.stallSeconds + (waitKind == .stall ? now - waitStart : 0)
+    }
+
+    func scheduleRunOut(at now: Double) {
+        clockGeneration &+= 1
+        let runOut = now + (bufferedEnd - playhead) / rate
+        engine.schedule(at: runOut, .player(index, .bufferRunsOut(generation: clockGeneration)))
+    }
+
+    /// The user asked to play at `rate`.
+    func requestPlay(rate newRate: Double, at now: Double) {
+        guard !state.isFinal, newRate > 0 else { return }
+        if isAdvancing {
+            freezePlayhead(at: now)
+            rate = newRate
+            scheduleRunOut(at: now)
+            requestNextIfNeeded(at: now)
+            return
+        }
+        rate = newRate
+        if isPlayRequested { return }
+        isPlayRequested = true
+        if !hasStarted {
+            playRequestTime = now
+            beginWait(.startup, at: now)
+            state = .loading
+        } else {
+            beginWait(hasMedia(at: now) ? .refill : .stall, at: now)
+            state = .buffering
+        }
+        startIfReady(at: now)
+    }
+
+    func beginWait(_ kind: WaitKind, at now: Double) {
+        waitKind = kind
+        waitStart = now
+        if kind == .stall { totals.stallCount += 1 }
+        timeControlStatus = .waitingToPlayAtSpecifiedRate
+        waitingReason = history.count == 0 ? .evaluatingBufferingRate : .toMinimizeStalls
+    }
+
+    /// Closes the current wait's accounting at `now`.
+    func endWait(at now: Double) {
+        switch waitKind {
+        case .none: break
+        case .startup: break
+        case .stall: totals.stallSeconds += now - waitStart
+        case .refill: totals.seekWaitSeconds += now - waitStart
+        }
+        waitKind = .none
+    }
+
+    /// While waiting to play: start now if allowed, otherwise arrange to ask again.
+    func startIfReady(at now: Double) {
+        guard waitKind != .none, isPlayRequested else { return }
+        if !hasMedia(at: now) {
+            waitingReason = history.count == 0 ? .evaluatingBufferingRate : .toMinimizeStalls
+            return
+        }
+        if settings.automaticallyWaitsToMinimizeStalling {
+            switch predictKeepUp(at: now) {
+            case .likely:
+                break
+            case .unlikely(let recheckAt):
+                waitingReason = .toMinimizeStalls
+                keepUpGeneration &+= 1
+                if let recheckAt {
+                    if recheckAt > now + SimulationTime.tolerance {
+                        engine.schedule(at: recheckAt, .player(index, .keepUpCheck(generation: keepUpGeneration)))
+                        return
+                    }
+                    // Within rounding of now: likely.
+                } else {
+                    return
+                }
+            }
+        }
+        beginPlaying(at: now)
+    }
+
+    func beginPlaying(at now: Double) {
+        if waitKind == .startup, let requested = playRequestTime {
+            totals.startupSeconds = now - requested
+        }
+        endWait(at: now)
+        hasStarted = true
+        state = .playing
+        timeControlStatus = .playing
+        waitingReason = nil
+        isAdvancing = true
+        playheadTime = now
+        scheduleRunOut(at: now)
+        requestNextIfNeeded(at: now)
+    }
+
+    /// The buffer ran dry while playing.
+    func bufferRanOut(at now: Double) {
+        freezePlayhead(at: now)
+        playhead = bufferedEnd
+        isAdvancing = false
+        if bufferedEnd >= content.duration - SimulationTime.tolerance {
+            finish(.ended, at: now)
+            return
+        }
+        // A download landing within rounding of this instant is not a stall.
+        if request != nil, engine.link.projectedFinish(owner: index) <= now + SimulationTime.tolerance {
+            isAdvancing = true
+            clockGeneration &+= 1
+            return
+        }
+        state = .buffering
+        beginWait(.stall, at: now)
+        requestNextIfNeeded(at: now)
+    }
+
+    /// Ends the player's run in `final` state.
+    func finish(_ final: PlaybackState, at now: Double) {
+        freezePlayhead(at: now)
+        endWait(at: now)
+        isAdvancing = false
+        state = final
+        timeControlStatus = .paused
+        waitingReason = nil
+        totals.endTime = now
+        wakeGeneration &+= 1
+        clockGeneration &+= 1
+        keepUpGeneration &+= 1
+        if request != nil {
+            engine.link.cancelFlow(owner: index, at: now)
+            request = nil
+        }
+    }
+
+    /// Closes open intervals when the run stops at `now` with this player still going.
+    func close(at now: Double) {
+        if state.isFinal { return }
+        freezePlayhead(at: now)
+        if waitKind == .stall { totals.stallSeconds += now - waitStart }
+        if waitKind == .refill { totals.seekWaitSeconds += now - waitStart }
+        waitKind = .none
+    }
+}

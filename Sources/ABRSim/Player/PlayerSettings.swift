@@ -1,0 +1,91 @@
+/// A user action at a given time, from the scenario's `actions` list.
+public enum PlayerAction: Equatable, Sendable {
+    /// Play at the given rate (`AVPlayer.play()` / setting `rate`).
+    case play(rate: Double)
+    /// Pause (rate 0).
+    case pause
+    /// Seek to a media time (seconds).
+    case seek(to: Double)
+    /// Seek relative to the playhead (seconds, negative = back).
+    case skip(by: Double)
+    /// Change the playback rate; 0 pauses.
+    case rate(Double)
+}
+
+/// A ``PlayerAction`` and when it happens (simulated seconds).
+public struct TimedAction: Equatable, Sendable {
+    /// When.
+    public var time: Double
+    /// What.
+    public var action: PlayerAction
+
+    /// An action at `time`.
+    public init(time: Double, action: PlayerAction) {
+        self.time = time
+        self.action = action
+    }
+}
+
+/// A player's settings, named as in AVFoundation where AVPlayer has the concept.
+public struct PlayerSettings: Sendable {
+    /// Forward-buffer target the player may use when `preferredForwardBufferDuration` is 0 ("the player
+    /// picks"). Apple does not publish AVPlayer's choice; ABRSim assumes 60 s, the same cap as Pensieve's
+    /// simulator, and says so wherever it is used.
+    public static let automaticForwardBufferDuration = 60.0
+
+    /// `AVPlayerItem.preferredForwardBufferDuration` (seconds); 0 = automatic (see
+    /// ``automaticForwardBufferDuration``). The player stops requesting while the buffer is at or above it.
+    public var preferredForwardBufferDuration: Double = 0
+    /// `AVPlayer.automaticallyWaitsToMinimizeStalling` (default true, as for apps linked on iOS 10 or later):
+    /// start and resume only when playback is likely to keep up; when false, start or resume as soon as media
+    /// is buffered.
+    public var automaticallyWaitsToMinimizeStalling = true
+    /// Whether the player is asked to play at its start time (otherwise it waits for a `play` action).
+    public var autoplay = true
+    /// The rate playback starts at.
+    public var initialRate = 1.0
+    /// When the player appears (simulated seconds).
+    public var startSeconds = 0.0
+    /// Predicts `isPlaybackLikelyToKeepUp`.
+    public var keepUpPredictor: any KeepUpPredictor = PlayThroughPredictor()
+    /// User actions, in time order.
+    public var actions: [TimedAction] = []
+
+    /// Default settings.
+    public init() {}
+
+    /// The forward-buffer target in effect (seconds).
+    public var forwardBufferTarget: Double {
+        preferredForwardBufferDuration > 0 ? preferredForwardBufferDuration : Self.automaticForwardBufferDuration
+    }
+}
+
+/// Everything needed to put one player in a simulation.
+public struct PlayerConfiguration {
+    /// The player's id in the scenario (the `player` column of every CSV).
+    public var id: String
+    /// What it plays.
+    public var content: Content
+    /// Its ABR policy instance (one per run).
+    public var policy: any ABRPolicy
+    /// The policy as the user wrote it (the `policy` column).
+    public var policyLabel: String
+    /// Its settings.
+    public var settings: PlayerSettings
+    /// The player's own throughput estimate, used by its keep-up predictor (not by its policy, which keeps
+    /// its own). Default: dual EWMA with hls.js's 3 s / 9 s half-lives.
+    public var estimator: any ThroughputEstimator
+
+    /// A player configuration.
+    public init(
+        id: String, content: Content, policy: any ABRPolicy, policyLabel: String, settings: PlayerSettings,
+        estimator: any ThroughputEstimator
+    ) {
+        self.id = id
+        self.content = content
+        self.policy = policy
+        self.policyLabel = policyLabel
+        self.settings = settings
+        self.estimator = estimator
+    }
+}

@@ -1,0 +1,97 @@
+/// One run: players over a shared network, driven by the event queue until every player has ended or
+/// failed, the events run out, or the time limit is reached.
+///
+/// The scenario layer builds it; ``run()`` returns the records every output is made from.
+public final class Simulation {
+    /// The engine (queue, clock, link).
+    public let engine: SimulationEngine
+    /// The players, in scenario order.
+    public let players: [Player]
+    /// Stop at this simulated time (seconds) if not finished before.
+    public let timeLimit: Double
+
+    /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
+    /// else unlimited. `recordsTimeline` false skips timeline rows (benchmarks).
+    public init(
+        curve: CapacityCurve, players configurations: [PlayerConfiguration], timeLimit: Double? = nil,
+        recordsTimeline: Bool = true
+    ) {
+        engine = SimulationEngine(link: SharedLink(curve: curve))
+        var players: [Player] = []
+        for (index, configuration) in configurations.enumerated() {
+            players.append(
+                Player(index: index, configuration: configuration, engine: engine, recordsTimeline: recordsTimeline))
+        }
+        self.players = players
+        var limit = timeLimit ?? .infinity
+        if curve.atEnd == .end { limit = min(limit, curve.duration) }
+        self.timeLimit = limit
+    }
+
+    /// Runs to the end and returns what happened.
+    @discardableResult public func run() -> SimulationResult {
+        for player in players { player.scheduleStart() }
+        while let entry = engine.queue.popNext() {
+            if entry.time > timeLimit {
+                engine.now = timeLimit
+                break
+            }
+            engine.now = entry.time
+            switch entry.payload {
+            case .player(let index, let event):
+                players[index].handle(event)
+            case .linkCompletion(let generation):
+                guard generation == engine.link.generation else { break }
+                if let owner = engine.link.takeFinishedSingle(at: engine.now) {
+                    players[owner].downloadFinished(at: engine.now)
+                } else {
+                    for owner in engine.link.takeFinished(at: engine.now) {
+                        players[owner].downloadFinished(at: engine.now)
+                    }
+                }
+            }
+            rescheduleLink()
+            if players.allSatisfy({ $0.state.isFinal }) { break }
+        }
+        let end = engine.now
+        for player in players {
+            player.close(at: end)
+            player.totals.finalState = player.state
+        }
+        return SimulationResult(
+            endTime: end, players: players.map { $0.configuration }, segments: players.map { $0.segments },
+            timeline: players.map { $0.timeline }, totals: players.map { $0.totals })
+    }
+
+    /// After any change to the link's flows, schedules its next completion (once per generation); fails the
+    /// players whose transfers can never finish because the network delivers nothing more.
+    func rescheduleLink() {
+        let link = engine.link
+        guard link.generation != engine.scheduledLinkGeneration else { return }
+        engine.scheduledLinkGeneration = link.generation
+        let next = link.nextCompletionTime()
+        if next.isFinite {
+            engine.schedule(at: next, .linkCompletion(generation: link.generation))
+        } else if link.activeFlowCount > 0 {
+            for player in players where link.remainingBits(owner: player.index) != nil {
+                player.finish(.failed(reason: "the network delivers no more data"), at: engine.now)
+                player.recordRow(at: engine.now)
+            }
+            rescheduleLink()
+        }
+    }
+}
+
+/// Everything a run produced, per player (indexed as the scenario's players).
+public struct SimulationResult {
+    /// When the run stopped (simulated seconds).
+    public var endTime: Double
+    /// The players' configurations.
+    public var players: [PlayerConfiguration]
+    /// Each player's segment records, in request order.
+    public var segments: [[SegmentRecord]]
+    /// Each player's timeline rows.
+    public var timeline: [[TimelineRecord]]
+    /// Each player's totals.
+    public var totals: [PlayerTotals]
+}
