@@ -277,6 +277,7 @@ private struct Parser {
                 return String(decoding: buffer, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") {
+                if index + 1 >= bytes.count { break }
                 try parseEscape(into: &buffer)
             } else if byte < 0x20 {
                 throw controlCharacterError(at: index)
