@@ -3,8 +3,8 @@
 ///
 /// Immutable and shared by every player and run that plays it, so it is a `final class`; sizes sit in one
 /// contiguous `[Double]` indexed `segment * variantCount + variant` so the simulation's hot loop reads them in
-/// O(1) without nested arrays. Built by ``constantBitrate(ladderKbps:resolutions:segmentSeconds:segmentCount:durationSeconds:)``,
-/// ``PensieveSizes``, ``SabreMovie`` and the HLS reader; read by players, policies and metrics.
+/// O(1) without nested arrays. Built by `constantBitrate(ladderKbps:…)`, ``PensieveSizes``, ``SabreMovie`` and
+/// the HLS reader; read by players, policies and metrics.
 public final class Content: Sendable {
     /// The ladder, ascending by declared bitrate; index 0 is the lowest.
     public let variants: [Variant]

@@ -68,8 +68,8 @@ enum Ladder {
             guard bitrate.isFinite, bitrate > 0 else {
                 throw InputError(
                     file: file, location: path,
-                    "variant \(index): bitrate must be a positive number, found \(JSONPath.format(bitrate / scale)) \(unit)"
-                )
+                    "variant \(index): bitrate must be a positive number, found "
+                        + "\(JSONPath.format(bitrate / scale)) \(unit)")
             }
             if index > 0, bitrate <= bitratesBps[index - 1] {
                 throw InputError(

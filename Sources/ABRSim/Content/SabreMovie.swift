@@ -24,8 +24,8 @@ public enum SabreMovie {
             let kbps = try element.positiveDouble()
             if let previous = bitrates.last, kbps <= previous {
                 throw element.error(
-                    "bitrates must be strictly ascending: \(JSONPath.format(kbps)) is not above \(JSONPath.format(previous))"
-                )
+                    "bitrates must be strictly ascending: \(JSONPath.format(kbps)) is not above "
+                        + JSONPath.format(previous))
             }
             bitrates.append(kbps)
         }
