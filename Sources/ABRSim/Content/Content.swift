@@ -1,0 +1,147 @@
+/// A video as the player downloads it: a bitrate ladder and, for every segment, its duration and its size at
+/// every variant (DESIGN §2.3).
+///
+/// Immutable and shared by every player and run that plays it, so it is a `final class`; sizes sit in one
+/// contiguous `[Double]` indexed `segment * variantCount + variant` so the simulation's hot loop reads them in
+/// O(1) without nested arrays. Built by `constantBitrate(ladderKbps:…)`, ``PensieveSizes``, ``SabreMovie`` and
+/// the HLS reader; read by players, policies and metrics.
+public final class Content: Sendable {
+    /// The ladder, ascending by declared bitrate; index 0 is the lowest.
+    public let variants: [Variant]
+    /// The number of segments.
+    public let segmentCount: Int
+    /// Each segment's media duration, seconds (the last may be shorter).
+    public let segmentDurations: [Double]
+    /// The media time at which each segment starts, seconds, plus the total duration at the end
+    /// (`segmentCount + 1` entries, starting at 0).
+    public let segmentStarts: [Double]
+    /// The variant a player starts with unless told otherwise (0 unless the source says otherwise).
+    public let startVariantIndex: Int
+    /// Segment sizes in bits, `segment * variantCount + variant`.
+    private let sizes: [Double]
+
+    /// Creates content from a ladder, per-segment durations in seconds and sizes in bits (`[segment][variant]`).
+    ///
+    /// Throws an ``InputError`` (with `file` and `path` as its context) unless there is at least one variant and
+    /// one segment, bitrates are positive and strictly ascending, durations are positive and finite, every
+    /// segment has one positive finite size per variant, and `startVariantIndex` names a variant.
+    public init(
+        variants: [Variant], segmentDurations: [Double], sizesBits: [[Double]], startVariantIndex: Int = 0,
+        file: String? = nil, path: String? = nil
+    ) throws {
+        func fail(_ message: String) -> InputError { InputError(file: file, location: path, message) }
+        try Ladder.validate(bitratesBps: variants.map(\.bitrateBps), file: file, path: path)
+        guard !segmentDurations.isEmpty else { throw fail("the content has no segments") }
+        guard sizesBits.count == segmentDurations.count else {
+            throw fail("\(sizesBits.count) rows of segment sizes for \(segmentDurations.count) segments")
+        }
+        guard variants.indices.contains(startVariantIndex) else {
+            throw fail("start variant \(startVariantIndex) is not in the ladder of \(variants.count) variants")
+        }
+        var starts = [0.0]
+        starts.reserveCapacity(segmentDurations.count + 1)
+        var flat: [Double] = []
+        flat.reserveCapacity(segmentDurations.count * variants.count)
+        for (segment, duration) in segmentDurations.enumerated() {
+            guard duration.isFinite, duration > 0 else {
+                throw fail("segment \(segment): duration must be a positive number of seconds, found \(duration)")
+            }
+            starts.append(starts[segment] + duration)
+            let row = sizesBits[segment]
+            guard row.count == variants.count else {
+                throw fail("segment \(segment) has \(row.count) sizes, expected \(variants.count) (one per variant)")
+            }
+            for (variant, bits) in row.enumerated() {
+                guard bits.isFinite, bits > 0 else {
+                    throw fail(
+                        "segment \(segment), variant \(variant): size must be a positive number of bits, found \(bits)")
+                }
+            }
+            flat.append(contentsOf: row)
+        }
+        self.variants = variants
+        self.segmentCount = segmentDurations.count
+        self.segmentDurations = segmentDurations
+        self.segmentStarts = starts
+        self.startVariantIndex = startVariantIndex
+        self.sizes = flat
+    }
+
+    /// Total media duration, seconds.
+    public var duration: Double { segmentStarts[segmentCount] }
+
+    /// The number of variants in the ladder.
+    public var variantCount: Int { variants.count }
+
+    /// The size of `segment` at `variant`, bits. O(1); both indices must be in range.
+    @inline(__always)
+    public func sizeBits(segment: Int, variant: Int) -> Double {
+        sizes[segment * variants.count + variant]
+    }
+
+    /// The size of `segment` at `variant`, bytes. O(1); both indices must be in range.
+    @inline(__always)
+    public func sizeBytes(segment: Int, variant: Int) -> Double {
+        sizeBits(segment: segment, variant: variant) / 8
+    }
+
+    /// The index of the segment whose media interval `[start, end)` holds `mediaTime` (seconds); times before 0
+    /// give 0 and times at or after the end give the last segment. O(log n).
+    public func segmentIndex(containing mediaTime: Double) -> Int {
+        var low = 0
+        var high = segmentCount - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if segmentStarts[middle] <= mediaTime { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// Constant-bitrate content: every segment at every variant is bitrate × that segment's duration bits.
+    ///
+    /// Give exactly one of `segmentCount` (that many segments of `segmentSeconds`) or `durationSeconds` (enough
+    /// segments to cover it; when it is not a whole number of segments the last one is shorter). `resolutions`,
+    /// if given, has one entry per ladder rung. Called by the scenario loader for synthetic content.
+    public static func constantBitrate(
+        ladderKbps: [Double], resolutions: [Resolution?]? = nil, segmentSeconds: Double, segmentCount: Int? = nil,
+        durationSeconds: Double? = nil, file: String? = nil, path: String? = nil
+    ) throws -> Content {
+        func fail(_ message: String) -> InputError { InputError(file: file, location: path, message) }
+        guard segmentSeconds.isFinite, segmentSeconds > 0 else {
+            throw fail("segment duration must be a positive number of seconds, found \(segmentSeconds)")
+        }
+        if let resolutions, resolutions.count != ladderKbps.count {
+            throw fail("\(resolutions.count) resolutions for a ladder of \(ladderKbps.count) bitrates")
+        }
+        let durations: [Double]
+        switch (segmentCount, durationSeconds) {
+        case (let count?, nil):
+            guard count > 0 else { throw fail("segment count must be at least 1, found \(count)") }
+            durations = Array(repeating: segmentSeconds, count: count)
+        case (nil, let total?):
+            guard total.isFinite, total > 0 else {
+                throw fail("duration must be a positive number of seconds, found \(total)")
+            }
+            durations = splitDuration(total, into: segmentSeconds)
+        default:
+            throw fail("give exactly one of a segment count and a duration")
+        }
+        let variants = ladderKbps.enumerated().map { index, kbps in
+            Variant(bitrateBps: kbps * 1000, resolution: resolutions?[index] ?? nil)
+        }
+        let sizes = durations.map { seconds in variants.map { $0.bitrateBps * seconds } }
+        return try Content(variants: variants, segmentDurations: durations, sizesBits: sizes, file: file, path: path)
+    }
+
+    /// Whole segments of `segmentSeconds` covering `total`, the last one shorter when `total` is not a multiple
+    /// (a remainder below a millionth of a segment is treated as rounding error).
+    static func splitDuration(_ total: Double, into segmentSeconds: Double) -> [Double] {
+        let ratio = total / segmentSeconds
+        let nearest = ratio.rounded()
+        if nearest >= 1, abs(ratio - nearest) < 1e-6 { return Array(repeating: segmentSeconds, count: Int(nearest)) }
+        let whole = Int(ratio.rounded(.down))
+        var durations = Array(repeating: segmentSeconds, count: whole)
+        durations.append(total - Double(whole) * segmentSeconds)
+        return durations
+    }
+}

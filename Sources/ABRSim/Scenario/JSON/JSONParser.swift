@@ -1,0 +1,475 @@
+/// A strict RFC 8259 JSON parser over raw bytes, for scenario files, sabre movies and other JSON inputs.
+///
+/// It exists (instead of Foundation's `JSONSerialization`) so that every error names the line and column,
+/// duplicate keys are rejected instead of silently dropped, and nesting is bounded. A leading UTF-8 byte-order
+/// mark is skipped. Lines end at LF, CRLF or a lone CR; columns count Unicode scalars from 1.
+///
+/// Called by ``SabreMovie`` and the scenario loader; errors are ``InputError``s located at
+/// `line L, column C`.
+public enum JSONParser {
+    /// The largest JSON file ``parseFile(_:)`` reads: 64 MiB.
+    public static let fileLimitBytes = 64 << 20
+
+    /// Parses one JSON document from `bytes`; `file` names it in errors. Containers nested more than
+    /// `maxDepth` levels deep are an error (which also bounds the parser's recursion).
+    public static func parse(_ bytes: [UInt8], file: String, maxDepth: Int = 64) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, file: file, maxDepth: maxDepth)
+            return try parser.parseDocument()
+        }
+    }
+
+    /// Reads the file at `path` (at most ``fileLimitBytes``) and parses it, naming `path` in errors.
+    public static func parseFile(_ path: String) throws -> JSONValue {
+        try parse(InputFile.readAll(path, limitBytes: fileLimitBytes), file: path)
+    }
+}
+
+/// The parser's state: the bytes, the read position and the current nesting depth.
+private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: String
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+    var hasByteOrderMark = false
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, maxDepth: Int) {
+        self.bytes = bytes
+        self.file = file
+        self.maxDepth = maxDepth
+    }
+
+    mutating func parseDocument() throws -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            hasByteOrderMark = true
+            index = 3
+        }
+        skipWhitespace()
+        if index == bytes.count { throw error("empty document", at: index) }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected \(describe(at: index)) after the end of the document", at: index)
+        }
+        return value
+    }
+
+    // MARK: - Values
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue() throws -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value", at: index) }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "+"), UInt8(ascii: "."):
+            throw error("invalid number '\(token(at: index))': JSON numbers start with a digit or '-'", at: index)
+        default:
+            if isWordByte(bytes[index]) {
+                throw error("invalid value '\(token(at: index))', expected a value", at: index)
+            }
+            throw error("unexpected \(describe(at: index)), expected a value", at: index)
+        }
+    }
+
+    mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws -> JSONValue {
+        let length = word.utf8CodeUnitCount
+        let matches =
+            index + length <= bytes.count
+            && (0..<length).allSatisfy { bytes[index + $0] == word.utf8Start[$0] }
+            && (index + length == bytes.count || !isWordByte(bytes[index + length]))
+        guard matches else { throw error("invalid value '\(token(at: index))', expected a value", at: index) }
+        index += length
+        return value
+    }
+
+    mutating func enterContainer() throws {
+        depth += 1
+        if depth > maxDepth { throw error("nested deeper than \(maxDepth) levels", at: index) }
+    }
+
+    mutating func parseArray() throws -> JSONValue {
+        try enterContainer()
+        let open = index
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw error(
+                    "unexpected end of input, expected ',' or ']' to close the array at \(location(of: open))",
+                    at: index)
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "]") {
+                index += 1
+                break
+            }
+            guard byte == UInt8(ascii: ",") else {
+                throw error("unexpected \(describe(at: index)), expected ',' or ']'", at: index)
+            }
+            let comma = index
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                throw error("trailing comma before ']'", at: comma)
+            }
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    mutating func parseObject() throws -> JSONValue {
+        try enterContainer()
+        let open = index
+        index += 1
+        var keys: [String] = []
+        var values: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(JSONObject(keys: keys, values: values))
+        }
+        while true {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describe(at: index)), expected a string key", at: index)
+            }
+            let keyStart = index
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describe(at: index)), expected ':' after the key", at: index)
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            if values.updateValue(value, forKey: key) != nil {
+                throw error("duplicate key \(quoted(key))", at: keyStart)
+            }
+            keys.append(key)
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw error(
+                    "unexpected end of input, expected ',' or '}' to close the object at \(location(of: open))",
+                    at: index)
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "}") {
+                index += 1
+                break
+            }
+            guard byte == UInt8(ascii: ",") else {
+                throw error("unexpected \(describe(at: index)), expected ',' or '}'", at: index)
+            }
+            let comma = index
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                throw error("trailing comma before '}'", at: comma)
+            }
+        }
+        depth -= 1
+        return .object(JSONObject(keys: keys, values: values))
+    }
+
+    // MARK: - Numbers
+
+    func isDigit(_ offset: Int) -> Bool {
+        offset < bytes.count && bytes[offset] >= UInt8(ascii: "0") && bytes[offset] <= UInt8(ascii: "9")
+    }
+
+    mutating func skipDigits() {
+        while isDigit(index) { index += 1 }
+    }
+
+    mutating func parseNumber() throws -> Double {
+        let begin = index
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard isDigit(index) else {
+            throw error("invalid number '\(token(at: begin))': expected a digit after '-'", at: begin)
+        }
+        let digitsStart = index
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { throw error("invalid number '\(token(at: begin))': leading zero", at: begin) }
+        } else {
+            skipDigits()
+        }
+        let integerDigits = index - digitsStart
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard isDigit(index) else {
+                throw error("invalid number '\(token(at: begin))': expected a digit after '.'", at: begin)
+            }
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard isDigit(index) else {
+                throw error("invalid number '\(token(at: begin))': expected a digit in the exponent", at: begin)
+            }
+            skipDigits()
+        }
+        if isInteger, integerDigits <= 15 {
+            var magnitude = 0
+            for offset in digitsStart..<index { magnitude = magnitude * 10 + Int(bytes[offset] &- 48) }
+            return negative ? -Double(magnitude) : Double(magnitude)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw error("number out of range: \(text)", at: begin)
+        }
+        return value
+    }
+
+    // MARK: - Strings
+
+    /// Parses a string starting at its opening quote; the common case without escapes copies once.
+    mutating func parseString() throws -> String {
+        let quote = index
+        index += 1
+        let contentStart = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw controlCharacterError(at: index) }
+            index += byte < 0x80 ? 1 : try scalarLength(at: index)
+        }
+        var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") {
+                if index + 1 >= bytes.count { break }
+                try parseEscape(into: &buffer)
+            } else if byte < 0x20 {
+                throw controlCharacterError(at: index)
+            } else if byte < 0x80 {
+                buffer.append(byte)
+                index += 1
+            } else {
+                let length = try scalarLength(at: index)
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+                index += length
+            }
+        }
+        throw error("unterminated string", at: quote)
+    }
+
+    func controlCharacterError(at offset: Int) -> InputError {
+        error("control character \(hexScalar(UInt32(bytes[offset]))) in a string (write it as an escape)", at: offset)
+    }
+
+    /// Decodes one escape sequence starting at a backslash and appends its UTF-8 bytes.
+    mutating func parseEscape(into buffer: inout [UInt8]) throws {
+        let backslash = index
+        guard index + 1 < bytes.count else { throw error("unterminated string", at: backslash) }
+        let letter = bytes[index + 1]
+        index += 2
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(letter)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hexQuad(escapeAt: backslash)
+            if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                throw error("lone low surrogate \\u\(hex4(scalar)) in a string", at: backslash)
+            }
+            if scalar >= 0xD800 && scalar <= 0xDBFF {
+                let second = index
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
+                    throw error(
+                        "lone high surrogate \\u\(hex4(scalar)) in a string (expected a \\u low surrogate)",
+                        at: backslash)
+                }
+                index += 2
+                let low = try hexQuad(escapeAt: second)
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw error(
+                        "lone high surrogate \\u\(hex4(scalar)) in a string (expected a \\u low surrogate)",
+                        at: backslash)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            appendUTF8(scalar, to: &buffer)
+        default:
+            index = backslash
+            throw error("invalid escape '\\\(describeEscapeLetter(letter))' in a string", at: backslash)
+        }
+    }
+
+    func describeEscapeLetter(_ letter: UInt8) -> String {
+        letter >= 0x21 && letter < 0x7F ? String(UnicodeScalar(letter)) : hexScalar(UInt32(letter))
+    }
+
+    /// Reads the four hex digits after `\u`.
+    mutating func hexQuad(escapeAt escape: Int) throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else { throw error("invalid \\u escape: expected four hex digits", at: escape) }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid \\u escape: expected four hex digits", at: escape)
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    func appendUTF8(_ scalar: UInt32, to buffer: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            buffer.append(UInt8(scalar))
+        case 0x80..<0x800:
+            buffer.append(UInt8(0xC0 | scalar >> 6))
+            buffer.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            buffer.append(UInt8(0xE0 | scalar >> 12))
+            buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            buffer.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            buffer.append(UInt8(0xF0 | scalar >> 18))
+            buffer.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            buffer.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// The length of the well-formed multi-byte UTF-8 sequence at `offset`, or an "invalid UTF-8" error.
+    func scalarLength(at offset: Int) throws -> Int {
+        guard let length = validScalarLength(at: offset) else { throw error("invalid UTF-8", at: offset) }
+        return length
+    }
+
+    func validScalarLength(at offset: Int) -> Int? {
+        let lead = bytes[offset]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0x00..<0x80: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, low) = (3, 0xA0)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, high) = (3, 0x9F)
+        case 0xF0: (length, low) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, high) = (4, 0x8F)
+        default: return nil
+        }
+        guard offset + length <= bytes.count else { return nil }
+        guard bytes[offset + 1] >= low && bytes[offset + 1] <= high else { return nil }
+        for next in offset + 2..<offset + length where bytes[next] & 0xC0 != 0x80 { return nil }
+        return length
+    }
+
+    // MARK: - Messages
+
+    func error(_ message: String, at offset: Int) -> InputError {
+        InputError(file: file, location: location(of: offset), message)
+    }
+
+    /// `line L, column C` for a byte offset, computed only when an error is reported.
+    func location(of offset: Int) -> String {
+        let end = min(offset, bytes.count)
+        var line = 1
+        var lineStart = hasByteOrderMark ? 3 : 0
+        var position = lineStart
+        while position < end {
+            let byte = bytes[position]
+            if byte == 0x0A || (byte == 0x0D && (position + 1 == bytes.count || bytes[position + 1] != 0x0A)) {
+                line += 1
+                lineStart = position + 1
+            }
+            position += 1
+        }
+        var column = 1
+        for position in lineStart..<max(lineStart, end) where bytes[position] & 0xC0 != 0x80 { column += 1 }
+        return "line \(line), column \(column)"
+    }
+
+    /// What is at `offset`, for "unexpected …" messages.
+    func describe(at offset: Int) -> String {
+        guard offset < bytes.count else { return "end of input" }
+        let byte = bytes[offset]
+        if byte >= 0x21 && byte < 0x7F { return "'\(UnicodeScalar(byte))'" }
+        if byte < 0x80 { return "character \(hexScalar(UInt32(byte)))" }
+        guard let length = validScalarLength(at: offset) else { return "invalid UTF-8" }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+        return "'\(text)'"
+    }
+
+    /// The word-like run of bytes at `offset` (at most 24), to quote a bad literal or number.
+    func token(at offset: Int) -> String {
+        var end = offset
+        while end < bytes.count, end - offset < 24, isWordByte(bytes[end]) { end += 1 }
+        if end == offset { end = min(offset + 1, bytes.count) }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+    }
+
+    func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    func hexScalar(_ value: UInt32) -> String { "U+" + hex4(value) }
+
+    func quoted(_ text: String) -> String { JSONPath.quote(text) }
+}
