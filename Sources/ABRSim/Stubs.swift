@@ -18,22 +18,6 @@ public struct CapacityCurve: Sendable {
     public func timeToDeliver(_ bits: Double, after t0: Double) -> Double { bits <= 0 ? t0 : time(atCumulativeBits: cumulativeBits(at: t0) + bits) }
 }
 public struct NetworkTimeline: Sendable { public let curve: CapacityCurve; public let labels: [String] }
-public struct Variant: Equatable, Sendable { public var bitrateBps: Double; public var averageBitrateBps: Double? = nil }
-public final class Content: Sendable {
-    public let variants: [Variant]; public let segmentCount: Int; public let segmentDurations: [Double]; public let segmentStarts: [Double]
-    public var duration: Double { segmentStarts[segmentCount] }
-    public let startVariantIndex: Int = 0
-    let sizes: [Double]
-    public func sizeBits(segment: Int, variant: Int) -> Double { sizes[segment * variants.count + variant] }
-    public func sizeBytes(segment: Int, variant: Int) -> Double { sizeBits(segment: segment, variant: variant) / 8 }
-    public func segmentIndex(containing t: Double) -> Int { var i = 0; while i + 1 < segmentCount && segmentStarts[i+1] <= t { i += 1 }; return i }
-    public static func constantBitrate(ladderKbps: [Double], segmentSeconds: Double, segmentCount: Int) throws -> Content { Content(ladderKbps, segmentSeconds, segmentCount) }
-    init(_ ladder: [Double], _ d: Double, _ n: Int) {
-        variants = ladder.map { Variant(bitrateBps: $0 * 1000) }; segmentCount = n; segmentDurations = Array(repeating: d, count: n)
-        segmentStarts = (0...n).map { Double($0) * d }
-        var s: [Double] = []; for _ in 0..<n { for b in ladder { s.append(b * 1000 * d) } }; sizes = s
-    }
-}
 public struct ThroughputSample: Sendable, Equatable { public var bits: Double; public var requestTime: Double; public var firstByteTime: Double; public var doneTime: Double
     public var downloadSeconds: Double { doneTime - firstByteTime }; public var totalSeconds: Double { doneTime - requestTime }
     public var bitsPerSecond: Double { bits / downloadSeconds } }

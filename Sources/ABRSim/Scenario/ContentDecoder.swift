@@ -1,0 +1,87 @@
+/// Decodes a scenario's `content` object into ``Content``:
+/// constant bitrate (`ladderKbps`, `segmentSeconds`, `segments` or `durationSeconds`, optional `resolutions`),
+/// Pensieve size files (`pensieveSizes` folder with `ladderKbps`, `segmentSeconds`, optional `segments`), or a
+/// sabre movie (`sabreMovie` file, optional `segments` to play only the first ones).
+struct ContentDecoder {
+    let directory: String
+
+    func decode(_ reader: JSONReader) throws -> Content {
+        let object = try reader.object()
+        let content: Content
+        if let folder = object.optional("pensieveSizes") {
+            let ladder = try ladderKbps(object)
+            let seconds = try object.required("segmentSeconds").positiveDouble()
+            let segments = try object.optional("segments")?.positiveInt()
+            content = try PensieveSizes.read(
+                folder: InputFile.resolve(try folder.string(), against: directory), ladderKbps: ladder,
+                segmentSeconds: seconds, segments: segments)
+        } else if let movie = object.optional("sabreMovie") {
+            let full = try SabreMovie.read(path: InputFile.resolve(try movie.string(), against: directory))
+            if let segments = object.optional("segments") {
+                content = try full.prefix(segments: try segments.positiveInt(), reader: segments)
+            } else {
+                content = full
+            }
+        } else {
+            let ladder = try ladderKbps(object)
+            let seconds = try object.required("segmentSeconds").positiveDouble()
+            let count = try object.optional("segments")?.positiveInt()
+            let duration = try object.optional("durationSeconds")?.positiveDouble()
+            guard (count == nil) != (duration == nil) else {
+                throw reader.error("give exactly one of segments or durationSeconds")
+            }
+            var resolutions: [Resolution?]?
+            if let list = object.optional("resolutions") {
+                let items = try list.array()
+                guard items.count == ladder.count else {
+                    throw list.error("\(items.count) resolutions for \(ladder.count) ladder rungs")
+                }
+                resolutions = try items.map { item in
+                    guard let resolution = Resolution(parsing: try item.string()) else {
+                        throw item.error("expected a resolution like \"1280x720\"")
+                    }
+                    return resolution
+                }
+            }
+            do {
+                content = try Content.constantBitrate(
+                    ladderKbps: ladder, resolutions: resolutions, segmentSeconds: seconds, segmentCount: count,
+                    durationSeconds: duration)
+            } catch var error as InputError {
+                error.file = error.file ?? reader.file
+                error.location = error.location ?? reader.path
+                throw error
+            }
+        }
+        try object.finish()
+        return content
+    }
+
+    func ladderKbps(_ object: JSONObjectReader) throws -> [Double] {
+        let reader = try object.required("ladderKbps")
+        let ladder = try reader.doubleArray()
+        guard !ladder.isEmpty else { throw reader.error("the ladder needs at least one bitrate") }
+        for (index, rung) in ladder.enumerated() where !(rung > 0 && rung.isFinite) {
+            throw reader.error("rung \(index): bitrates must be positive kbit/s, got \(rung)")
+        }
+        for index in ladder.indices.dropFirst() where ladder[index] <= ladder[index - 1] {
+            throw reader.error("bitrates must increase, lowest first (rung \(index) is \(ladder[index]))")
+        }
+        return ladder
+    }
+}
+
+extension Content {
+    /// The first `segments` segments of this content (an error if it has fewer).
+    func prefix(segments: Int, reader: JSONReader) throws -> Content {
+        guard segments <= segmentCount else {
+            throw reader.error("the content has only \(segmentCount) segments, \(segments) asked for")
+        }
+        let sizes = (0..<segments).map { segment in
+            (0..<variantCount).map { sizeBits(segment: segment, variant: $0) }
+        }
+        return try Content(
+            variants: variants, segmentDurations: Array(segmentDurations.prefix(segments)), sizesBits: sizes,
+            startVariantIndex: startVariantIndex)
+    }
+}

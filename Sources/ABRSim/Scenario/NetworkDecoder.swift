@@ -1,0 +1,113 @@
+/// Decodes a scenario's `network` object into a ``NetworkTimeline`` and a label for the `trace` column.
+///
+/// Forms: `{"trace": "x.down", "format"?, "rttMs"?, "atEnd"?}` (one trace), `{"preset": "lte", …}` (one
+/// preset), or `{"stretches": [...], "rttMs"?, "atEnd"?, "name"?}` where each stretch is `{"preset": "wifi",
+/// "seconds": 60}`, `{"constantKbps": 1000, "seconds": 30, "rttMs"?}`, `{"trace": "…", "format"?,
+/// "seconds"?, "rttMs"?}` or `{"outageSeconds": 2}`. `rttMs` at the top is the RTT of stretches that carry
+/// none of their own (presets carry theirs; sabre traces carry per-period latency). `atEnd`: `loop`
+/// (default), `hold`, `end`.
+struct NetworkDecoder {
+    let directory: String
+
+    func decode(_ reader: JSONReader) throws -> (NetworkTimeline, String) {
+        let object = try reader.object()
+        let rtt = try (object.optional("rttMs")?.nonNegativeDouble() ?? 0) / 1000
+        var atEnd = TraceEndBehavior.loop
+        if let x = object.optional("atEnd") {
+            let text = try x.string()
+            guard let behavior = TraceEndBehavior(rawValue: text) else {
+                throw x.error("atEnd must be loop, hold or end, got '\(text)'")
+            }
+            atEnd = behavior
+        }
+        let name = try object.optional("name")?.string()
+        var stretches: [NetworkStretch] = []
+        var labels: [String] = []
+        let forms = ["trace", "preset", "stretches"].filter { object.has($0) }
+        guard forms.count == 1 else {
+            throw reader.error("give exactly one of trace, preset or stretches")
+        }
+        if object.has("stretches") {
+            let list = try object.required("stretches").array()
+            guard !list.isEmpty else { throw reader.error("stretches: at least one stretch is needed") }
+            for item in list {
+                let (stretch, label) = try decodeStretch(item)
+                stretches.append(stretch)
+                labels.append(label)
+            }
+        } else {
+            let (stretch, label) = try decodeStretch(reader, object: object, isWholeNetwork: true)
+            stretches.append(stretch)
+            labels.append(label)
+        }
+        try object.finish()
+        do {
+            let timeline = try NetworkTimeline.build(stretches, defaultRttSeconds: rtt, atEnd: atEnd)
+            return (timeline, name ?? labels.filter { $0 != "outage" }.joined(separator: "+"))
+        } catch var error as InputError {
+            if error.file == nil {
+                error.file = reader.file
+                error.location = reader.path
+            }
+            throw error
+        }
+    }
+
+    func decodeStretch(_ reader: JSONReader) throws -> (NetworkStretch, String) {
+        let object = try reader.object()
+        let result = try decodeStretch(reader, object: object, isWholeNetwork: false)
+        try object.finish()
+        return result
+    }
+
+    /// One stretch; with `isWholeNetwork` the object is the network itself (no `seconds` needed).
+    func decodeStretch(_ reader: JSONReader, object: JSONObjectReader, isWholeNetwork: Bool) throws -> (
+        NetworkStretch, String
+    ) {
+        let kinds = ["preset", "constantKbps", "trace", "outageSeconds"].filter { object.has($0) }
+        guard kinds.count == 1 else {
+            throw reader.error("a stretch needs exactly one of preset, constantKbps, trace, outageSeconds")
+        }
+        let rttReader = isWholeNetwork ? nil : object.optional("rttMs")
+        let rtt = try rttReader.map { try $0.nonNegativeDouble() / 1000 }
+        func seconds(required: Bool) throws -> Double? {
+            if isWholeNetwork { return nil }
+            if required { return try object.required("seconds").positiveDouble() }
+            return try object.optional("seconds")?.positiveDouble()
+        }
+        switch kinds[0] {
+        case "preset":
+            let presetReader = try object.required("preset")
+            let name = try presetReader.string()
+            guard let preset = NetworkPreset.named(name) else {
+                let known = NetworkPreset.catalogue.map(\.name).joined(separator: ", ")
+                throw presetReader.error("unknown preset '\(name)' (known: \(known))")
+            }
+            if let rttReader { throw rttReader.error("a preset carries its own RTT; use constantKbps to set one") }
+            // A whole-network preset lasts forever: one period, held.
+            return (.preset(preset, seconds: try seconds(required: true) ?? 3600), preset.name)
+        case "constantKbps":
+            let kbpsReader = try object.required("constantKbps")
+            let kbps = try kbpsReader.nonNegativeDouble()
+            return (.constant(bps: kbps * 1000, seconds: try seconds(required: true) ?? 3600, rttSeconds: rtt), "\(formatParameterNumber(kbps))kbps")
+        case "trace":
+            let pathReader = try object.required("trace")
+            let path = InputFile.resolve(try pathReader.string(), against: directory)
+            var format: TraceFormat?
+            if let formatReader = object.optional("format") {
+                let text = try formatReader.string()
+                guard let parsed = TraceFormat(rawValue: text) else {
+                    let known = TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw formatReader.error("unknown trace format '\(text)' (known: \(known))")
+                }
+                format = parsed
+            }
+            let trace = try TraceReader.read(path: path, format: format)
+            return (.trace(trace, seconds: try seconds(required: false), rttSeconds: rtt), trace.name)
+        default:
+            let outageReader = try object.required("outageSeconds")
+            if isWholeNetwork { throw outageReader.error("a network cannot be only an outage") }
+            return (.outage(seconds: try outageReader.positiveDouble()), "outage")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A study as a scenario file describes it, decoded and validated: the network, the content, the players and
+/// their policies, QoE weights, seed. Built by ``ScenarioLoader``; turned into runs by ``ScenarioRunner``.
+///
+/// Policies are kept as specs, not instances: every run makes fresh instances, so one scenario can be run
+/// many times (with other seeds, traces or policies) without state leaking between runs.
+public struct Scenario: Sendable {
+    /// The scenario's name (`name` key, default the file name without `.json`): the output folder and the
+    /// `scenario` column.
+    public var name: String
+    /// The scenario file's path.
+    public var file: String
+    /// Seed of every random stream in a run.
+    public var seed: UInt64
+    /// The network every player shares.
+    public var network: NetworkTimeline
+    /// A short label for the network (`trace` column): the trace's file name, or the stretches' labels.
+    public var networkLabel: String
+    /// The players, in file order.
+    public var players: [PlayerDescription]
+    /// QoE weights for the summaries.
+    public var qoe: QoEWeights
+    /// Stop after this many simulated seconds (`nil`: when every player has ended or failed).
+    public var durationSeconds: Double?
+}
+
+/// One player of a scenario, before it is instantiated for a run.
+public struct PlayerDescription: Sendable {
+    /// Its id (`player` column).
+    public var id: String
+    /// Its content.
+    public var content: Content
+    /// Its policy as written.
+    public var policy: PolicySpec
+    /// Where the policy was written (for errors raised when instantiating it).
+    public var policyLocation: String
+    /// Its settings.
+    public var settings: PlayerSettings
+}

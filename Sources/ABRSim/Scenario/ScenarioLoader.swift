@@ -1,0 +1,66 @@
+/// Reads a scenario file (JSON), validating every key, and builds a ``Scenario``.
+///
+/// Keys are documented in `docs/scenario-format.md`. Unknown keys are errors that name them; every error names
+/// the file and the JSON path. Relative paths (traces, content) resolve against the scenario file's folder.
+/// The command line and the tests call ``load(_:)``.
+public struct ScenarioLoader {
+    /// Policies the scenario may name.
+    public var registry: PolicyRegistry
+
+    /// A loader using `registry` (the built-in policies by default).
+    public init(registry: PolicyRegistry = .builtIn) {
+        self.registry = registry
+    }
+
+    /// Loads and validates the scenario at `path`.
+    public func load(_ path: String) throws -> Scenario {
+        let document = try JSONParser.parseFile(path)
+        let root = try JSONReader(document, file: path).object()
+        let directory = InputFile.directory(of: path)
+        let defaultName = InputFile.fileName(of: path).replacingSuffix(".json", with: "")
+        let name = try root.optional("name")?.string() ?? defaultName
+        try checkName(name, root.optional("name") ?? root.reader)
+        let seed = try root.optional("seed").map { try $0.nonNegativeInt() } ?? 1
+        _ = try root.optional("description")?.string()
+        let (network, networkLabel) = try NetworkDecoder(directory: directory).decode(root.required("network"))
+        let content = try ContentDecoder(directory: directory).decode(root.required("content"))
+        let qoe = try root.optional("qoe").map(decodeQoE) ?? QoEWeights()
+        let duration = try root.optional("durationSeconds")?.positiveDouble()
+        let playerReaders = try root.required("players").array()
+        guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
+        var players: [PlayerDescription] = []
+        for reader in playerReaders {
+            let player = try PlayerDecoder(content: content, registry: registry).decode(reader)
+            if players.contains(where: { $0.id == player.id }) {
+                throw reader.error("two players have the id '\(player.id)'")
+            }
+            players.append(player)
+        }
+        try root.finish()
+        return Scenario(
+            name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
+            players: players, qoe: qoe, durationSeconds: duration)
+    }
+
+    func checkName(_ name: String, _ reader: JSONReader) throws {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            throw reader.error("name must be a non-empty word usable as a folder name, got '\(name)'")
+        }
+    }
+
+    func decodeQoE(_ reader: JSONReader) throws -> QoEWeights {
+        let object = try reader.object()
+        var weights = QoEWeights()
+        if let x = object.optional("rebufferPenalty") { weights.rebufferPenalty = try x.nonNegativeDouble() }
+        if let x = object.optional("smoothnessPenalty") { weights.smoothnessPenalty = try x.nonNegativeDouble() }
+        if let x = object.optional("startupPenalty") { weights.startupPenalty = try x.nonNegativeDouble() }
+        try object.finish()
+        return weights
+    }
+}
+
+extension String {
+    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self
+    }
+}
