@@ -1,0 +1,110 @@
+/// Reads and writes ABRSim's plain CSV traces.
+///
+/// Format: a header line naming the columns, in any order: `time_s` and `bandwidth_kbps` (required),
+/// `latency_ms` and `loss` (optional, loss as a fraction in [0, 1]); an unknown or repeated column is an error.
+/// Then one row per change. Blank lines and `#` comments are ignored. Called by ``TraceReader`` and
+/// ``TraceWriter``.
+///
+/// Row i's bandwidth (and latency, loss) holds from its time to the next row's time. The **last row marks the
+/// end of the trace**: its time is the duration (measured from the first row's time, which becomes 0), and its
+/// bandwidth, latency and loss are what `hold` keeps afterwards (``Trace/finalRateBps`` and friends), so a CSV
+/// round trip is exact. At least two rows are needed; times must increase.
+enum CSVTrace {
+    /// The column names the reader knows.
+    static let columns = ["time_s", "bandwidth_kbps", "latency_ms", "loss"]
+
+    /// Reads the file at `path`.
+    static func read(path: String) throws -> Trace {
+        let reader = try LineReader(path: path)
+        var index: [String: Int] = [:]  // column name → field position
+        var fieldCount = 0
+        var rows: [(time: Double, kbps: Double, latencyMs: Double?, loss: Double?)] = []
+        while let raw = try reader.nextLine() {
+            let line = TraceText.trimmed(raw)
+            if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
+            let n = reader.lineNumber
+            let fields = TraceText.commaFields(line)
+            if fieldCount == 0 {
+                for (position, field) in fields.enumerated() {
+                    let name = TraceText.text(field)
+                    guard columns.contains(name) else {
+                        throw InputError.atLine(
+                            path, n, "unknown column ‘\(name)’ (expected time_s, bandwidth_kbps, latency_ms, loss)")
+                    }
+                    guard index[name] == nil else { throw InputError.atLine(path, n, "column ‘\(name)’ repeated") }
+                    index[name] = position
+                }
+                for required in columns[0..<2] where index[required] == nil {
+                    throw InputError.atLine(
+                        path, n, "the header needs a ‘\(required)’ column (time_s,bandwidth_kbps[,latency_ms][,loss])")
+                }
+                fieldCount = fields.count
+                continue
+            }
+            guard fields.count == fieldCount else {
+                throw InputError.atLine(
+                    path, n, "expected \(fieldCount) fields as in the header, found \(fields.count)")
+            }
+            func value(_ column: String) throws -> Double? {
+                guard let position = index[column] else { return nil }
+                let field = fields[position]
+                guard let number = TraceText.number(field), number.isFinite else {
+                    throw InputError.atLine(path, n, "\(column) ‘\(TraceText.text(field))’ is not a finite number")
+                }
+                return number
+            }
+            let time = try value("time_s")!
+            let kbps = try value("bandwidth_kbps")!
+            let latency = try value("latency_ms")
+            let loss = try value("loss")
+            guard kbps >= 0 else { throw InputError.atLine(path, n, "negative bandwidth \(kbps) kbit/s") }
+            if let latency, latency < 0 { throw InputError.atLine(path, n, "negative latency \(latency) ms") }
+            if let loss, !(loss >= 0 && loss <= 1) {
+                throw InputError.atLine(path, n, "loss \(loss) must be a fraction in [0, 1]")
+            }
+            if let previous = rows.last, !(time > previous.time) {
+                throw InputError.atLine(
+                    path, n,
+                    "time \(TraceText.format(time)) s is not after the previous row's; timestamps must increase")
+            }
+            rows.append((time, kbps, latency, loss))
+        }
+        guard fieldCount > 0 else { throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace: no header") }
+        guard rows.count >= 2 else {
+            throw InputError.atLine(
+                path, reader.lineNumber, "a CSV trace needs at least two rows: the last row marks the end of the trace")
+        }
+        let t0 = rows[0].time
+        let body = rows.dropLast()
+        let final = rows[rows.count - 1]
+        return Trace(
+            name: InputFile.fileName(of: path), starts: body.map { $0.time - t0 },
+            ratesBps: body.map { $0.kbps * 1000 },
+            duration: final.time - t0,
+            latencySeconds: index["latency_ms"] == nil ? nil : body.map { $0.latencyMs! / 1000 },
+            lossRates: index["loss"] == nil ? nil : body.map { $0.loss! }, finalRateBps: final.kbps * 1000,
+            finalLatencySeconds: final.latencyMs.map { $0 / 1000 }, finalLossRate: final.loss)
+    }
+
+    /// The CSV text of `trace`: one row per piece, then the final row at `duration`.
+    static func write(_ trace: Trace) -> [UInt8] {
+        var text = "time_s,bandwidth_kbps"
+        if trace.latencySeconds != nil { text += ",latency_ms" }
+        if trace.lossRates != nil { text += ",loss" }
+        text += "\n"
+        func row(_ time: Double, _ rate: Double, _ latency: Double?, _ loss: Double?) {
+            text += "\(TraceText.format(time)),\(TraceText.format(rate / 1000))"
+            if let latency { text += ",\(TraceText.format(latency * 1000))" }
+            if let loss { text += ",\(TraceText.format(loss))" }
+            text += "\n"
+        }
+        for i in 0..<trace.pieceCount {
+            row(trace.starts[i], trace.ratesBps[i], trace.latencySeconds?[i], trace.lossRates?[i])
+        }
+        row(
+            trace.duration, trace.finalRateBps ?? trace.ratesBps[trace.pieceCount - 1],
+            trace.latencySeconds.map { trace.finalLatencySeconds ?? $0[$0.count - 1] },
+            trace.lossRates.map { trace.finalLossRate ?? $0[$0.count - 1] })
+        return Array(text.utf8)
+    }
+}

@@ -1,0 +1,345 @@
+/// A link's capacity c(t) in bit/s: piecewise constant over [0, `duration`), then looping, holding or ending.
+///
+/// This is the hot path of the simulator: the shared link and every download ask it "how many bits between t0
+/// and t1" (``bits(from:to:)``) and "when will B more bits have arrived after t0" (``timeToDeliver(_:after:)``).
+/// Both are O(log n) binary searches over contiguous arrays (piece starts, rates, and the prefix sum of bits at
+/// each piece start), with no allocation per call, so a download never steps through a trace.
+///
+/// Piece i covers [`starts[i]`, `starts[i+1]`) (the last one ends at `duration`) at `ratesBps[i]`, optionally
+/// with a latency (seconds from request to first byte, one RTT) and a loss rate (0…1). Times are seconds from
+/// the start of the simulation; before time 0 the capacity is 0 and nothing has been delivered.
+///
+/// Precision: the cumulative bit count S(t) is a `Double`. Within one period its relative error is a few ulps
+/// (about 1e-15); over many loops S is computed as k·(bits per period) + partial, and ``bits(from:to:)`` and
+/// ``timeToDeliver(_:after:)`` work relative to the period t0 falls in, so their error does not grow with t
+/// beyond the ~1e-16·t resolution of a `Double` time.
+public struct CapacityCurve: Sendable {
+    /// Start of each piece in seconds: strictly increasing, `starts[0] == 0`.
+    public let starts: [Double]
+    /// Rate of each piece in bit/s (finite, ≥ 0).
+    public let ratesBps: [Double]
+    /// Per-piece latency (RTT before the first byte) in seconds, if the source gave one.
+    public let latencySeconds: [Double]?
+    /// Per-piece loss rate in [0, 1], if the source gave one.
+    public let lossRates: [Double]?
+    /// Length of one period in seconds (the end of the last piece).
+    public let duration: Double
+    /// What happens after `duration`.
+    public let atEnd: TraceEndBehavior
+    /// Rate kept by ``TraceEndBehavior/hold`` after `duration` (bit/s); the last piece's rate unless a source
+    /// (a CSV trace's final row) gave another one.
+    public let holdRateBps: Double
+    /// Latency kept by ``TraceEndBehavior/hold`` (and reported after the end for `end`), seconds.
+    public let holdLatencySeconds: Double?
+    /// Loss rate kept by ``TraceEndBehavior/hold`` (and reported after the end for `end`).
+    public let holdLossRate: Double?
+    /// Bits delivered from 0 to `starts[i]`; one more entry than pieces, the last being the total per period.
+    @usableFromInline let prefixBits: [Double]
+    /// Time grid: `timeIndex[b]` is the piece containing time b·`duration`/m (m = `timeIndex.count` − 1, the last
+    /// entry is the last piece), so a look-up searches only the few pieces of one grid cell.
+    @usableFromInline let timeIndex: [Int32]
+    /// m / `duration`: grid cells per second.
+    @usableFromInline let timeCellsPerSecond: Double
+    /// Bits grid: `bitsIndex[b]` is the first j ≥ 1 with `prefixBits[j]` ≥ b·total/m (empty for a zero total).
+    @usableFromInline let bitsIndex: [Int32]
+    /// m / total: grid cells per bit.
+    @usableFromInline let bitsCellsPerBit: Double
+
+    /// Builds a curve, checking its shape; an ``InputError`` (without a file; callers add it) says what is wrong.
+    ///
+    /// `holdRateBps`, `holdLatencySeconds` and `holdLossRate` default to the last piece's values.
+    public init(
+        starts: [Double], ratesBps: [Double], duration: Double, latencySeconds: [Double]? = nil,
+        lossRates: [Double]? = nil, atEnd: TraceEndBehavior = .loop, holdRateBps: Double? = nil,
+        holdLatencySeconds: Double? = nil, holdLossRate: Double? = nil
+    ) throws {
+        guard !starts.isEmpty else { throw InputError("a capacity curve needs at least one piece") }
+        guard starts.count == ratesBps.count else {
+            throw InputError("\(starts.count) piece starts but \(ratesBps.count) rates")
+        }
+        guard starts[0] == 0 else { throw InputError("the first piece must start at 0, not \(starts[0])") }
+        for i in 1..<starts.count where !(starts[i] > starts[i - 1]) || !starts[i].isFinite {
+            throw InputError("piece starts must increase: piece \(i) starts at \(starts[i]) after \(starts[i - 1])")
+        }
+        for (i, rate) in ratesBps.enumerated() where !(rate >= 0) || !rate.isFinite {
+            throw InputError("piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0")
+        }
+        guard duration.isFinite, duration > starts[starts.count - 1] else {
+            throw InputError("duration \(duration) s must be finite and after the last piece start \(starts.last!) s")
+        }
+        if let latencySeconds {
+            guard latencySeconds.count == starts.count else {
+                throw InputError("\(starts.count) pieces but \(latencySeconds.count) latencies")
+            }
+            for (i, value) in latencySeconds.enumerated() where !(value >= 0) || !value.isFinite {
+                throw InputError("piece \(i) has latency \(value) s; latencies must be finite and ≥ 0")
+            }
+        }
+        if let lossRates {
+            guard lossRates.count == starts.count else {
+                throw InputError("\(starts.count) pieces but \(lossRates.count) loss rates")
+            }
+            for (i, value) in lossRates.enumerated() where !(value >= 0 && value <= 1) {
+                throw InputError("piece \(i) has loss rate \(value); loss rates must be in [0, 1]")
+            }
+        }
+        if let holdRateBps, !(holdRateBps >= 0) || !holdRateBps.isFinite {
+            throw InputError("hold rate \(holdRateBps) bit/s must be finite and ≥ 0")
+        }
+        if let holdLatencySeconds, !(holdLatencySeconds >= 0) || !holdLatencySeconds.isFinite {
+            throw InputError("hold latency \(holdLatencySeconds) s must be finite and ≥ 0")
+        }
+        if let holdLossRate, !(holdLossRate >= 0 && holdLossRate <= 1) {
+            throw InputError("hold loss rate \(holdLossRate) must be in [0, 1]")
+        }
+        var prefix = [Double](repeating: 0, count: starts.count + 1)
+        for i in 0..<starts.count {
+            let end = i + 1 < starts.count ? starts[i + 1] : duration
+            prefix[i + 1] = prefix[i] + ratesBps[i] * (end - starts[i])
+        }
+        self.starts = starts
+        self.ratesBps = ratesBps
+        self.latencySeconds = latencySeconds
+        self.lossRates = lossRates
+        self.duration = duration
+        self.atEnd = atEnd
+        self.holdRateBps = holdRateBps ?? ratesBps[ratesBps.count - 1]
+        self.holdLatencySeconds = holdLatencySeconds ?? latencySeconds?.last
+        self.holdLossRate = holdLossRate ?? lossRates?.last
+        prefixBits = prefix
+        (timeIndex, timeCellsPerSecond, bitsIndex, bitsCellsPerBit) = Self.grids(starts, prefix, duration)
+    }
+
+    /// Builds the time and bits grids (one cell per piece on average) in O(n).
+    static func grids(_ starts: [Double], _ prefix: [Double], _ duration: Double) -> ([Int32], Double, [Int32], Double)
+    {
+        let n = starts.count
+        let cells = n
+        var timeIndex = [Int32](repeating: 0, count: cells + 1)
+        let cellSeconds = duration / Double(cells)
+        var i = 0
+        for b in 0..<cells {
+            let u = Double(b) * cellSeconds
+            while i + 1 < n, starts[i + 1] <= u { i += 1 }
+            timeIndex[b] = Int32(i)
+        }
+        timeIndex[cells] = Int32(n - 1)
+        let total = prefix[n]
+        guard total > 0 else { return (timeIndex, Double(cells) / duration, [], 0) }
+        var bitsIndex = [Int32](repeating: 0, count: cells + 1)
+        let cellBits = total / Double(cells)
+        var j = 1
+        for b in 0..<cells {
+            let s = Double(b) * cellBits
+            while j < n, prefix[j] < s { j += 1 }
+            bitsIndex[b] = Int32(j)
+        }
+        bitsIndex[cells] = Int32(n)
+        return (timeIndex, Double(cells) / duration, bitsIndex, Double(cells) / total)
+    }
+
+    /// The number of pieces in one period.
+    @inlinable public var pieceCount: Int { starts.count }
+
+    /// Bits delivered over one period [0, `duration`).
+    @inlinable public var totalBitsPerPeriod: Double { prefixBits[prefixBits.count - 1] }
+
+    // MARK: - Point look-ups
+
+    /// c(t) in bit/s, respecting ``atEnd``; 0 before time 0.
+    @inlinable public func rate(at t: Double) -> Double {
+        guard t >= 0 else { return 0 }
+        guard let u = local(t).u else { return atEnd == .hold ? holdRateBps : 0 }
+        return ratesBps[pieceIndex(u)]
+    }
+
+    /// The latency (seconds before the first byte) of the piece in force at `t`, if the curve has latencies.
+    /// Before 0 it is the first piece's; after the end it is the hold latency for `hold` and `end`.
+    @inlinable public func latency(at t: Double) -> Double? {
+        guard let latencySeconds else { return nil }
+        guard let u = local(max(t, 0)).u else { return holdLatencySeconds }
+        return latencySeconds[pieceIndex(u)]
+    }
+
+    /// The loss rate of the piece in force at `t`, if the curve has loss rates (same conventions as latency).
+    @inlinable public func loss(at t: Double) -> Double? {
+        guard let lossRates else { return nil }
+        guard let u = local(max(t, 0)).u else { return holdLossRate }
+        return lossRates[pieceIndex(u)]
+    }
+
+    /// The next piece boundary strictly after `t` (a time where rate, latency or loss may change), or `.infinity`
+    /// if there is none. With `loop` the period boundary counts; with `end`, `duration` counts; with `hold`
+    /// nothing after `duration` does. Callers that hold a rate re-evaluate at this time.
+    @inlinable public func nextChange(after t: Double) -> Double {
+        if t < 0 { return 0 }
+        let (k, u) = local(t)
+        guard let u else { return atEnd == .end && t < duration ? duration : .infinity }
+        let i = pieceIndex(u)
+        let offset = k * duration
+        if i + 1 < starts.count {
+            let next = offset + starts[i + 1]
+            // Rounding in `offset + u` can land exactly on a boundary; step past it.
+            if next > t { return next }
+            if i + 2 < starts.count { return offset + starts[i + 2] }
+        }
+        switch atEnd {
+        case .loop:
+            let end = offset + duration
+            return end > t ? end : end + (starts.count > 1 ? starts[1] : duration)
+        case .end: return duration > t ? duration : .infinity
+        case .hold: return .infinity
+        }
+    }
+
+    // MARK: - Cumulative bits and their inverse
+
+    /// S(t) = ∫₀ᵗ c, in bits: k whole periods plus the partial one for `loop`; the total plus the hold rate times
+    /// the overrun for `hold`; the total for `end`. 0 for t ≤ 0.
+    @inlinable public func cumulativeBits(at t: Double) -> Double {
+        guard t > 0 else { return 0 }
+        let (k, u) = local(t)
+        guard let u else {
+            return atEnd == .hold ? totalBitsPerPeriod + holdRateBps * (t - duration) : totalBitsPerPeriod
+        }
+        return k * totalBitsPerPeriod + periodBits(u)
+    }
+
+    /// The smallest t with S(t) ≥ `s`, in seconds; 0 for s ≤ 0; `.infinity` if S never reaches `s` (an all-zero
+    /// looping curve, `end` past the total, `hold` at rate 0 past the total). Zero-rate pieces are skipped: the
+    /// answer is where the bits are actually reached, not the end of a following outage.
+    @inlinable public func time(atCumulativeBits s: Double) -> Double {
+        guard s > 0 else { return 0 }
+        let total = totalBitsPerPeriod
+        if s <= total { return periodTime(s) }
+        switch atEnd {
+        case .loop:
+            guard total > 0 else { return .infinity }
+            let (k, remainder) = splitLoops(s)
+            return k * duration + periodTime(remainder)
+        case .hold:
+            return holdRateBps > 0 ? duration + (s - total) / holdRateBps : .infinity
+        case .end:
+            return .infinity
+        }
+    }
+
+    /// Bits delivered in [t0, t1] (S(t1) − S(t0)); negative if t1 < t0. With `loop` it is computed relative to
+    /// t0's period, so it stays accurate for large t.
+    @inlinable public func bits(from t0: Double, to t1: Double) -> Double {
+        guard atEnd == .loop, t0 > 0, t1 > 0 else { return cumulativeBits(at: t1) - cumulativeBits(at: t0) }
+        let (k0, u0) = local(t0)
+        let (k1, u1) = local(t1)
+        return (k1 - k0) * totalBitsPerPeriod + (periodBits(u1!) - periodBits(u0!))
+    }
+
+    /// The time at which `bits` more bits have been delivered after `t0`: the smallest t ≥ t0 with
+    /// S(t) ≥ S(t0) + bits; `t0` itself for bits ≤ 0; `.infinity` if that never happens.
+    @inlinable public func timeToDeliver(_ bits: Double, after t0: Double) -> Double {
+        guard bits > 0 else { return t0 }
+        guard atEnd == .loop, t0 > 0, totalBitsPerPeriod > 0 else {
+            return max(t0, time(atCumulativeBits: cumulativeBits(at: t0) + bits))
+        }
+        // Work relative to the start of t0's period so precision does not depend on how many loops came before.
+        let (k0, u0) = local(t0)
+        let target = periodBits(u0!) + bits
+        let t: Double
+        if target <= totalBitsPerPeriod {
+            t = k0 * duration + periodTime(target)
+        } else {
+            let (k, remainder) = splitLoops(target)
+            t = (k0 + k) * duration + periodTime(remainder)
+        }
+        return max(t0, t)
+    }
+
+    // MARK: - Internals
+
+    /// Splits t ≥ 0 into whole periods k and the offset u in [0, duration); u is nil when t is past the end
+    /// of a `hold` or `end` curve (k is then 0).
+    @inlinable @inline(__always) func local(_ t: Double) -> (k: Double, u: Double?) {
+        if t < duration { return (0, t) }
+        guard atEnd == .loop else { return (0, nil) }
+        var k = (t / duration).rounded(.down)
+        var u = t - k * duration
+        if u >= duration {
+            k += 1
+            u -= duration
+        }
+        if u < 0 {
+            k -= 1
+            u += duration
+            if u >= duration { u = 0 }
+        }
+        return (k, u)
+    }
+
+    /// The largest piece index i with `starts[i] ≤ u`, for u in [0, duration): one grid cell, then a binary search
+    /// among the pieces of that cell (checked, so rounding in the cell number can never give a wrong piece).
+    @inlinable @inline(__always) func pieceIndex(_ u: Double) -> Int {
+        starts.withUnsafeBufferPointer { s in
+            timeIndex.withUnsafeBufferPointer { grid in
+                let cell = min(Int(u * timeCellsPerSecond), grid.count - 2)
+                var base = Int(grid[cell])
+                var last = Int(grid[cell + 1])
+                if s[base] > u { base = 0 }
+                if last + 1 < s.count, s[last + 1] <= u { last = s.count - 1 }
+                var length = last - base + 1
+                while length > 1 {
+                    let half = length >> 1
+                    base = s[base + half] <= u ? base + half : base
+                    length -= half
+                }
+                return base
+            }
+        }
+    }
+
+    /// S within one period: bits delivered in [0, u], u in [0, duration).
+    @inlinable @inline(__always) func periodBits(_ u: Double) -> Double {
+        let i = pieceIndex(u)
+        return prefixBits[i] + ratesBps[i] * (u - starts[i])
+    }
+
+    /// The smallest u in [0, duration] with periodBits(u) ≥ s, for s in (0, total].
+    @inlinable @inline(__always) func periodTime(_ s: Double) -> Double {
+        // The first j in 1...n with prefix[j] ≥ s; piece j − 1 then has prefix[j−1] < s ≤ prefix[j], so rate > 0.
+        let j = prefixBits.withUnsafeBufferPointer { p in
+            bitsIndex.withUnsafeBufferPointer { grid in
+                let cell = min(Int(s * bitsCellsPerBit), grid.count - 2)
+                var base = Int(grid[cell])
+                var last = Int(grid[cell + 1])
+                if p[base - 1] >= s { base = 1 }
+                if p[last] < s { last = p.count - 1 }
+                var length = last - base + 1
+                while length > 1 {
+                    let half = length >> 1
+                    base = p[base + half - 1] < s ? base + half : base
+                    length -= half
+                }
+                return base
+            }
+        }
+        let i = j - 1
+        let end = j < starts.count ? starts[j] : duration
+        let rate = ratesBps[i]
+        guard rate > 0 else { return end }
+        return min(end, starts[i] + (s - prefixBits[i]) / rate)
+    }
+
+    /// For a looping curve with a positive total, splits s > 0 into k whole periods and a remainder in (0, total].
+    @inlinable @inline(__always) func splitLoops(_ s: Double) -> (k: Double, remainder: Double) {
+        let total = totalBitsPerPeriod
+        var k = (s / total).rounded(.up) - 1
+        var remainder = s - k * total
+        if remainder > total {
+            k += 1
+            remainder -= total
+        }
+        if remainder <= 0 {
+            k -= 1
+            remainder += total
+        }
+        return (k, min(max(remainder, .leastNonzeroMagnitude), total))
+    }
+}

@@ -1,0 +1,122 @@
+/// Reads and writes mahimahi link traces (Winstein, Sivaraman, Balakrishnan, NSDI 2013; mm-link).
+///
+/// Format: one line per 1500-byte delivery opportunity; the line is the integer millisecond at which it occurs,
+/// non-decreasing, and the same millisecond repeats when several packets fit in it. The period is the last
+/// timestamp (ms) and mm-link loops the trace there. Called by ``TraceReader`` and ``TraceWriter``.
+///
+/// Reading: with bin width w ms (default 1), an opportunity at t ms belongs to the bin (k·w, (k+1)·w] (t = 0
+/// belongs to the first bin), and each bin runs at count · 12 000 bit / w ms. The last bin is cut at the period
+/// and its rate uses its actual width, so the mean rate is exactly lines · 12 000 bit / last ms. Consecutive
+/// equal-rate bins (including runs of empty bins) merge into one piece. A file containing just `1` is a constant
+/// 12 Mbit/s link with a 1 ms period. The file streams through ``LineReader``: memory grows with the number of
+/// pieces, not the file size. Blank lines are skipped.
+///
+/// Writing is lossy: time is quantised to whole milliseconds and bits to whole 1500-byte packets (cumulative
+/// bits are rounded to the nearest packet at each ms, so the error never accumulates beyond half a packet, plus
+/// one packet moved to the last millisecond when needed to keep the period); latency and loss are dropped.
+enum MahimahiTrace {
+    /// Bits in one delivery opportunity (a 1500-byte packet).
+    static let bitsPerOpportunity = 12_000.0
+
+    /// Reads the file at `path` with bins of `binMs` milliseconds.
+    static func read(path: String, binMs: Int = 1) throws -> Trace {
+        guard binMs >= 1 else { throw InputError(file: path, "mahimahi bin width must be ≥ 1 ms, not \(binMs)") }
+        let reader = try LineReader(path: path)
+        var builder = PieceBuilder()
+        let w = binMs
+        var last = -1
+        var lastLine = 0
+        var currentBin = -1
+        var count = 0
+        var nextBin = 0  // first bin not yet emitted
+        while let raw = try reader.nextLine() {
+            let field = TraceText.trimmed(raw)
+            if field.isEmpty { continue }
+            guard let t = TraceText.unsignedInteger(field) else {
+                let text = TraceText.text(field)
+                if text.hasPrefix("-"), Int(text) != nil {
+                    throw InputError.atLine(path, reader.lineNumber, "negative timestamp \(text) ms")
+                }
+                throw InputError.atLine(
+                    path, reader.lineNumber, "expected an integer millisecond timestamp, found ‘\(text)’")
+            }
+            guard t >= last else {
+                throw InputError.atLine(
+                    path, reader.lineNumber,
+                    "timestamp \(t) ms is before the previous one (\(last) ms); timestamps must not decrease")
+            }
+            let bin = t == 0 ? 0 : (t - 1) / w
+            if bin == currentBin {
+                count += 1
+            } else {
+                if currentBin >= 0 {
+                    if currentBin > nextBin { builder.append(startMs: nextBin * w, rateBps: 0) }
+                    builder.append(
+                        startMs: currentBin * w, rateBps: Double(count) * bitsPerOpportunity * 1000 / Double(w))
+                    nextBin = currentBin + 1
+                }
+                currentBin = bin
+                count = 1
+            }
+            last = t
+            lastLine = reader.lineNumber
+        }
+        guard last >= 0 else {
+            throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace: no timestamps")
+        }
+        guard last > 0 else {
+            throw InputError.atLine(path, lastLine, "the last timestamp is 0 ms, so the trace has no duration")
+        }
+        if currentBin > nextBin { builder.append(startMs: nextBin * w, rateBps: 0) }
+        let width = last - currentBin * w
+        builder.append(startMs: currentBin * w, rateBps: Double(count) * bitsPerOpportunity * 1000 / Double(width))
+        return Trace(
+            name: InputFile.fileName(of: path), starts: builder.starts, ratesBps: builder.rates,
+            duration: Double(last) / 1000)
+    }
+
+    /// The mahimahi text of `trace` (see the type's notes on what is lost).
+    static func write(_ trace: Trace) throws -> [UInt8] {
+        let curve = try trace.curve(atEnd: .end)
+        let periodMs = Int((trace.duration * 1000).rounded())
+        guard periodMs >= 1 else {
+            throw InputError(file: trace.name, "a mahimahi trace needs a period of at least 1 ms")
+        }
+        func packets(atMs m: Int) -> Int {
+            Int((curve.cumulativeBits(at: Double(m) / 1000) / bitsPerOpportunity).rounded())
+        }
+        let total = packets(atMs: periodMs)
+        guard total >= 1 else {
+            throw InputError(file: trace.name, "a mahimahi trace needs at least one 1500-byte delivery opportunity")
+        }
+        // The period is the last timestamp, so the last millisecond must hold an opportunity: if it would not,
+        // hold one packet back from earlier and put it there.
+        let reserve = packets(atMs: periodMs - 1) >= total ? 1 : 0
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(total * 7)
+        var previous = 0
+        for m in 1...periodMs {
+            let cumulative = m == periodMs ? total : min(packets(atMs: m), total - reserve)
+            if cumulative > previous {
+                let line = Array(String(m).utf8) + [UInt8(ascii: "\n")]
+                for _ in previous..<cumulative { bytes.append(contentsOf: line) }
+                previous = cumulative
+            }
+        }
+        return bytes
+    }
+}
+
+/// Accumulates pieces for a reader, merging a piece into the previous one when the rate is the same.
+/// Used by ``MahimahiTrace``.
+struct PieceBuilder {
+    var starts: [Double] = []
+    var rates: [Double] = []
+
+    /// Adds a piece starting at `startMs` milliseconds unless it continues the previous piece's rate.
+    mutating func append(startMs: Int, rateBps: Double) {
+        if rates.last == rateBps { return }
+        starts.append(Double(startMs) / 1000)
+        rates.append(rateBps)
+    }
+}

@@ -1,0 +1,79 @@
+/// Reads and writes Pensieve's "cooked" traces (Mao, Netravali, Alizadeh, SIGCOMM 2017).
+///
+/// Format: lines `time_s<whitespace>throughput_Mbit/s`, times strictly increasing. Called by ``TraceReader``
+/// and ``TraceWriter``.
+///
+/// Reading follows Pensieve's simulator: the interval (t[i−1], t[i]] runs at bw[i], the rate of the sample at
+/// the interval's *end*, so the first line's throughput is never used. The trace starts at t[0] (shifted to 0)
+/// and lasts t[last] − t[0]; at least two lines are needed. Blank lines are skipped. Errors name the line:
+/// a field that is not a number, NaN or infinity, a negative throughput, a time not after the previous one
+/// ("timestamps must increase"), a file with a single line.
+///
+/// Writing emits `0` with the first piece's rate, then each piece's end time with its rate, tab-separated,
+/// in the shortest decimal that reads back exactly (rates in Mbit/s, so a round trip is exact up to the one
+/// rounding of dividing by 10⁶). Latency and loss are dropped, as is a CSV final rate.
+enum PensieveTrace {
+    /// Reads the file at `path`.
+    static func read(path: String) throws -> Trace {
+        let reader = try LineReader(path: path)
+        var first: Double?
+        var previous = 0.0
+        var starts: [Double] = []
+        var rates: [Double] = []
+        var lineCount = 0
+        while let raw = try reader.nextLine() {
+            let fields = TraceText.whitespaceFields(raw)
+            if fields.isEmpty { continue }
+            let line = reader.lineNumber
+            guard fields.count == 2 else {
+                throw InputError.atLine(
+                    path, line, "expected two numbers `time_s throughput_Mbit/s`, found \(fields.count) fields")
+            }
+            let time = try number(fields[0], "time", path, line)
+            let mbps = try number(fields[1], "throughput", path, line)
+            guard mbps >= 0 else { throw InputError.atLine(path, line, "negative throughput \(mbps) Mbit/s") }
+            if let first {
+                guard time > previous else {
+                    throw InputError.atLine(
+                        path, line,
+                        "time \(TraceText.format(time)) s is not after the previous \(TraceText.format(previous)) s;"
+                            + " timestamps must increase")
+                }
+                starts.append(previous - first)
+                rates.append(mbps * 1e6)
+            } else {
+                first = time
+            }
+            previous = time
+            lineCount += 1
+        }
+        guard let first else { throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace: no samples") }
+        guard lineCount >= 2 else {
+            throw InputError.atLine(
+                path, reader.lineNumber,
+                "a cooked trace needs at least two lines: each interval runs at the rate of the sample at its end")
+        }
+        return Trace(name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: previous - first)
+    }
+
+    /// The cooked text of `trace`.
+    static func write(_ trace: Trace) -> [UInt8] {
+        var text = "0\t\(TraceText.format(trace.ratesBps[0] / 1e6))\n"
+        for i in 0..<trace.pieceCount {
+            text += "\(TraceText.format(trace.end(ofPiece: i)))\t\(TraceText.format(trace.ratesBps[i] / 1e6))\n"
+        }
+        return Array(text.utf8)
+    }
+
+    private static func number(_ field: ArraySlice<UInt8>, _ what: String, _ path: String, _ line: Int) throws
+        -> Double
+    {
+        guard let value = TraceText.number(field) else {
+            throw InputError.atLine(path, line, "\(what) ‘\(TraceText.text(field))’ is not a number")
+        }
+        guard value.isFinite else {
+            throw InputError.atLine(path, line, "\(what) must be a finite number, not \(TraceText.text(field))")
+        }
+        return value
+    }
+}

@@ -1,0 +1,71 @@
+/// A network trace as read from a file: piecewise-constant capacity over one period, before an end behaviour
+/// is chosen.
+///
+/// Produced by ``TraceReader`` (one reader per ``TraceFormat``) and by synthetic generators; turned into the
+/// simulator's ``CapacityCurve`` by ``curve(atEnd:)`` or spliced into a ``NetworkTimeline``; written back out by
+/// ``TraceWriter``. Times are seconds from the trace's start, rates bit/s.
+public struct Trace: Sendable {
+    /// The file name (last path component) the trace came from, used as its label in plots and CSV.
+    public var name: String
+    /// Piece starts in seconds: strictly increasing, the first is 0.
+    public var starts: [Double]
+    /// Piece rates in bit/s (finite, ≥ 0).
+    public var ratesBps: [Double]
+    /// Length of the period in seconds (end of the last piece).
+    public var duration: Double
+    /// Per-piece latency (RTT before the first byte) in seconds, when the format carries one (sabre, CSV).
+    public var latencySeconds: [Double]?
+    /// Per-piece loss rate in [0, 1], when the format carries one (CSV).
+    public var lossRates: [Double]?
+    /// The rate after `duration` that `hold` keeps, when it differs from the last piece's: the bandwidth of a CSV
+    /// trace's final row, which marks the end of the trace. `nil` means the last piece's rate.
+    public var finalRateBps: Double?
+    /// The latency of a CSV trace's final row (kept by `hold`); `nil` means the last piece's.
+    public var finalLatencySeconds: Double?
+    /// The loss rate of a CSV trace's final row (kept by `hold`); `nil` means the last piece's.
+    public var finalLossRate: Double?
+
+    /// Creates a trace; the shape is checked when it becomes a curve (``curve(atEnd:)``).
+    public init(
+        name: String, starts: [Double], ratesBps: [Double], duration: Double, latencySeconds: [Double]? = nil,
+        lossRates: [Double]? = nil, finalRateBps: Double? = nil, finalLatencySeconds: Double? = nil,
+        finalLossRate: Double? = nil
+    ) {
+        self.name = name
+        self.starts = starts
+        self.ratesBps = ratesBps
+        self.duration = duration
+        self.latencySeconds = latencySeconds
+        self.lossRates = lossRates
+        self.finalRateBps = finalRateBps
+        self.finalLatencySeconds = finalLatencySeconds
+        self.finalLossRate = finalLossRate
+    }
+
+    /// The capacity curve of this trace with the given end behaviour; throws an ``InputError`` naming the trace
+    /// if its shape is invalid (readers already guarantee a valid shape).
+    public func curve(atEnd: TraceEndBehavior) throws -> CapacityCurve {
+        do {
+            return try CapacityCurve(
+                starts: starts, ratesBps: ratesBps, duration: duration, latencySeconds: latencySeconds,
+                lossRates: lossRates, atEnd: atEnd, holdRateBps: finalRateBps, holdLatencySeconds: finalLatencySeconds,
+                holdLossRate: finalLossRate)
+        } catch var error as InputError {
+            if error.file == nil { error.file = name }
+            throw error
+        }
+    }
+
+    /// The number of pieces.
+    public var pieceCount: Int { starts.count }
+
+    /// The end of piece `i` in seconds (the next start, or `duration` for the last).
+    public func end(ofPiece i: Int) -> Double { i + 1 < starts.count ? starts[i + 1] : duration }
+
+    /// Bits delivered over one period.
+    public var totalBits: Double {
+        var total = 0.0
+        for i in 0..<starts.count { total += ratesBps[i] * (end(ofPiece: i) - starts[i]) }
+        return total
+    }
+}

@@ -1,0 +1,18 @@
+/// Reads a trace file of any ``TraceFormat`` into a ``Trace``.
+///
+/// Called by the scenario loader and `abrsim trace …`. Each format's semantics are documented on its reader
+/// (``MahimahiTrace``, ``PensieveTrace``, ``SabreTrace``, ``CSVTrace``). Every problem is an ``InputError``
+/// naming the file and the line or JSON path.
+public enum TraceReader {
+    /// Reads the trace at `path`, in `format` or (when nil) the format ``TraceFormat/detect(path:)`` finds;
+    /// `mahimahiBinMs` is the bin width in milliseconds used to turn mahimahi opportunities into rates.
+    public static func read(path: String, format: TraceFormat? = nil, mahimahiBinMs: Int = 1) throws -> Trace {
+        try InputFile.checkReadable(path)
+        switch try format ?? TraceFormat.detect(path: path) {
+        case .mahimahi: return try MahimahiTrace.read(path: path, binMs: mahimahiBinMs)
+        case .pensieve: return try PensieveTrace.read(path: path)
+        case .sabre: return try SabreTrace.read(path: path)
+        case .csv: return try CSVTrace.read(path: path)
+        }
+    }
+}
