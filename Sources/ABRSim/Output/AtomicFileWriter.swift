@@ -1,0 +1,190 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A failure to write an output file or directory: which path, what went wrong, and the system's reason.
+///
+/// Thrown by ``AtomicFileWriter`` and ``OutputBundle``. Unlike ``InputError`` it is about where results go, not
+/// about what the user gave, so the command line reports it with its own exit status.
+public struct OutputError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The path the user asked to write (a file or a directory).
+    public var path: String
+    /// What failed, with the system's reason, e.g. `cannot write: No space left on device`.
+    public var message: String
+    /// The `errno` value behind the failure (`ENOTDIR`, `ENOSPC`, …), 0 when there was none.
+    public var code: Int32
+
+    /// Creates an error for `path`.
+    public init(path: String, _ message: String, code: Int32 = 0) {
+        self.path = path
+        self.message = message
+        self.code = code
+    }
+
+    /// `path: message`.
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Writes output files so that a reader never sees a half-written file, even if the process dies mid-write.
+///
+/// Each file is written to a temporary file in the same directory (`.name.tmp-<pid>-<counter>`), flushed to disk
+/// with fsync(2), then renamed over the target with rename(2), which replaces it atomically. On any failure the
+/// temporary file is removed and an ``OutputError`` names the path and the system's reason. Used for every CSV,
+/// SVG and report the command line writes; ``OutputBundle`` does the same for a set of files.
+public enum AtomicFileWriter {
+    /// Replaces (or creates) the file at `path` with `bytes`, atomically. The directory must exist.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        let temporary = try writeTemporary(bytes, for: path)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw OutputError(path: path, "cannot replace the file: \(reason(code))", code: code)
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Creates `path` and any missing parent directories (like `mkdir -p`); an existing directory is fine.
+    public static func createDirectory(_ path: String) throws {
+        guard !path.isEmpty else { throw OutputError(path: path, "empty directory name", code: ENOENT) }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            if mkdir(prefix, 0o755) == 0 { continue }
+            let code = errno
+            if code == EEXIST {
+                if InputFile.isDirectory(prefix) { continue }
+                throw OutputError(
+                    path: path, "cannot create directory: \(prefix) exists and is not a directory",
+                    code: ENOTDIR)
+            }
+            throw OutputError(path: path, "cannot create directory \(prefix): \(reason(code))", code: code)
+        }
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path`, fsyncs and closes it, and returns its path; on
+    /// failure removes it and throws. Shared with ``OutputBundle``.
+    static func writeTemporary(_ bytes: [UInt8], for path: String) throws -> String {
+        let name = InputFile.fileName(of: path)
+        if name.isEmpty || name == "." || name == ".." || InputFile.isDirectory(path) {
+            throw OutputError(path: path, "is a directory, expected a file name", code: EISDIR)
+        }
+        let serial = temporaryCounter.wrappingAdd(1, ordering: .relaxed).oldValue
+        let temporary = InputFile.resolve(".\(name).tmp-\(getpid())-\(serial)", against: InputFile.directory(of: path))
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw OutputError(path: path, "cannot create a file there: \(reason(code))", code: code)
+        }
+        var failure: (step: String, code: Int32)?
+        if let code = writeAll(bytes, to: descriptor) {
+            failure = ("cannot write", code)
+        } else if fsync(descriptor) != 0 {
+            failure = ("cannot flush to disk", errno)
+        }
+        if close(descriptor) != 0, failure == nil { failure = ("cannot write", errno) }
+        if let failure {
+            unlink(temporary)
+            throw OutputError(path: path, "\(failure.step): \(reason(failure.code))", code: failure.code)
+        }
+        return temporary
+    }
+
+    /// Flushes the directory holding `path`, so a completed rename survives a power cut. Best effort.
+    static func syncDirectory(of path: String) {
+        let descriptor = open(InputFile.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// The system's text for `code`.
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Writes all of `bytes`, retrying short writes and interruptions; returns `errno` on failure, else `nil`.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if written == 0 { return EIO }
+                offset += written
+            }
+            return nil
+        }
+    }
+}
+
+/// write(2), under a name the ``AtomicFileWriter/write(_:to:)`` method does not shadow.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+/// Numbers the temporary files of this process, so concurrent writers never pick the same name.
+private let temporaryCounter = Atomic<Int>(0)
+
+/// A set of output files written so that either all of them land or none do (for one run's CSV tables).
+///
+/// ``commit(to:)`` creates the directory if needed, checks that no target is a directory, then writes and fsyncs
+/// every file to a temporary beside its target, and only when all of them are safely on disk renames each over its
+/// target. A failure while writing (disk full, say) removes all temporaries and leaves every old file untouched.
+///
+/// The remaining window: the renames are atomic one by one but not as a group. If the process dies between two
+/// renames, or a rename fails (which, after the checks above, needs something like a concurrent change to the
+/// directory), the files renamed so far are new and the rest still old; the error then lists which files landed.
+public struct OutputBundle: Sendable {
+    private var files: [(name: String, bytes: [UInt8])] = []
+
+    /// An empty bundle.
+    public init() {}
+
+    /// The file names added so far, in order.
+    public var names: [String] { files.map(\.name) }
+
+    /// Adds a file called `name` (a plain file name, no `/`); adding a name again replaces its bytes.
+    public mutating func add(name: String, bytes: [UInt8]) {
+        precondition(
+            !name.isEmpty && name != "." && name != ".." && !name.contains("/"),
+            "output file name '\(name)' must be a plain file name")
+        if let index = files.firstIndex(where: { $0.name == name }) {
+            files[index].bytes = bytes
+        } else {
+            files.append((name, bytes))
+        }
+    }
+
+    /// Writes every file into `directory` (created if missing), all or nothing as described above.
+    public func commit(to directory: String) throws {
+        try AtomicFileWriter.createDirectory(directory)
+        let targets = files.map { InputFile.resolve($0.name, against: directory) }
+        for target in targets where InputFile.isDirectory(target) {
+            throw OutputError(path: target, "is a directory, expected a file name", code: EISDIR)
+        }
+        var temporaries: [String] = []
+        do {
+            for (file, target) in zip(files, targets) {
+                temporaries.append(try AtomicFileWriter.writeTemporary(file.bytes, for: target))
+            }
+        } catch {
+            for temporary in temporaries { unlink(temporary) }
+            throw error
+        }
+        for index in targets.indices {
+            guard rename(temporaries[index], targets[index]) != 0 else { continue }
+            let code = errno
+            for temporary in temporaries[index...] { unlink(temporary) }
+            let landed = index == 0 ? "none" : files[..<index].map(\.name).joined(separator: ", ")
+            throw OutputError(
+                path: targets[index],
+                "cannot replace the file: \(AtomicFileWriter.reason(code)); already replaced: \(landed)", code: code)
+        }
+        if let first = targets.first { AtomicFileWriter.syncDirectory(of: first) }
+    }
+}

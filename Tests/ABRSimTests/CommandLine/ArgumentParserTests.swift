@@ -1,0 +1,167 @@
+import Testing
+
+@testable import ABRSim
+
+/// A command shaped like `abrsim run`, used by most tests.
+private let run = CommandSpec(
+    name: "abrsim run", summary: "Run one scenario and write its CSV tables.",
+    positionals: [
+        PositionalSpec("SCENARIO", help: "The scenario file"),
+        PositionalSpec("TRACE", help: "Traces to run instead of the scenario's", isOptional: true, isVariadic: true),
+    ],
+    options: [
+        .option("out", valueName: "DIR", help: "Output directory", defaultValue: "results"),
+        .option("seed", valueName: "N", help: "Random seed"),
+        .option("rate", valueName: "X", help: "Playback rate"),
+        .option("policy", valueName: "NAME", help: "A policy to compare", isRepeatable: true),
+        .flag("verbose", help: "Print progress"),
+    ])
+
+/// The message of the error from parsing `args` and then reading `--seed` and `--rate` (where declared) as numbers.
+private func failure(_ args: [String], spec: CommandSpec = run) -> String? {
+    do {
+        let parsed = try parse(args, spec: spec)
+        if spec.option(named: "seed") != nil { _ = try parsed.int("seed") }
+        if spec.option(named: "rate") != nil { _ = try parsed.double("rate") }
+        return nil
+    } catch let error as InputError {
+        #expect(error.file == nil && error.location == nil)
+        return error.message
+    } catch {
+        return "unexpected \(error)"
+    }
+}
+
+struct ArgumentParserTests {
+    @Test func optionsFlagsAndPositionalsAreRead() throws {
+        let parsed = try parse(["study.json", "--out", "o", "--verbose", "--seed=7", "a.csv", "b.csv"], spec: run)
+        #expect(parsed.positionals == ["study.json", "a.csv", "b.csv"])
+        #expect(parsed.positional("SCENARIO") == "study.json")
+        #expect(parsed.positionalValues("TRACE") == ["a.csv", "b.csv"])
+        #expect(parsed.value("out") == "o")
+        #expect(try parsed.int("seed") == 7)
+        #expect(parsed.flag("verbose"))
+        #expect(!parsed.flag("help"))
+        #expect(!parsed.helpRequested)
+    }
+
+    @Test func defaultsApplyWhenOptionsAreAbsent() throws {
+        let parsed = try parse(["s.json"], spec: run)
+        #expect(parsed.value("out") == "results")
+        #expect(parsed.values("out") == ["results"])
+        #expect(parsed.value("seed") == nil)
+        #expect(try parsed.int("seed") == nil)
+        #expect(try parsed.double("rate") == nil)
+        #expect(parsed.values("policy") == [])
+        #expect(!parsed.flag("verbose"))
+        #expect(parsed.positionalValues("TRACE") == [])
+    }
+
+    @Test func repeatableOptionsCollectEveryValue() throws {
+        let parsed = try parse(["--policy", "bba", "s.json", "--policy=bola", "--policy", "mpc"], spec: run)
+        #expect(parsed.values("policy") == ["bba", "bola", "mpc"])
+        #expect(parsed.value("policy") == "mpc")
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let parsed = try parse(["--seed", "1", "--", "--odd-name.json", "-h"], spec: run)
+        #expect(parsed.positionals == ["--odd-name.json", "-h"])
+        #expect(!parsed.helpRequested)
+    }
+
+    @Test func valuesMayBeNegativeNumbersEmptyOrContainEquals() throws {
+        let parsed = try parse(["-", "--rate", "-0.5", "--seed=-3", "--out=", "--policy", "a=b"], spec: run)
+        #expect(try parsed.double("rate") == -0.5)
+        #expect(try parsed.int("seed") == -3)
+        #expect(parsed.value("out") == "")
+        #expect(parsed.value("policy") == "a=b")
+        #expect(parsed.positionals == ["-"])
+    }
+
+    @Test(arguments: [["-h"], ["--help"], ["s.json", "--bogus", "--help"], ["--out", "-h"]])
+    func helpIsDetectedBeforeAnyOtherCheck(args: [String]) throws {
+        let parsed = try parse(args, spec: run)
+        #expect(parsed.helpRequested)
+        #expect(parsed.flag("help"))
+    }
+
+    @Test(arguments: [
+        (["s.json", "--foo"], "unknown option --foo for 'abrsim run'"),
+        (["s.json", "--foo=1"], "unknown option --foo for 'abrsim run'"),
+        (["s.json", "-x"], "unknown option -x for 'abrsim run'"),
+        (["s.json", "--out"], "--out needs a value"),
+        (["s.json", "--out", "--verbose"], "--out needs a value"),
+        (["s.json", "--out", "--"], "--out needs a value"),
+        ([], "missing SCENARIO"),
+        (["--verbose"], "missing SCENARIO"),
+        (["s.json", "--seed", "x"], "--seed expects an integer, got 'x'"),
+        (["s.json", "--seed", "1.5"], "--seed expects an integer, got '1.5'"),
+        (["s.json", "--rate", "fast"], "--rate expects a number, got 'fast'"),
+        (["s.json", "--rate", "nan"], "--rate expects a number, got 'nan'"),
+        (["s.json", "--verbose=yes"], "--verbose is a flag and takes no value"),
+        (["s.json", "--verbose", "--verbose"], "--verbose is given more than once"),
+        (["s.json", "--out", "a", "--out=b"], "--out is given more than once"),
+    ])
+    func everyMistakeHasItsMessage(args: [String], message: String) {
+        #expect(failure(args) == message)
+    }
+
+    @Test func extraPositionalsAreRejected() {
+        let check = CommandSpec(
+            name: "abrsim check", summary: "Check.", positionals: [PositionalSpec("SCENARIO", help: "")])
+        #expect(failure(["a.json", "b.json"], spec: check) == "unexpected argument 'b.json' for 'abrsim check'")
+        let none = CommandSpec(name: "abrsim policies", summary: "List policies.")
+        #expect(failure(["x"], spec: none) == "unexpected argument 'x' for 'abrsim policies'")
+    }
+
+    @Test func aRequiredVariadicPositionalNeedsOneArgument() throws {
+        let info = CommandSpec(
+            name: "abrsim trace info", summary: "Describe traces.",
+            positionals: [PositionalSpec("TRACE", help: "Trace files", isVariadic: true)])
+        #expect(failure([], spec: info) == "missing TRACE (at least one)")
+        #expect(try parse(["a", "b"], spec: info).positionalValues("TRACE") == ["a", "b"])
+    }
+
+    @Test func optionalPositionalsMayBeLeftOut() throws {
+        let plot = CommandSpec(
+            name: "abrsim plot", summary: "Plot results.",
+            positionals: [
+                PositionalSpec("RESULTS", help: "Results directory"),
+                PositionalSpec("OUT", help: "Plot directory", isOptional: true),
+            ])
+        #expect(try parse(["r"], spec: plot).positional("OUT") == nil)
+        #expect(try parse(["r", "p"], spec: plot).positional("OUT") == "p")
+    }
+
+    @Test func usageListsArgumentsOptionsDefaultsAndHelp() {
+        let expected = """
+            abrsim run — Run one scenario and write its CSV tables.
+
+            Usage: abrsim run [options] SCENARIO [TRACE...]
+
+            Arguments:
+              SCENARIO  The scenario file
+              TRACE...  Traces to run instead of the scenario's
+
+            Options:
+              --out DIR      Output directory (default: results)
+              --seed N       Random seed
+              --rate X       Playback rate
+              --policy NAME  A policy to compare (repeatable)
+              --verbose      Print progress
+              -h, --help     Show this help and exit
+
+            """
+        #expect(run.usage() == expected)
+    }
+
+    @Test func longOptionNamesPutTheirHelpOnTheNextLine() {
+        let spec = CommandSpec(
+            name: "abrsim tune", summary: "Tune.",
+            options: [.option("an-extremely-long-option-name", valueName: "VALUE", help: "Long")])
+        let lines = spec.usage().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = lines.firstIndex(of: "  --an-extremely-long-option-name VALUE")
+        #expect(at != nil)
+        #expect(at.map { lines[$0 + 1] } == "  " + String(repeating: " ", count: 26) + "  Long")
+    }
+}

@@ -1,0 +1,165 @@
+import Testing
+
+@testable import ABRSim
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fresh, empty directory under /tmp for one test, removed (with its files) by ``remove()``.
+private struct ScratchDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/abrsim-atomic-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// The names in the directory, sorted, without `.` and `..`.
+    func listing(_ directory: String? = nil) -> [String] {
+        guard let handle = opendir(directory ?? path) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    func remove() { _ = system("rm -rf '\(path)'") }
+}
+
+private func contents(_ path: String) throws -> String {
+    String(decoding: try InputFile.readAll(path), as: UTF8.self)
+}
+
+struct AtomicFileWriterTests {
+    @Test func writeCreatesAFileAndReplacesAnExistingOne() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let target = scratch.file("summary.csv")
+        try AtomicFileWriter.write(Array("old\n".utf8), to: target)
+        #expect(try contents(target) == "old\n")
+        try AtomicFileWriter.write(Array("new, longer\n".utf8), to: target)
+        #expect(try contents(target) == "new, longer\n")
+        #expect(scratch.listing() == ["summary.csv"])
+    }
+
+    @Test func anEmptyFileCanBeWritten() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.write([], to: scratch.file("empty"))
+        #expect(try InputFile.size(scratch.file("empty")) == 0)
+    }
+
+    @Test func aPathUnderARegularFileFailsWithNotADirectory() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.write(Array("x".utf8), to: scratch.file("plain"))
+        let target = scratch.file("plain/out.csv")
+        let error = #expect(throws: OutputError.self) { try AtomicFileWriter.write([1, 2], to: target) }
+        #expect(error?.path == target)
+        #expect(error?.code == ENOTDIR)
+        #expect(error?.description == "\(target): cannot create a file there: Not a directory")
+        #expect(scratch.listing() == ["plain"])
+    }
+
+    @Test func aMissingParentDirectoryFailsClearly() {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let target = scratch.file("missing/out.csv")
+        let error = #expect(throws: OutputError.self) { try AtomicFileWriter.write([1], to: target) }
+        #expect(error?.code == ENOENT)
+        #expect(error?.description == "\(target): cannot create a file there: No such file or directory")
+    }
+
+    @Test func aDirectoryIsNotReplacedByAFile() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.createDirectory(scratch.file("results"))
+        let error = #expect(throws: OutputError.self) { try AtomicFileWriter.write([1], to: scratch.file("results")) }
+        #expect(error?.code == EISDIR)
+        #expect(error?.message == "is a directory, expected a file name")
+        #expect(scratch.listing() == ["results"])
+    }
+
+    @Test func createDirectoryMakesParentsAndAcceptsExistingOnes() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.createDirectory(scratch.file("a/b//c/"))
+        try AtomicFileWriter.createDirectory(scratch.file("a/b"))
+        #expect(InputFile.isDirectory(scratch.file("a/b/c")))
+    }
+
+    @Test func createDirectoryRefusesToGoThroughAFile() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.write([0], to: scratch.file("f"))
+        let path = scratch.file("f/sub")
+        let error = #expect(throws: OutputError.self) { try AtomicFileWriter.createDirectory(path) }
+        #expect(error?.code == ENOTDIR)
+        #expect(error?.path == path)
+    }
+}
+
+struct OutputBundleTests {
+    @Test func commitWritesEveryFileAndCreatesTheDirectory() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        var bundle = OutputBundle()
+        bundle.add(name: "segments.csv", bytes: Array("s\n".utf8))
+        bundle.add(name: "summary.csv", bytes: Array("first\n".utf8))
+        bundle.add(name: "summary.csv", bytes: Array("second\n".utf8))
+        #expect(bundle.names == ["segments.csv", "summary.csv"])
+        let directory = scratch.file("run/1")
+        try bundle.commit(to: directory)
+        #expect(scratch.listing(directory) == ["segments.csv", "summary.csv"])
+        #expect(try contents(directory + "/summary.csv") == "second\n")
+    }
+
+    @Test func aFailingFileLeavesEveryOldFileAndNoTemporaries() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.write(Array("old a".utf8), to: scratch.file("a.csv"))
+        try AtomicFileWriter.createDirectory(scratch.file("b.csv"))  // a directory where a file should go
+        var bundle = OutputBundle()
+        bundle.add(name: "a.csv", bytes: Array("new a".utf8))
+        bundle.add(name: "b.csv", bytes: Array("new b".utf8))
+        let error = #expect(throws: OutputError.self) { try bundle.commit(to: scratch.path) }
+        #expect(error?.code == EISDIR)
+        #expect(try contents(scratch.file("a.csv")) == "old a")
+        #expect(scratch.listing() == ["a.csv", "b.csv"])
+    }
+
+    @Test func aFileThatCannotBeWrittenRemovesTheOthersTemporaries() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.write(Array("old a".utf8), to: scratch.file("a.csv"))
+        // 250 characters is a legal file name, but its temporary (`.<name>.tmp-<pid>-<n>`) is too long to create,
+        // so the failure comes after a.csv's temporary has been written.
+        let long = String(repeating: "x", count: 250)
+        var bundle = OutputBundle()
+        bundle.add(name: "a.csv", bytes: Array("new a".utf8))
+        bundle.add(name: long, bytes: [1])
+        let error = #expect(throws: OutputError.self) { try bundle.commit(to: scratch.path) }
+        #expect(error?.code == ENAMETOOLONG)
+        #expect(try contents(scratch.file("a.csv")) == "old a")
+        #expect(scratch.listing() == ["a.csv"])
+    }
+
+    @Test func anUnwritableDirectoryWritesNothing() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        try AtomicFileWriter.write([0], to: scratch.file("file"))
+        var bundle = OutputBundle()
+        bundle.add(name: "a.csv", bytes: [1])
+        let error = #expect(throws: OutputError.self) { try bundle.commit(to: scratch.file("file/out")) }
+        #expect(error?.code == ENOTDIR)
+        #expect(scratch.listing() == ["file"])
+    }
+}
