@@ -1,23 +1,4 @@
 // TEMPORARY stand-ins for types being written on other branches; deleted at merge.
-public enum TraceEndBehavior: String, Sendable, CaseIterable { case loop, hold, end }
-public struct CapacityCurve: Sendable {
-    var starts: [Double]; var rates: [Double]; var prefix: [Double]
-    public var duration: Double; public var atEnd: TraceEndBehavior
-    var lat: [Double]?
-    public init(starts: [Double], ratesBps: [Double], duration: Double, latencySeconds: [Double]? = nil, lossRates: [Double]? = nil, atEnd: TraceEndBehavior = .loop) throws {
-        self.starts = starts; rates = ratesBps; self.duration = duration; self.atEnd = atEnd; lat = latencySeconds
-        prefix = [0]
-        for i in 0..<starts.count { let e = i + 1 < starts.count ? starts[i+1] : duration; prefix.append(prefix[i] + (e - starts[i]) * rates[i]) }
-    }
-    public var totalBitsPerPeriod: Double { prefix.last! }
-    public func latency(at t: Double) -> Double? { lat?[0] }
-    public func rate(at t: Double) -> Double { rates[0] }
-    public func cumulativeBits(at t: Double) -> Double { t * rates[0] }
-    public func time(atCumulativeBits s: Double) -> Double { rates[0] > 0 ? s / rates[0] : .infinity }
-    public func bits(from t0: Double, to t1: Double) -> Double { cumulativeBits(at: t1) - cumulativeBits(at: t0) }
-    public func timeToDeliver(_ bits: Double, after t0: Double) -> Double { bits <= 0 ? t0 : time(atCumulativeBits: cumulativeBits(at: t0) + bits) }
-}
-public struct NetworkTimeline: Sendable { public let curve: CapacityCurve; public let labels: [String] }
 public struct ThroughputSample: Sendable, Equatable { public var bits: Double; public var requestTime: Double; public var firstByteTime: Double; public var doneTime: Double
     public var downloadSeconds: Double { doneTime - firstByteTime }; public var totalSeconds: Double { doneTime - requestTime }
     public var bitsPerSecond: Double { bits / downloadSeconds } }

@@ -1,2 +1,44 @@
 import ABRSim
-print("abrsim")
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `abrsim`: the command line. Parses the subcommand and hands over to it; every subcommand lives in its own
+/// file and returns an exit status. User mistakes end with a message on stderr and status 2.
+let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)] = [
+    ("run", RunCommand.spec.summary, RunCommand.main),
+    ("bench", BenchCommand.spec.summary, BenchCommand.main),
+]
+
+func printTopLevelHelp() {
+    var text = "abrsim — how will this player, with this ABR policy, behave on this network?\n\n"
+    text += "Usage: abrsim COMMAND [options]\n\nCommands:\n"
+    for command in commands {
+        text += "  " + command.name.padding(toLength: 8) + "  " + command.summary + "\n"
+    }
+    text += "\nRun 'abrsim COMMAND --help' for a command's options.\n"
+    writeStandardOutput(text)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let first = arguments.first, first != "-h", first != "--help", first != "help" else {
+    printTopLevelHelp()
+    exit(arguments.isEmpty ? 2 : 0)
+}
+guard let command = commands.first(where: { $0.name == first }) else {
+    writeStandardError("abrsim: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))\n")
+    exit(2)
+}
+do {
+    exit(try command.run(Array(arguments.dropFirst())))
+} catch let error as InputError {
+    writeStandardError("abrsim \(command.name): \(error)\n")
+    exit(2)
+} catch let error as OutputError {
+    writeStandardError("abrsim \(command.name): cannot write output: \(error)\n")
+    exit(1)
+} catch {
+    writeStandardError("abrsim \(command.name): \(error)\n")
+    exit(1)
+}

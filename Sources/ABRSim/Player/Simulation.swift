@@ -9,6 +9,8 @@ public final class Simulation {
     public let players: [Player]
     /// Stop at this simulated time (seconds) if not finished before.
     public let timeLimit: Double
+    /// Events processed so far (stale ones included), for benchmarks.
+    public private(set) var eventCount = 0
 
     /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
     /// else unlimited. `recordsTimeline` false skips timeline rows (benchmarks).
@@ -37,6 +39,7 @@ public final class Simulation {
                 break
             }
             engine.now = entry.time
+            eventCount += 1
             switch entry.payload {
             case .player(let index, let event):
                 players[index].handle(event)

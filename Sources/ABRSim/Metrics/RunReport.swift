@@ -1,0 +1,26 @@
+/// Everything one run produced, labelled for output: what the CSV writers, the command line's table and the
+/// checks read. Made by ``ScenarioRunner`` from a ``SimulationResult``.
+public struct RunReport: Sendable {
+    /// One player's part of the run.
+    public struct PlayerReport: Sendable {
+        /// The player's id.
+        public var id: String
+        /// The policy as written.
+        public var policy: String
+        /// Its segment requests.
+        public var segments: [SegmentRecord]
+        /// Its timeline rows.
+        public var timeline: [TimelineRecord]
+        /// Its summary.
+        public var summary: SessionSummary
+    }
+
+    /// The scenario's name.
+    public var scenario: String
+    /// The network label (trace file name or stretches).
+    public var trace: String
+    /// When the run stopped.
+    public var endTime: Double
+    /// The players, in scenario order.
+    public var players: [PlayerReport]
+}

@@ -1,0 +1,121 @@
+/// The CSV tables of a run (`segments.csv`, `timeline.csv`, `summary.csv`; DESIGN §2.6), as bytes.
+///
+/// Reads only ``RunReport``s, never the model. Column names carry units; one observation per row; booleans
+/// `true`/`false`; empty fields where a value does not exist (a startup that never happened). Called by the
+/// command line after a run, and by sweeps, which append the rows of many reports to one table.
+public enum RunTables {
+    /// Columns of `summary.csv`.
+    public static let summaryColumns = [
+        "scenario", "player", "policy", "trace", "segments", "startup_s", "stall_count", "stall_s", "rebuffer_ratio",
+        "avg_bitrate_kbps", "switch_count", "bytes", "played_s", "seek_wait_s", "top_quality_s", "qoe_lin",
+        "final_state", "end_s",
+    ]
+
+    /// Columns of `segments.csv`.
+    public static let segmentColumns = [
+        "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
+        "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
+    ]
+
+    /// Columns of `timeline.csv`.
+    public static let timelineColumns = [
+        "t_s", "player", "state", "time_control_status", "waiting_reason", "buffer_s", "bitrate_kbps",
+        "link_share", "likely_to_keep_up", "buffer_empty", "buffer_full", "failure_reason",
+    ]
+
+    /// Appends the summary rows of `report` to `writer` (made with ``summaryColumns``).
+    public static func appendSummary(_ report: RunReport, to writer: inout CSVWriter) {
+        for player in report.players {
+            let s = player.summary
+            writer.beginRow()
+            writer.append(report.scenario)
+            writer.append(player.id)
+            writer.append(player.policy)
+            writer.append(report.trace)
+            writer.append(s.segments)
+            if let startup = s.startupSeconds { writer.append(startup) } else { writer.appendEmpty() }
+            writer.append(s.stallCount)
+            writer.append(s.stallSeconds)
+            writer.append(s.rebufferRatio)
+            writer.append(s.averageBitrateKbps)
+            writer.append(s.switchCount)
+            writer.append(s.bytes)
+            writer.append(s.playedSeconds)
+            writer.append(s.seekWaitSeconds)
+            writer.append(s.topQualitySeconds)
+            writer.append(s.qoeLinear)
+            writer.append(s.finalState.csvName)
+            if let end = s.endTime { writer.append(end) } else { writer.appendEmpty() }
+            writer.endRow()
+        }
+    }
+
+    /// Appends the segment rows of `report` to `writer` (made with ``segmentColumns``).
+    public static func appendSegments(_ report: RunReport, to writer: inout CSVWriter) {
+        for player in report.players {
+            for r in player.segments {
+                writer.beginRow()
+                writer.append(report.scenario)
+                writer.append(player.id)
+                writer.append(player.policy)
+                writer.append(report.trace)
+                writer.append(r.segment)
+                writer.append(r.variant)
+                writer.append(r.bitrateBps / 1000)
+                writer.append(r.durationSeconds)
+                writer.append(r.bytes)
+                writer.append(r.requestTime)
+                writer.append(r.firstByteTime)
+                writer.append(r.doneTime)
+                writer.append(r.throughputBps / 1000)
+                writer.append(r.bufferBeforeSeconds)
+                writer.append(r.bufferAfterSeconds)
+                writer.append(r.stallSeconds)
+                writer.endRow()
+            }
+        }
+    }
+
+    /// Appends the timeline rows of `report` to `writer` (made with ``timelineColumns``), all players merged
+    /// in time order (ties in player order).
+    public static func appendTimeline(_ report: RunReport, to writer: inout CSVWriter) {
+        var rows: [(TimelineRecord, String)] = []
+        for player in report.players { rows.append(contentsOf: player.timeline.map { ($0, player.id) }) }
+        if report.players.count > 1 {
+            rows = rows.enumerated().sorted {
+                ($0.element.0.time, $0.element.0.player, $0.offset) < ($1.element.0.time, $1.element.0.player, $1.offset)
+            }.map(\.element)
+        }
+        for (r, id) in rows {
+            writer.beginRow()
+            writer.append(r.time)
+            writer.append(id)
+            writer.append(r.state.csvName)
+            writer.append(r.timeControlStatus.rawValue)
+            if let reason = r.waitingReason { writer.append(reason.rawValue) } else { writer.appendEmpty() }
+            writer.append(r.bufferSeconds)
+            writer.append(r.bitrateBps / 1000)
+            writer.append(r.linkShare)
+            writer.append(r.isPlaybackLikelyToKeepUp)
+            writer.append(r.isPlaybackBufferEmpty)
+            writer.append(r.isPlaybackBufferFull)
+            if case .failed(let reason) = r.state { writer.append(reason) } else { writer.appendEmpty() }
+            writer.endRow()
+        }
+    }
+
+    /// The three tables of one run, ready to commit as an ``OutputBundle``.
+    public static func bundle(for report: RunReport) -> OutputBundle {
+        var summary = CSVWriter(columns: summaryColumns)
+        appendSummary(report, to: &summary)
+        var segments = CSVWriter(columns: segmentColumns)
+        appendSegments(report, to: &segments)
+        var timeline = CSVWriter(columns: timelineColumns)
+        appendTimeline(report, to: &timeline)
+        var bundle = OutputBundle()
+        bundle.add(name: "summary.csv", bytes: summary.takeBytes())
+        bundle.add(name: "segments.csv", bytes: segments.takeBytes())
+        bundle.add(name: "timeline.csv", bytes: timeline.takeBytes())
+        return bundle
+    }
+}

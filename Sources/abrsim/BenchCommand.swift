@@ -1,0 +1,96 @@
+import ABRSim
+
+/// `abrsim bench`: times long runs in this (release) build and prints simulated segments per second and
+/// nanoseconds per event, for `BENCHMARKS.md`.
+///
+/// Workload: one player, an hour of 4 s segments (900) on Pensieve's six-rung ladder, over a one-hour network
+/// made of the shipped mahimahi traces (600 s T-Mobile LTE, 600 s Verizon LTE, 1200 s T-Mobile UMTS,
+/// 1200 s Verizon EVDO, each looped within its stretch), 60 s forward buffer.
+enum BenchCommand {
+    static let spec = CommandSpec(
+        name: "abrsim bench", summary: "time long runs (build with -c release) and print segments per second",
+        options: [
+            .option("traces", valueName: "DIR", help: "folder with the shipped mahimahi traces", defaultValue: "scenarios/traces"),
+            .option("policies", valueName: "LIST", help: "comma-separated policies", defaultValue: "throughput,fixed(variant=3)"),
+            .option("seconds", valueName: "S", help: "minimum wall time per measurement", defaultValue: "2"),
+        ])
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        let parsed = try parse(arguments, spec: spec)
+        if parsed.helpRequested {
+            writeStandardOutput(spec.usage())
+            return 0
+        }
+        let directory = parsed.value("traces") ?? "scenarios/traces"
+        let minimumSeconds = try parsed.double("seconds") ?? 2
+        let names = [
+            ("TMobile-LTE-short.down", 600.0), ("Verizon-LTE-short.down", 600), ("TMobile-UMTS-driving.down", 1200),
+            ("Verizon-EVDO-driving.down", 1200),
+        ]
+        var stretches: [NetworkStretch] = []
+        for (name, seconds) in names {
+            let trace = try TraceReader.read(path: InputFile.resolve(name, against: directory), format: .mahimahi)
+            stretches.append(.trace(trace, seconds: seconds, rttSeconds: nil))
+        }
+        let network = try NetworkTimeline.build(stretches, defaultRttSeconds: 0.08, atEnd: .loop)
+        let content = try Content.constantBitrate(
+            ladderKbps: [300, 750, 1200, 1850, 2850, 4300], segmentSeconds: 4, segmentCount: 900)
+        let policyList = (parsed.value("policies") ?? "throughput,fixed(variant=3)")
+        var text = "one-hour network (\(network.curve.pieceCount) pieces), 900 segments of 4 s, one player\n"
+        text += "policy                      timeline  segments/s   events/s   ns/event   runs\n"
+        for label in splitPolicies(policyList) {
+            let spec = try PolicySpec.parse(label, source: "--policies")
+            for recordsTimeline in [false, true] {
+                var runs = 0
+                var segments = 0
+                var events = 0
+                let clock = ContinuousClock()
+                let start = clock.now
+                var elapsed = 0.0
+                repeat {
+                    var settings = PlayerSettings()
+                    settings.preferredForwardBufferDuration = 60
+                    let policy = try PolicyRegistry.builtIn.makePolicy(
+                        spec, environment: PolicyEnvironment(seed: 1, playerIndex: 0))
+                    let player = PlayerConfiguration(
+                        id: "bench", content: content, policy: policy, policyLabel: label, settings: settings,
+                        estimator: DualEWMAEstimator.hlsjs)
+                    let simulation = Simulation(
+                        curve: network.curve, players: [player], recordsTimeline: recordsTimeline)
+                    let result = simulation.run()
+                    segments += result.segments[0].count
+                    events += simulation.eventCount
+                    runs += 1
+                    let duration = clock.now - start
+                    elapsed = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+                } while elapsed < minimumSeconds
+                text += label.padding(toLength: 28) + (recordsTimeline ? "on " : "off").padding(toLength: 8)
+                text += fixed(Double(segments) / elapsed, 0).leftPadding(toLength: 12)
+                text += fixed(Double(events) / elapsed, 0).leftPadding(toLength: 11)
+                text += fixed(elapsed / Double(events) * 1e9, 1).leftPadding(toLength: 11)
+                text += String(runs).leftPadding(toLength: 7) + "\n"
+            }
+        }
+        writeStandardOutput(text)
+        return 0
+    }
+
+    /// Splits a policy list at commas outside parentheses.
+    static func splitPolicies(_ list: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var depth = 0
+        for character in list {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            if character == "," && depth == 0 {
+                items.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { items.append(current) }
+        return items
+    }
+}

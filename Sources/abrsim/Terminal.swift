@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes `text` to standard output, unbuffered by Swift so it interleaves correctly with stderr.
+func writeStandardOutput(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer in _ = fwrite(buffer.baseAddress, 1, buffer.count, stdout) }
+    fflush(stdout)
+}
+
+/// Writes `text` to standard error.
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer in _ = fwrite(buffer.baseAddress, 1, buffer.count, stderr) }
+}
+
+extension String {
+    /// The string padded with spaces (or cut) to `length` characters.
+    func padding(toLength length: Int) -> String {
+        count >= length ? String(prefix(length)) : self + String(repeating: " ", count: length - count)
+    }
+
+    /// The string right-aligned in `length` characters.
+    func leftPadding(toLength length: Int) -> String {
+        count >= length ? self : String(repeating: " ", count: length - count) + self
+    }
+}
+
+/// A number with `digits` decimals, for tables meant for people (CSV keeps full precision).
+func fixed(_ x: Double, _ digits: Int) -> String {
+    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let rounded = (x * scale).rounded() / scale
+    var text = String(Int64(rounded.magnitude))
+    if digits > 0 {
+        let fraction = Int64(((rounded.magnitude - Double(Int64(rounded.magnitude))) * scale).rounded())
+        let digitsText = String(fraction)
+        text += "." + String(repeating: "0", count: max(0, digits - digitsText.count)) + digitsText
+    }
+    return (rounded < 0 ? "-" : "") + text
+}
