@@ -151,16 +151,20 @@ public final class Player {
 
     var isFullyLoaded: Bool { nextSegment >= content.segmentCount && request == nil }
 
-    /// Whether loading is suspended with the buffer at its target, or everything is loaded.
+    /// Whether loading is suspended with the buffer above its target, or everything is loaded.
     func isBufferFull(at time: Double) -> Bool {
-        isFullyLoaded || (request == nil && bufferLevel(at: time) >= bufferTarget - SimulationTime.tolerance)
+        isFullyLoaded || (request == nil && isAboveTarget(bufferLevel(at: time)))
     }
 
-    /// Requests the next segment if the buffer is below target; otherwise arranges to be woken when it is.
+    /// The OFF condition: the player requests while the buffer is at or below its target.
+    func isAboveTarget(_ buffer: Double) -> Bool { buffer > bufferTarget + SimulationTime.tolerance }
+
+    /// Requests the next segment unless the buffer is above its target; otherwise arranges to be woken when it
+    /// has drained to the target.
     func requestNextIfNeeded(at now: Double) {
         guard request == nil, !state.isFinal, state != .idle, nextSegment < content.segmentCount else { return }
         let buffer = bufferLevel(at: now)
-        if buffer >= bufferTarget - SimulationTime.tolerance {
+        if isAboveTarget(buffer) {
             wakeGeneration &+= 1
             if isAdvancing {
                 engine.schedule(at: now + (buffer - bufferTarget) / rate, .player(index, .wake(generation: wakeGeneration)))
@@ -171,7 +175,8 @@ public final class Player {
         switch policy.decide(context) {
         case .wait(let seconds):
             wakeGeneration &+= 1
-            engine.schedule(at: now + max(seconds, 0), .player(index, .wake(generation: wakeGeneration)))
+            // At least 1 ms, so a policy that keeps answering "wait 0" cannot stall simulated time.
+            engine.schedule(at: now + max(seconds, 0.001), .player(index, .wake(generation: wakeGeneration)))
         case .variant(let chosen):
             let variant = min(max(chosen, 0), context.maxVariant)
             let segment = nextSegment
