@@ -113,8 +113,10 @@ extension NetworkTests {
         }
 
         @Test func sabreWrongType() {
-            let json =
-                "[\n{\"duration_ms\": 1000, \"bandwidth_kbps\": 5},\n{\"duration_ms\": 1000, \"bandwidth_kbps\": \"fast\"}]"
+            let json = """
+                [{"duration_ms": 1000, "bandwidth_kbps": 5},
+                 {"duration_ms": 1000, "bandwidth_kbps": "fast"}]
+                """
             check(
                 Support.write(json), nil, location: "$[1].bandwidth_kbps", mentions: "expected a number, found a string"
             )
