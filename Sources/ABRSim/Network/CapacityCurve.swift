@@ -3,7 +3,11 @@
 /// This is the hot path of the simulator: the shared link and every download ask it "how many bits between t0
 /// and t1" (``bits(from:to:)``) and "when will B more bits have arrived after t0" (``timeToDeliver(_:after:)``).
 /// Both are O(log n) binary searches over contiguous arrays (piece starts, rates, and the prefix sum of bits at
-/// each piece start), with no allocation per call, so a download never steps through a trace.
+/// each piece start), with no allocation per call, so a download never steps through a trace. A uniform grid over
+/// time and one over bits (one cell per piece on average, 4 bytes each) narrow each search to the pieces of one
+/// cell, so a look-up is O(1) for evenly spread pieces. Measured in release on a 1 M-piece curve: 25–55 ns per
+/// look-up when successive queries are near in time (as a simulation's are), 100–450 ns for uniformly random
+/// queries, where main-memory misses dominate.
 ///
 /// Piece i covers [`starts[i]`, `starts[i+1]`) (the last one ends at `duration`) at `ratesBps[i]`, optionally
 /// with a latency (seconds from request to first byte, one RTT) and a loss rate (0…1). Times are seconds from
@@ -174,7 +178,7 @@ public struct CapacityCurve: Sendable {
     @inlinable public func nextChange(after t: Double) -> Double {
         if t < 0 { return 0 }
         let (k, u) = local(t)
-        guard let u else { return atEnd == .end && t < duration ? duration : .infinity }
+        guard let u else { return .infinity }  // past the end of `hold` or `end`
         let i = pieceIndex(u)
         let offset = k * duration
         if i + 1 < starts.count {

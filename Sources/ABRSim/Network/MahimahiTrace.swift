@@ -77,30 +77,40 @@ enum MahimahiTrace {
 
     /// The mahimahi text of `trace` (see the type's notes on what is lost).
     static func write(_ trace: Trace) throws -> [UInt8] {
-        let curve = try trace.curve(atEnd: .end)
         let periodMs = Int((trace.duration * 1000).rounded())
         guard periodMs >= 1 else {
             throw InputError(file: trace.name, "a mahimahi trace needs a period of at least 1 ms")
         }
-        func packets(atMs m: Int) -> Int {
-            Int((curve.cumulativeBits(at: Double(m) / 1000) / bitsPerOpportunity).rounded())
+        // Packets delivered by each millisecond (cumulative bits rounded to whole packets), walking the pieces
+        // once; the last entry covers the whole period.
+        var cumulative = [Int](repeating: 0, count: periodMs + 1)
+        var piece = 0
+        var bitsAtPieceStart = 0.0
+        for m in 1...periodMs {
+            let t = m == periodMs ? trace.duration : min(Double(m) / 1000, trace.duration)
+            while piece + 1 < trace.pieceCount, trace.starts[piece + 1] <= t {
+                bitsAtPieceStart += trace.ratesBps[piece] * (trace.starts[piece + 1] - trace.starts[piece])
+                piece += 1
+            }
+            let bits = bitsAtPieceStart + trace.ratesBps[piece] * (t - trace.starts[piece])
+            cumulative[m] = Int((bits / bitsPerOpportunity).rounded())
         }
-        let total = packets(atMs: periodMs)
+        let total = cumulative[periodMs]
         guard total >= 1 else {
             throw InputError(file: trace.name, "a mahimahi trace needs at least one 1500-byte delivery opportunity")
         }
         // The period is the last timestamp, so the last millisecond must hold an opportunity: if it would not,
         // hold one packet back from earlier and put it there.
-        let reserve = packets(atMs: periodMs - 1) >= total ? 1 : 0
+        let reserve = periodMs > 1 && cumulative[periodMs - 1] >= total ? 1 : 0
         var bytes: [UInt8] = []
         bytes.reserveCapacity(total * 7)
         var previous = 0
         for m in 1...periodMs {
-            let cumulative = m == periodMs ? total : min(packets(atMs: m), total - reserve)
-            if cumulative > previous {
+            let count = m == periodMs ? total : min(cumulative[m], total - reserve)
+            if count > previous {
                 let line = Array(String(m).utf8) + [UInt8(ascii: "\n")]
-                for _ in previous..<cumulative { bytes.append(contentsOf: line) }
-                previous = cumulative
+                for _ in previous..<count { bytes.append(contentsOf: line) }
+                previous = count
             }
         }
         return bytes

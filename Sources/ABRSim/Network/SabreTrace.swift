@@ -20,6 +20,7 @@ enum SabreTrace {
         var latencies: [Double] = []
         var cumulativeMs = 0.0
         scanner.skipSpace()
+        guard scanner.peek != nil else { throw InputError.atLine(path, 1, "empty trace: no JSON array of periods") }
         guard scanner.peek == UInt8(ascii: "[") else {
             throw scanner.valueError("$", "expected an array of periods [{duration_ms, bandwidth_kbps, latency_ms}, …]")
         }

@@ -1,6 +1,7 @@
 /// What a capacity curve does after its last piece ends, at time `duration`.
 ///
-/// Set per scenario (`network.atEnd`) and passed to ``CapacityCurve`` and ``NetworkTimeline/build(_:defaultRttSeconds:atEnd:)``.
+/// Set per scenario and passed to ``CapacityCurve`` and
+/// ``NetworkTimeline/build(_:defaultRttSeconds:atEnd:)``.
 public enum TraceEndBehavior: String, Sendable, CaseIterable {
     /// Repeat the curve from time 0, as mahimahi and Pensieve do (the default).
     case loop

@@ -13,7 +13,8 @@ public enum TraceFormat: String, Sendable, CaseIterable {
     case csv
 
     /// Recognises the format of the file at `path` from its first non-blank, non-`#` line, not its extension:
-    /// a line starting with `[` or `{` is sabre JSON; one starting with `time_s` is a CSV header; a single
+    /// a line starting with `[` or `{` is sabre JSON; one starting with `time_s` (or any comma-separated line
+    /// starting with a letter: a header in another column order) is a CSV header; a single
     /// integer is mahimahi; two numbers are pensieve. Throws an ``InputError`` naming the file and line when
     /// nothing fits, or when the file is missing, a directory or empty.
     public static func detect(path: String) throws -> TraceFormat {
@@ -23,6 +24,12 @@ public enum TraceFormat: String, Sendable, CaseIterable {
             if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
             if line.first == UInt8(ascii: "[") || line.first == UInt8(ascii: "{") { return .sabre }
             if line.starts(with: Array("time_s".utf8)) { return .csv }
+            // A header in another column order (`bandwidth_kbps,time_s`): commas and a name first.
+            if line.contains(UInt8(ascii: ",")), let first = line.first,
+                (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
+            {
+                return .csv
+            }
             let fields = TraceText.whitespaceFields(line)
             if fields.count == 1, TraceText.unsignedInteger(fields[0]) != nil { return .mahimahi }
             if fields.count == 2, TraceText.number(fields[0]) != nil, TraceText.number(fields[1]) != nil {
