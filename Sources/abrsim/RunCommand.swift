@@ -7,8 +7,8 @@ enum RunCommand {
         name: "abrsim run", summary: "run one scenario and write segments.csv, timeline.csv, summary.csv",
         positionals: [PositionalSpec("SCENARIO", help: "scenario file (JSON)")],
         options: [
-            .option("out", valueName: "DIR", help: "output folder", defaultValue: "results/<name>"),
-            .option("seed", valueName: "N", help: "seed of every random stream", defaultValue: "the scenario's seed"),
+            .option("out", valueName: "DIR", help: "output folder (default: results/<scenario name>)"),
+            .option("seed", valueName: "N", help: "seed of every random stream (default: the scenario's seed)"),
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {

@@ -2,17 +2,22 @@
     import Glibc
 #endif
 
-/// Writes `text` to standard output, unbuffered by Swift so it interleaves correctly with stderr.
-func writeStandardOutput(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in _ = fwrite(buffer.baseAddress, 1, buffer.count, stdout) }
-    fflush(stdout)
-}
+/// Writes `text` to standard output, unbuffered, so it interleaves correctly with stderr.
+func writeStandardOutput(_ text: String) { writeAll(text, to: 1) }
 
 /// Writes `text` to standard error.
-func writeStandardError(_ text: String) {
+func writeStandardError(_ text: String) { writeAll(text, to: 2) }
+
+private func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { buffer in _ = fwrite(buffer.baseAddress, 1, buffer.count, stderr) }
+    text.withUTF8 { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
 }
 
 extension String {

@@ -11,7 +11,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("bench", BenchCommand.spec.summary, BenchCommand.main),
 ]
 
-func printTopLevelHelp() {
+@MainActor func printTopLevelHelp() {
     var text = "abrsim — how will this player, with this ABR policy, behave on this network?\n\n"
     text += "Usage: abrsim COMMAND [options]\n\nCommands:\n"
     for command in commands {
