@@ -10,8 +10,12 @@ enum BenchCommand {
     static let spec = CommandSpec(
         name: "abrsim bench", summary: "time long runs (build with -c release) and print segments per second",
         options: [
-            .option("traces", valueName: "DIR", help: "folder with the shipped mahimahi traces", defaultValue: "scenarios/traces"),
-            .option("policies", valueName: "LIST", help: "comma-separated policies", defaultValue: "throughput,fixed(variant=3)"),
+            .option(
+                "traces", valueName: "DIR", help: "folder with the shipped mahimahi traces",
+                defaultValue: "scenarios/traces"),
+            .option(
+                "policies", valueName: "LIST", help: "comma-separated policies",
+                defaultValue: "throughput,fixed(variant=3)"),
             .option("seconds", valueName: "S", help: "minimum wall time per measurement", defaultValue: "2"),
         ])
 

@@ -33,7 +33,10 @@ enum RunCommand {
 
     /// A table of each player's headline numbers.
     static func summaryTable(_ report: RunReport) -> String {
-        let header = ["player", "policy", "segments", "startup_s", "stalls", "stall_s", "avg_kbps", "switches", "qoe_lin", "state"]
+        let header = [
+            "player", "policy", "segments", "startup_s", "stalls", "stall_s", "avg_kbps", "switches", "qoe_lin",
+            "state",
+        ]
         var rows: [[String]] = [header]
         for player in report.players {
             let s = player.summary
@@ -46,9 +49,10 @@ enum RunCommand {
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = "\(report.scenario) on \(report.trace): \(fixed(report.endTime, 2)) s simulated\n"
         for row in rows {
-            text += row.enumerated().map { column, cell in
-                column < 2 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
-            }.joined(separator: "  ") + "\n"
+            text +=
+                row.enumerated().map { column, cell in
+                    column < 2 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
+                }.joined(separator: "  ") + "\n"
         }
         return text
     }

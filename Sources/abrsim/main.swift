@@ -27,7 +27,8 @@ guard let first = arguments.first, first != "-h", first != "--help", first != "h
     exit(arguments.isEmpty ? 2 : 0)
 }
 guard let command = commands.first(where: { $0.name == first }) else {
-    writeStandardError("abrsim: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))\n")
+    writeStandardError(
+        "abrsim: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))\n")
     exit(2)
 }
 do {

@@ -48,11 +48,52 @@ public protocol ABRPolicy: AnyObject {
     func decide(_ context: ABRContext) -> ABRDecision
     /// Called after each completed download with its measurement.
     func downloadFinished(_ sample: ThroughputSample, context: ABRContext)
+    /// How often (seconds) the player should report a download's progress through
+    /// ``downloadProgress(_:context:)`` while it is in flight; `nil` (the default) for policies that never
+    /// abandon a request. hls.js checks every 0.1 s; dash.js at each progress event.
+    var progressCheckInterval: Double? { get }
+    /// A download in flight, reported every ``progressCheckInterval`` seconds after its first byte: keep
+    /// going, or abandon it and fetch the same segment at another variant (dash.js AbandonRequestsRule,
+    /// hls.js emergency switch-down). An abandoned request's bytes count as transferred; it is not a
+    /// throughput sample for the player (a policy may sample it itself).
+    func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision
 }
 
 extension ABRPolicy {
     /// Default: no feedback needed.
     public func downloadFinished(_ sample: ThroughputSample, context: ABRContext) {}
+    /// Default: never asks for progress.
+    public var progressCheckInterval: Double? { nil }
+    /// Default: keep going.
+    public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
+        .keepGoing
+    }
+}
+
+/// A request in flight, as the player sees it at a progress check. Times in seconds, sizes in bits.
+public struct DownloadProgress: Sendable, Equatable {
+    /// Segment index.
+    public var segment: Int
+    /// Variant being fetched.
+    public var variant: Int
+    /// Size of the whole segment at that variant.
+    public var totalBits: Double
+    /// Bits received so far.
+    public var receivedBits: Double
+    /// When the request was sent.
+    public var requestTime: Double
+    /// When its first byte arrived.
+    public var firstByteTime: Double
+    /// Now.
+    public var time: Double
+}
+
+/// A policy's answer to a progress report.
+public enum ProgressDecision: Equatable, Sendable {
+    /// Let the download finish.
+    case keepGoing
+    /// Stop it and request the same segment at this variant instead.
+    case abandon(switchTo: Int)
 }
 
 /// The completed downloads of one player, oldest first, shared read-only with its policy.

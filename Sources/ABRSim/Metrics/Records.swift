@@ -29,6 +29,9 @@ public struct SegmentRecord: Sendable, Equatable {
     public var bufferAfterSeconds: Double
     /// Time stalled since the previous segment arrived (startup excluded).
     public var stallSeconds: Double
+    /// Whether the request was abandoned before it finished (then `bytes` is what arrived, `doneTime` when it
+    /// was stopped, and the segment is requested again).
+    public var abandoned = false
 }
 
 /// One row of `timeline.csv`: the player's observable state after an event that changed any of it.

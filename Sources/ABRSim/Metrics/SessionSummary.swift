@@ -3,8 +3,10 @@
 /// Made from a player's ``SegmentRecord``s and ``PlayerTotals`` by ``SessionSummary/init(segments:totals:qoe:)``;
 /// read by the CSV writer, the command line's table and (later) scenario checks.
 public struct SessionSummary: Sendable, Equatable {
-    /// Segments downloaded.
+    /// Segments downloaded (abandoned requests not counted).
     public var segments: Int
+    /// Requests abandoned before they finished.
+    public var abandonedCount: Int
     /// Play request to first frame (seconds); `nil` if playback never started.
     public var startupSeconds: Double?
     /// Stalls after startup.
@@ -33,8 +35,10 @@ public struct SessionSummary: Sendable, Equatable {
     public var endTime: Double?
 
     /// The summary of one player.
-    public init(segments records: [SegmentRecord], totals: PlayerTotals, topVariant: Int, qoe: QoEWeights) {
+    public init(segments allRecords: [SegmentRecord], totals: PlayerTotals, topVariant: Int, qoe: QoEWeights) {
+        let records = allRecords.filter { !$0.abandoned }
         segments = records.count
+        abandonedCount = allRecords.count - records.count
         startupSeconds = totals.startupSeconds
         stallCount = totals.stallCount
         stallSeconds = totals.stallSeconds

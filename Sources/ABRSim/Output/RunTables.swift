@@ -6,7 +6,8 @@
 public enum RunTables {
     /// Columns of `summary.csv`.
     public static let summaryColumns = [
-        "scenario", "player", "policy", "trace", "segments", "startup_s", "stall_count", "stall_s", "rebuffer_ratio",
+        "scenario", "player", "policy", "trace", "segments", "abandoned_count", "startup_s", "stall_count", "stall_s",
+        "rebuffer_ratio",
         "avg_bitrate_kbps", "switch_count", "bytes", "played_s", "seek_wait_s", "top_quality_s", "qoe_lin",
         "final_state", "end_s",
     ]
@@ -15,6 +16,7 @@ public enum RunTables {
     public static let segmentColumns = [
         "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
         "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
+        "abandoned",
     ]
 
     /// Columns of `timeline.csv`.
@@ -33,6 +35,7 @@ public enum RunTables {
             writer.append(player.policy)
             writer.append(report.trace)
             writer.append(s.segments)
+            writer.append(s.abandonedCount)
             if let startup = s.startupSeconds { writer.append(startup) } else { writer.appendEmpty() }
             writer.append(s.stallCount)
             writer.append(s.stallSeconds)
@@ -71,6 +74,7 @@ public enum RunTables {
                 writer.append(r.bufferBeforeSeconds)
                 writer.append(r.bufferAfterSeconds)
                 writer.append(r.stallSeconds)
+                writer.append(r.abandoned)
                 writer.endRow()
             }
         }
@@ -83,7 +87,9 @@ public enum RunTables {
         for player in report.players { rows.append(contentsOf: player.timeline.map { ($0, player.id) }) }
         if report.players.count > 1 {
             rows = rows.enumerated().sorted {
-                ($0.element.0.time, $0.element.0.player, $0.offset) < ($1.element.0.time, $1.element.0.player, $1.offset)
+                ($0.element.0.time, $0.element.0.player, $0.offset) < (
+                    $1.element.0.time, $1.element.0.player, $1.offset
+                )
             }.map(\.element)
         }
         for (r, id) in rows {

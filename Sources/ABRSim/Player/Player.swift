@@ -76,7 +76,8 @@ public final class Player {
     var lastRow: TimelineRecord?
 
     /// A player in `engine` from `configuration`; `recordsTimeline` false skips timeline rows.
-    public init(index: Int, configuration: PlayerConfiguration, engine: SimulationEngine, recordsTimeline: Bool = true) {
+    public init(index: Int, configuration: PlayerConfiguration, engine: SimulationEngine, recordsTimeline: Bool = true)
+    {
         self.index = index
         self.configuration = configuration
         content = configuration.content
@@ -114,12 +115,16 @@ public final class Player {
             current.firstByteTime = now
             request = current
             engine.link.startFlow(owner: index, bits: current.bits, weight: linkWeight, at: now)
+            scheduleProgressCheck(at: now)
         case .bufferRunsOut(let generation):
             guard generation == clockGeneration else { return }
             bufferRanOut(at: now)
         case .keepUpCheck(let generation):
             guard generation == keepUpGeneration, waitKind != .none else { return }
             startIfReady(at: now)
+        case .progressCheck(let generation):
+            guard generation == requestGeneration, request?.firstByteTime != nil else { return }
+            checkProgress(at: now)
         case .action(let position):
             perform(settings.actions[position].action, at: now)
         }
@@ -167,7 +172,8 @@ public final class Player {
         if isAboveTarget(buffer) {
             wakeGeneration &+= 1
             if isAdvancing {
-                engine.schedule(at: now + (buffer - bufferTarget) / rate, .player(index, .wake(generation: wakeGeneration)))
+                engine.schedule(
+                    at: now + (buffer - bufferTarget) / rate, .player(index, .wake(generation: wakeGeneration)))
             }
             return
         }
@@ -180,20 +186,62 @@ public final class Player {
         case .variant(let chosen):
             let variant = min(max(chosen, 0), context.maxVariant)
             let segment = nextSegment
-            let bits = content.sizeBits(segment: segment, variant: variant)
-            request = Request(
-                segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer)
             nextSegment += 1
-            lastVariant = variant
             isAfterSeek = false
-            requestGeneration &+= 1
-            let rtt = engine.link.curve.latency(at: now) ?? 0
-            if rtt > 0 {
-                engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
-            } else {
-                request!.firstByteTime = now
-                engine.link.startFlow(owner: index, bits: bits, weight: linkWeight, at: now)
-            }
+            send(segment: segment, variant: variant, buffer: buffer, at: now)
+        }
+    }
+
+    /// Sends the request for `segment` at `variant` (its first byte comes one RTT later).
+    func send(segment: Int, variant: Int, buffer: Double, at now: Double) {
+        let bits = content.sizeBits(segment: segment, variant: variant)
+        request = Request(
+            segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer)
+        lastVariant = variant
+        requestGeneration &+= 1
+        let rtt = engine.link.curve.latency(at: now) ?? 0
+        if rtt > 0 {
+            engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
+        } else {
+            request!.firstByteTime = now
+            engine.link.startFlow(owner: index, bits: bits, weight: linkWeight, at: now)
+            scheduleProgressCheck(at: now)
+        }
+    }
+
+    func scheduleProgressCheck(at now: Double) {
+        guard let interval = policy.progressCheckInterval, interval > 0 else { return }
+        engine.schedule(at: now + max(interval, 0.001), .player(index, .progressCheck(generation: requestGeneration)))
+    }
+
+    /// Reports the request in flight to the policy; abandons it if the policy says so.
+    func checkProgress(at now: Double) {
+        guard let current = request, let firstByte = current.firstByteTime else { return }
+        engine.link.advance(to: now)
+        let remaining = engine.link.remainingBits(owner: index) ?? 0
+        let progress = DownloadProgress(
+            segment: current.segment, variant: current.variant, totalBits: current.bits,
+            receivedBits: current.bits - remaining, requestTime: current.requestTime, firstByteTime: firstByte,
+            time: now)
+        let buffer = bufferLevel(at: now)
+        switch policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer)) {
+        case .keepGoing:
+            scheduleProgressCheck(at: now)
+        case .abandon(let chosen):
+            let received = engine.link.cancelFlow(owner: index, at: now)
+            totals.bytes += received / 8
+            segments.append(
+                SegmentRecord(
+                    player: index, segment: current.segment, variant: current.variant,
+                    bitrateBps: content.variants[current.variant].bitrateBps,
+                    durationSeconds: content.segmentDurations[current.segment], bytes: received / 8,
+                    requestTime: current.requestTime, firstByteTime: firstByte, doneTime: now,
+                    throughputBps: now > firstByte ? received / (now - firstByte) : 0,
+                    bufferBeforeSeconds: current.bufferBefore, bufferAfterSeconds: buffer, stallSeconds: 0,
+                    abandoned: true))
+            request = nil
+            let variant = min(max(chosen, 0), content.variantCount - 1)
+            send(segment: current.segment, variant: variant, buffer: buffer, at: now)
         }
     }
 

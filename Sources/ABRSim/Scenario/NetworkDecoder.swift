@@ -89,7 +89,10 @@ struct NetworkDecoder {
         case "constantKbps":
             let kbpsReader = try object.required("constantKbps")
             let kbps = try kbpsReader.nonNegativeDouble()
-            return (.constant(bps: kbps * 1000, seconds: try seconds(required: true) ?? 3600, rttSeconds: rtt), "\(formatParameterNumber(kbps))kbps")
+            return (
+                .constant(bps: kbps * 1000, seconds: try seconds(required: true) ?? 3600, rttSeconds: rtt),
+                "\(formatParameterNumber(kbps))kbps"
+            )
         case "trace":
             let pathReader = try object.required("trace")
             let path = InputFile.resolve(try pathReader.string(), against: directory)

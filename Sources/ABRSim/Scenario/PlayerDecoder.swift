@@ -12,7 +12,9 @@ struct PlayerDecoder {
         let object = try reader.object()
         let idReader = try object.required("id")
         let id = try idReader.string()
-        guard !id.isEmpty, !id.contains(",") else { throw idReader.error("a player id must be non-empty and comma-free") }
+        guard !id.isEmpty, !id.contains(",") else {
+            throw idReader.error("a player id must be non-empty and comma-free")
+        }
         let policyReader = try object.required("policy")
         let policy = try decodePolicy(policyReader)
         guard registry.descriptor(named: policy.name) != nil else {
@@ -114,6 +116,7 @@ struct PlayerDecoder {
             actions.append(TimedAction(time: time, action: found[0]))
         }
         // Stable by time, so actions at one instant happen in file order.
-        return actions.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        return actions.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
     }
 }

@@ -38,7 +38,8 @@ public enum InputFile {
         let byteCount = try size(path)
         if byteCount > limitBytes {
             throw InputError(
-                file: path, "file is \(byteCount) bytes, larger than the \(limitBytes)-byte limit for this kind of input")
+                file: path,
+                "file is \(byteCount) bytes, larger than the \(limitBytes)-byte limit for this kind of input")
         }
         guard let handle = fopen(path, "rb") else { throw InputError(file: path, "cannot open: \(errnoText())") }
         defer { fclose(handle) }
@@ -102,7 +103,9 @@ public final class LineReader {
     /// Opens `path` for reading, throwing an ``InputError`` naming it if that is not possible.
     public init(path: String, bufferBytes: Int = 1 << 16) throws {
         try InputFile.checkReadable(path)
-        guard let handle = fopen(path, "rb") else { throw InputError(file: path, "cannot open: \(InputFile.errnoText())") }
+        guard let handle = fopen(path, "rb") else {
+            throw InputError(file: path, "cannot open: \(InputFile.errnoText())")
+        }
         self.handle = handle
         self.path = path
         buffer = [UInt8](repeating: 0, count: bufferBytes)

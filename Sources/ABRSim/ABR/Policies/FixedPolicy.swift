@@ -8,6 +8,5 @@ public final class FixedPolicy: ABRPolicy {
     /// A policy that always picks `variant`.
     public init(variant: Int) { self.variant = variant }
 
-
     public func decide(_ context: ABRContext) -> ABRDecision { .variant(variant) }
 }

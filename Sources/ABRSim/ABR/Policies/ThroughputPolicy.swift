@@ -15,7 +15,6 @@ public final class ThroughputPolicy: ABRPolicy {
         self.estimator = estimator
     }
 
-
     public func decide(_ context: ABRContext) -> ABRDecision {
         let budget = safety * estimator.estimate
         return .variant(highestVariant(atMost: budget, in: context.content, upTo: context.maxVariant))

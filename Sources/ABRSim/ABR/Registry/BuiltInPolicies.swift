@@ -28,7 +28,9 @@ enum BuiltInPolicies {
 enum EstimatorChoice {
     static let names = ["ewma", "harmonic", "last", "hlsjs", "shaka", "exoplayer"]
 
-    static func make(_ arguments: PolicyArguments, default defaultName: String = "ewma") throws -> any ThroughputEstimator {
+    static func make(_ arguments: PolicyArguments, default defaultName: String = "ewma") throws
+        -> any ThroughputEstimator
+    {
         let name = try arguments.choice("estimator", default: defaultName, among: names)
         switch name {
         case "harmonic": return HarmonicMeanEstimator(window: try max(1, arguments.count("window", default: 5)))

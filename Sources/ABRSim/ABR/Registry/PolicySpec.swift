@@ -27,7 +27,8 @@ public struct PolicySpec: Equatable, Sendable {
 
     /// The spec as written in outputs' `policy` column: `name` alone, or `name(k=v,k2=v2)`.
     public var label: String {
-        parameters.isEmpty ? name : name + "(" + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",") + ")"
+        parameters.isEmpty
+            ? name : name + "(" + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",") + ")"
     }
 
     /// Parses `name` or `name(k=v,…)`; `source` names where the text came from in errors.
