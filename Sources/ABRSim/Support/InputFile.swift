@@ -65,7 +65,7 @@ public enum InputFile {
 
     /// Resolves `path` against `directory` unless it is absolute (scenario paths are relative to the scenario).
     public static func resolve(_ path: String, against directory: String) -> String {
-        if path.hasPrefix("/") || directory.isEmpty { return path }
+        if path.hasPrefix("/") || directory.isEmpty || directory == "." { return path }
         return directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
 

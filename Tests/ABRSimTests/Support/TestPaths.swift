@@ -1,0 +1,70 @@
+import Foundation
+
+/// Paths tests need: the package root, the shared data beside it, the built `abrsim`, scratch folders.
+enum TestPaths {
+    /// The package root (three levels above this file: Tests/ABRSimTests/Support).
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// `../shared` beside the package.
+    static var shared: String { packageRoot + "/../shared" }
+
+    /// The shipped scenarios folder.
+    static var scenarios: String { packageRoot + "/scenarios" }
+
+    /// The `abrsim` executable built next to the test bundle.
+    static let abrsim: String = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        // Swift Testing on Linux runs inside `<build>/debug/ABRSimPackageTests.xctest`.
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("abrsim").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return packageRoot + "/.build/debug/abrsim"
+    }()
+
+    /// A fresh empty scratch folder.
+    static func scratch(_ name: String = "t") -> String {
+        let path = NSTemporaryDirectory() + "abrsim-\(name)-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// The outcome of running `abrsim` as a user would.
+struct CommandOutcome {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+}
+
+/// Runs the built `abrsim` with `arguments` in `directory`.
+func runABRSim(_ arguments: [String], in directory: String? = nil) throws -> CommandOutcome {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: TestPaths.abrsim)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandOutcome(
+        status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+        standardError: String(decoding: errData, as: UTF8.self))
+}
+
+/// Writes `text` to `directory/name` and returns the path.
+@discardableResult func writeFile(_ directory: String, _ name: String, _ text: String) -> String {
+    let path = directory + "/" + name
+    try! text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
