@@ -19,6 +19,11 @@ public final class Content: Sendable {
     public let startVariantIndex: Int
     /// Segment sizes in bits, `segment * variantCount + variant`.
     private let sizes: [Double]
+    /// For `segment * variantCount + variant`: the largest size (bits) of that variant from that segment to the
+    /// end, for the keep-up predictor's early exit.
+    let suffixMaximumBits: [Double]
+    /// For each segment: the shortest segment duration from it to the end.
+    let suffixMinimumDuration: [Double]
 
     /// Creates content from a ladder, per-segment durations in seconds and sizes in bits (`[segment][variant]`).
     ///
@@ -65,6 +70,21 @@ public final class Content: Sendable {
         self.segmentStarts = starts
         self.startVariantIndex = startVariantIndex
         self.sizes = flat
+        let count = segmentDurations.count
+        let width = variants.count
+        var peak = [Double](repeating: 0, count: count * width)
+        var shortest = [Double](repeating: .infinity, count: count)
+        for segment in stride(from: count - 1, through: 0, by: -1) {
+            let duration = segmentDurations[segment]
+            shortest[segment] = min(duration, segment + 1 < count ? shortest[segment + 1] : .infinity)
+            for variant in 0..<width {
+                let here = flat[segment * width + variant]
+                peak[segment * width + variant] = max(
+                    here, segment + 1 < count ? peak[(segment + 1) * width + variant] : 0)
+            }
+        }
+        suffixMaximumBits = peak
+        suffixMinimumDuration = shortest
     }
 
     /// Total media duration, seconds.

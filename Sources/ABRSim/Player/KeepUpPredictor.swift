@@ -91,12 +91,22 @@ public struct PlayThroughPredictor: KeepUpPredictor {
         }
         var segment = context.nextSegment
         let count = content.segmentCount
+        let width = content.variantCount
         while segment < count {
             downloadSeconds += context.rttSeconds + content.sizeBits(segment: segment, variant: context.variant) / rate
             let deadline = (content.segmentStarts[segment] - context.playhead) / context.rate
             let lateness = downloadSeconds - deadline
             if lateness > worstLateness { worstLateness = lateness }
-            segment += 1
+            let next = segment + 1
+            // Each later segment i adds rtt + bitsᵢ/rate of download and dᵢ₋₁/playRate of deadline. If even the
+            // largest segment still to come over the shortest duration adds no lateness, the worst is known.
+            if next < count,
+                context.rttSeconds + content.suffixMaximumBits[next * width + context.variant] / rate
+                    - content.suffixMinimumDuration[segment] / context.rate <= 0
+            {
+                break
+            }
+            segment = next
         }
         let bufferShort = context.bufferSeconds < minimumBufferSeconds - SimulationTime.tolerance
         if worstLateness <= SimulationTime.tolerance && !bufferShort { return .likely }

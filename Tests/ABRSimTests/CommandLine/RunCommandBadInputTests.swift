@@ -23,8 +23,11 @@ struct RunCommandBadInputTests {
     }
 
     static let cases: [Case] = [
-        Case(label: "missing scenario file", files: [:], arguments: ["nope.json"], mentions: ["nope.json", "no such file"]),
-        Case(label: "empty scenario file", files: ["s.json": ""], arguments: ["s.json"], mentions: ["s.json", "line 1"]),
+        Case(
+            label: "missing scenario file", files: [:], arguments: ["nope.json"],
+            mentions: ["nope.json", "no such file"]),
+        Case(
+            label: "empty scenario file", files: ["s.json": ""], arguments: ["s.json"], mentions: ["s.json", "line 1"]),
         Case(
             label: "JSON syntax error", files: ["s.json": "{\n  \"name\": \"x\",\n  oops\n}"], arguments: ["s.json"],
             mentions: ["s.json", "line 3"]),
@@ -32,7 +35,8 @@ struct RunCommandBadInputTests {
             label: "unknown top-level key", files: ["s.json": scenario(extra: #", "colour": "red""#)],
             arguments: ["s.json"], mentions: ["s.json", "$", "colour"]),
         Case(
-            label: "wrong type", files: ["s.json": scenario(content: #"{"ladderKbps": "fast", "segmentSeconds": 4, "segments": 3}"#)],
+            label: "wrong type",
+            files: ["s.json": scenario(content: #"{"ladderKbps": "fast", "segmentSeconds": 4, "segments": 3}"#)],
             arguments: ["s.json"], mentions: ["s.json", "$.content.ladderKbps", "array"]),
         Case(
             label: "unknown preset", files: ["s.json": scenario(network: #"{"preset": "5g-ultra"}"#)],
@@ -46,21 +50,33 @@ struct RunCommandBadInputTests {
             arguments: ["s.json"], mentions: ["s.json", "$.players[0].policy", "speed"]),
         Case(
             label: "two players with one id",
-            files: ["s.json": scenario(players: #"[{"id": "a", "policy": "throughput"}, {"id": "a", "policy": "throughput"}]"#)],
+            files: [
+                "s.json": scenario(
+                    players: #"[{"id": "a", "policy": "throughput"}, {"id": "a", "policy": "throughput"}]"#)
+            ],
             arguments: ["s.json"], mentions: ["s.json", "$.players[1]", "'a'"]),
         Case(
             label: "negative forward buffer",
-            files: ["s.json": scenario(players: #"[{"id": "a", "policy": "throughput", "preferredForwardBufferDuration": -1}]"#)],
+            files: [
+                "s.json": scenario(
+                    players: #"[{"id": "a", "policy": "throughput", "preferredForwardBufferDuration": -1}]"#)
+            ],
             arguments: ["s.json"], mentions: ["s.json", "$.players[0].preferredForwardBufferDuration"]),
         Case(
             label: "action with two verbs",
-            files: ["s.json": scenario(players: #"[{"id": "a", "policy": "throughput", "actions": [{"atSeconds": 1, "pause": true, "seek": 3}]}]"#)],
+            files: [
+                "s.json": scenario(
+                    players:
+                        #"[{"id": "a", "policy": "throughput", "actions": [{"atSeconds": 1, "pause": true, "seek": 3}]}]"#
+                )
+            ],
             arguments: ["s.json"], mentions: ["s.json", "$.players[0].actions[0]"]),
         Case(
             label: "missing trace file", files: ["s.json": scenario(network: #"{"trace": "gone.down"}"#)],
             arguments: ["s.json"], mentions: ["gone.down", "no such file"]),
         Case(
-            label: "empty trace file", files: ["s.json": scenario(network: #"{"trace": "t.csv", "format": "csv"}"#), "t.csv": ""],
+            label: "empty trace file",
+            files: ["s.json": scenario(network: #"{"trace": "t.csv", "format": "csv"}"#), "t.csv": ""],
             arguments: ["s.json"], mentions: ["t.csv"]),
         Case(
             label: "negative rate in a CSV trace",
@@ -70,11 +86,17 @@ struct RunCommandBadInputTests {
             ], arguments: ["s.json"], mentions: ["t.csv", "line 3"]),
         Case(
             label: "non-numeric rate in a cooked trace",
-            files: ["s.json": scenario(network: #"{"trace": "t.log", "format": "pensieve"}"#), "t.log": "0 1.5\n1 fast\n2 1.0\n"],
+            files: [
+                "s.json": scenario(network: #"{"trace": "t.log", "format": "pensieve"}"#),
+                "t.log": "0 1.5\n1 fast\n2 1.0\n",
+            ],
             arguments: ["s.json"], mentions: ["t.log", "line 2"]),
         Case(
             label: "timestamps going backwards",
-            files: ["s.json": scenario(network: #"{"trace": "t.log", "format": "pensieve"}"#), "t.log": "0 1.5\n2 1.0\n1 1.0\n"],
+            files: [
+                "s.json": scenario(network: #"{"trace": "t.log", "format": "pensieve"}"#),
+                "t.log": "0 1.5\n2 1.0\n1 1.0\n",
+            ],
             arguments: ["s.json"], mentions: ["t.log", "line 3"]),
         Case(
             label: "mahimahi timestamps going backwards",
@@ -84,8 +106,12 @@ struct RunCommandBadInputTests {
             label: "unknown trace format",
             files: ["s.json": scenario(network: #"{"trace": "t.down", "format": "pcap"}"#), "t.down": "1\n"],
             arguments: ["s.json"], mentions: ["s.json", "$.network.format", "pcap"]),
-        Case(label: "bad seed", files: ["s.json": scenario()], arguments: ["s.json", "--seed", "x"], mentions: ["--seed"]),
-        Case(label: "unknown option", files: ["s.json": scenario()], arguments: ["s.json", "--fast"], mentions: ["--fast"]),
+        Case(
+            label: "bad seed", files: ["s.json": scenario()], arguments: ["s.json", "--seed", "x"], mentions: ["--seed"]
+        ),
+        Case(
+            label: "unknown option", files: ["s.json": scenario()], arguments: ["s.json", "--fast"],
+            mentions: ["--fast"]),
         Case(label: "no scenario", files: [:], arguments: [], mentions: ["SCENARIO"]),
     ]
 
