@@ -42,7 +42,7 @@ enum BenchCommand {
         let policyList = (parsed.value("policies") ?? "throughput,fixed(variant=3)")
         var text = "one-hour network (\(network.curve.pieceCount) pieces), 900 segments of 4 s, one player\n"
         text += "policy                      timeline  segments/s   events/s   ns/event   runs\n"
-        for label in splitPolicies(policyList) {
+        for label in splitPolicyList(policyList) {
             let spec = try PolicySpec.parse(label, source: "--policies")
             for recordsTimeline in [false, true] {
                 var runs = 0
@@ -77,24 +77,5 @@ enum BenchCommand {
         }
         writeStandardOutput(text)
         return 0
-    }
-
-    /// Splits a policy list at commas outside parentheses.
-    static func splitPolicies(_ list: String) -> [String] {
-        var items: [String] = []
-        var current = ""
-        var depth = 0
-        for character in list {
-            if character == "(" { depth += 1 }
-            if character == ")" { depth -= 1 }
-            if character == "," && depth == 0 {
-                items.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { items.append(current) }
-        return items
     }
 }

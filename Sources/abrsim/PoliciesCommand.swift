@@ -20,7 +20,8 @@ enum PoliciesCommand {
             text += "\(descriptor.name) — \(descriptor.summary)\n"
             let width = descriptor.parameters.map(\.name.count).max() ?? 0
             for parameter in descriptor.parameters {
-                text += "    \(parameter.name.padding(toLength: width))  \(parameter.help) (default \(parameter.defaultValue))\n"
+                text +=
+                    "    \(parameter.name.padding(toLength: width))  \(parameter.help) (default \(parameter.defaultValue))\n"
             }
         }
         return text

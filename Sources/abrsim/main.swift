@@ -8,6 +8,7 @@ import ABRSim
 /// file and returns an exit status. User mistakes end with a message on stderr and status 2.
 let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)] = [
     ("run", RunCommand.spec.summary, RunCommand.main),
+    ("compare", CompareCommand.spec.summary, CompareCommand.main),
     ("policies", PoliciesCommand.spec.summary, PoliciesCommand.main),
     ("bench", BenchCommand.spec.summary, BenchCommand.main),
 ]

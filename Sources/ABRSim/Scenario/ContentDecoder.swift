@@ -18,7 +18,11 @@ struct ContentDecoder {
         } else if let movie = object.optional("sabreMovie") {
             let full = try SabreMovie.read(path: InputFile.resolve(try movie.string(), against: directory))
             if let segments = object.optional("segments") {
-                content = try full.prefix(segments: try segments.positiveInt(), reader: segments)
+                let count = try segments.positiveInt()
+                guard count <= full.segmentCount else {
+                    throw segments.error("the content has only \(full.segmentCount) segments, \(count) asked for")
+                }
+                content = try full.prefix(segments: count)
             } else {
                 content = full
             }
@@ -72,11 +76,9 @@ struct ContentDecoder {
 }
 
 extension Content {
-    /// The first `segments` segments of this content (an error if it has fewer).
-    func prefix(segments: Int, reader: JSONReader) throws -> Content {
-        guard segments <= segmentCount else {
-            throw reader.error("the content has only \(segmentCount) segments, \(segments) asked for")
-        }
+    /// The first `segments` segments of this content (at most ``segmentCount``).
+    public func prefix(segments: Int) throws -> Content {
+        precondition(segments <= segmentCount)
         let sizes = (0..<segments).map { segment in
             (0..<variantCount).map { sizeBits(segment: segment, variant: $0) }
         }

@@ -14,7 +14,8 @@ enum BuiltInPolicies {
         summary: "highest variant ≤ safety × throughput estimate (dash.js ThroughputRule)",
         parameters: [
             PolicyParameter("safety", default: "0.9", "fraction of the estimate a variant may use (dash.js 0.9)"),
-            PolicyParameter("estimator", default: "ewma", "ewma (dash.js dual EWMA 3/8 s), harmonic, last, hlsjs, shaka, exoplayer"),
+            PolicyParameter(
+                "estimator", default: "ewma", "ewma (dash.js dual EWMA 3/8 s), harmonic, last, hlsjs, shaka, exoplayer"),
             PolicyParameter("window", default: "5", "samples in the harmonic mean"),
         ]
     ) { arguments, _ in

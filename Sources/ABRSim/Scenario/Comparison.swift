@@ -1,0 +1,103 @@
+/// Every policy on every trace, one player each: what `abrsim compare` runs.
+///
+/// Runs are independent, so they go in parallel; the reports come back in a fixed order (policy by policy, each
+/// over the traces in sorted order) whatever the number of threads, so the files written from them are
+/// byte-identical for any `--jobs`.
+public struct ComparisonPlan: Sendable {
+    /// Which model the runs use.
+    public enum Model: String, Sendable, CaseIterable {
+        /// ABRSim's own player and network model (the default).
+        case faithful
+        /// Pensieve's chunk-level simulator, reproduced exactly (published baselines).
+        case pensieve
+    }
+
+    /// Trace files, in run order.
+    public var traces: [String]
+    /// The content every run plays.
+    public var content: Content
+    /// The policies, in the order given.
+    public var policies: [PolicySpec]
+    /// The model.
+    public var model: Model = .faithful
+    /// Player settings for the faithful model.
+    public var settings = PlayerSettings()
+    /// RTT before each request's first byte when a trace carries no latency (faithful model), seconds.
+    public var rttSeconds = 0.08
+    /// QoE weights for the summaries.
+    public var qoe = QoEWeights()
+    /// Seed of every run.
+    public var seed: UInt64 = 1
+    /// The label of the `scenario` column.
+    public var label = "compare"
+
+    /// A plan over `traces` × `policies` playing `content`.
+    public init(traces: [String], content: Content, policies: [PolicySpec]) {
+        self.traces = traces
+        self.content = content
+        self.policies = policies
+    }
+}
+
+/// Runs a ``ComparisonPlan``.
+public enum Comparison {
+    /// The report of every (policy, trace) pair, policy-major, on up to `jobs` threads.
+    public static func run(_ plan: ComparisonPlan, registry: PolicyRegistry = .builtIn, jobs: Int) throws -> [RunReport]
+    {
+        // Check every policy once up front, so a typo fails before any work.
+        for spec in plan.policies {
+            _ = try registry.makePolicy(spec, environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
+        }
+        let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
+            try TraceReader.read(path: plan.traces[index])
+        }
+        let pairs = plan.policies.count * traces.count
+        return try parallelMap(count: pairs, jobs: jobs) { index in
+            let spec = plan.policies[index / traces.count]
+            let trace = traces[index % traces.count]
+            let policy = try registry.makePolicy(spec, environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
+            switch plan.model {
+            case .faithful:
+                return try runFaithful(plan, trace: trace, policy: policy, label: spec.label)
+            case .pensieve:
+                throw InputError(location: "--profile", "the pensieve profile is not available in this build")
+            }
+        }
+    }
+
+    static func runFaithful(_ plan: ComparisonPlan, trace: Trace, policy: any ABRPolicy, label: String) throws
+        -> RunReport
+    {
+        let network = try NetworkTimeline.build(
+            [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: plan.rttSeconds, atEnd: .loop)
+        let player = PlayerConfiguration(
+            id: "player", content: plan.content, policy: policy, policyLabel: label, settings: plan.settings,
+            estimator: DualEWMAEstimator.hlsjs)
+        let result = Simulation(curve: network.curve, players: [player], recordsTimeline: false).run()
+        return ScenarioRunner.report(result, scenario: plan.label, trace: trace.name, qoe: plan.qoe)
+    }
+}
+
+/// Loads content named on a command line: a folder of Pensieve `video_size_N` files (with Pensieve's ladder
+/// unless one is given, 4 s segments), or a sabre movie JSON file.
+public enum ContentSource {
+    /// Pensieve's ladder (kbit/s), for `video_size_N` folders.
+    public static let pensieveLadderKbps: [Double] = [300, 750, 1200, 1850, 2850, 4300]
+
+    /// The content at `path`, optionally cut to its first `segments`.
+    public static func load(
+        _ path: String, segments: Int? = nil, ladderKbps: [Double]? = nil, segmentSeconds: Double = 4
+    ) throws -> Content {
+        if InputFile.isDirectory(path) {
+            let ladder = ladderKbps ?? pensieveLadderKbps
+            return try PensieveSizes.read(
+                folder: path, ladderKbps: ladder, segmentSeconds: segmentSeconds, segments: segments)
+        }
+        let content = try SabreMovie.read(path: path)
+        guard let segments else { return content }
+        guard segments <= content.segmentCount else {
+            throw InputError(file: path, "has \(content.segmentCount) segments, \(segments) asked for")
+        }
+        return try content.prefix(segments: segments)
+    }
+}

@@ -1,0 +1,123 @@
+import ABRSim
+
+/// `abrsim compare --traces PATH_OR_GLOB... --content PATH --policies a,b,c [--profile NAME] [--segments N]
+/// [--out DIR] [--jobs N]`: every policy on every trace (one player), in parallel; writes `summary.csv` and
+/// `segments.csv` and prints per-policy means with 95 % confidence intervals.
+enum CompareCommand {
+    static let spec = CommandSpec(
+        name: "abrsim compare", summary: "every policy on every trace, with per-policy means and 95 % intervals",
+        positionals: [
+            PositionalSpec("TRACE", help: "more trace files (after --traces)", isOptional: true, isVariadic: true)
+        ],
+        options: [
+            .option("traces", valueName: "PATH_OR_GLOB", help: "trace file, folder or glob", isRepeatable: true),
+            .option("content", valueName: "PATH", help: "folder of video_size_N files, or a sabre movie JSON"),
+            .option(
+                "policies", valueName: "LIST", help: "comma-separated policies, e.g. bba,robust-mpc", isRepeatable: true
+            ),
+            .option("profile", valueName: "NAME", help: "model: faithful (default) or pensieve"),
+            .option("segments", valueName: "N", help: "play only the first N segments"),
+            .option("out", valueName: "DIR", help: "output folder (default: results/compare)"),
+            .option("jobs", valueName: "N", help: "parallel runs (default: all cores)"),
+            .option("rtt-ms", valueName: "MS", help: "RTT per request when a trace has none (default: 80)"),
+            .option("forward-buffer", valueName: "S", help: "preferredForwardBufferDuration (default: 0 = 60 s)"),
+        ])
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        let parsed = try parse(arguments, spec: spec)
+        if parsed.helpRequested {
+            writeStandardOutput(spec.usage())
+            return 0
+        }
+        let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
+        guard !traceArguments.isEmpty else { throw InputError(location: "--traces", "give at least one trace") }
+        guard let contentPath = parsed.value("content") else { throw InputError(location: "--content", "is required") }
+        let policyText = parsed.values("policies").joined(separator: ",")
+        guard !policyText.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
+        let policies = try splitPolicyList(policyText).map { try PolicySpec.parse($0, source: "--policies") }
+        var model = ComparisonPlan.Model.faithful
+        if let name = parsed.value("profile") {
+            guard let chosen = ComparisonPlan.Model(rawValue: name) else {
+                throw InputError(location: "--profile", "unknown profile '\(name)' (known: faithful, pensieve)")
+            }
+            model = chosen
+        }
+        let segments = try parsed.int("segments")
+        if let count = segments, count < 1 { throw InputError(location: "--segments", "must be at least 1") }
+        let jobs = try parsed.int("jobs") ?? availableCores
+        guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
+        let traces = try PathExpansion.files(traceArguments)
+        let content = try ContentSource.load(contentPath, segments: segments)
+        var plan = ComparisonPlan(traces: traces, content: content, policies: policies)
+        plan.model = model
+        if let rtt = try parsed.double("rtt-ms") {
+            guard rtt >= 0 else { throw InputError(location: "--rtt-ms", "must be ≥ 0") }
+            plan.rttSeconds = rtt / 1000
+        }
+        if let buffer = try parsed.double("forward-buffer") {
+            guard buffer >= 0 else { throw InputError(location: "--forward-buffer", "must be ≥ 0") }
+            plan.settings.preferredForwardBufferDuration = buffer
+        }
+        let reports = try Comparison.run(plan, jobs: jobs)
+        var summary = CSVWriter(columns: RunTables.summaryColumns)
+        var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
+        for report in reports {
+            RunTables.appendSummary(report, to: &summary)
+            RunTables.appendSegments(report, to: &segmentRows)
+        }
+        var bundle = OutputBundle()
+        bundle.add(name: "summary.csv", bytes: summary.takeBytes())
+        bundle.add(name: "segments.csv", bytes: segmentRows.takeBytes())
+        let out = parsed.value("out") ?? "results/compare"
+        try bundle.commit(to: out)
+        writeStandardOutput(
+            table(reports, policies: policies, traceCount: traces.count) + "wrote \(out)/summary.csv, segments.csv\n")
+        return 0
+    }
+
+    /// Per-policy means with 95 % confidence intervals.
+    static func table(_ reports: [RunReport], policies: [PolicySpec], traceCount: Int) -> String {
+        var text = "\(policies.count) policies × \(traceCount) traces (mean ± 95 % CI half-width)\n"
+        let header = ["policy", "n", "qoe_lin", "avg_bitrate_kbps", "stall_s", "switches"]
+        var rows = [header]
+        for (position, spec) in policies.enumerated() {
+            let slice = reports[(position * traceCount)..<((position + 1) * traceCount)].map { $0.players[0].summary }
+            func cell(_ values: [Double], _ digits: Int) -> String {
+                let stats = SampleStatistics(values)
+                return fixed(stats.mean, digits) + " ± " + fixed(stats.confidenceHalfWidth95, digits)
+            }
+            rows.append([
+                spec.label, String(slice.count), cell(slice.map(\.qoeLinear), 2),
+                cell(slice.map(\.averageBitrateKbps), 0),
+                cell(slice.map(\.stallSeconds), 2), cell(slice.map { Double($0.switchCount) }, 1),
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            text +=
+                row.enumerated().map { column, cell in
+                    column == 0 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
+                }.joined(separator: "  ") + "\n"
+        }
+        return text
+    }
+}
+
+/// Splits a policy list at commas outside parentheses (`bba(reservoir=5,cushion=10),throughput`).
+func splitPolicyList(_ list: String) -> [String] {
+    var items: [String] = []
+    var current = ""
+    var depth = 0
+    for character in list {
+        if character == "(" { depth += 1 }
+        if character == ")" { depth -= 1 }
+        if character == "," && depth == 0 {
+            if !current.isEmpty { items.append(current) }
+            current = ""
+        } else {
+            current.append(character)
+        }
+    }
+    if !current.isEmpty { items.append(current) }
+    return items
+}
