@@ -1,69 +1,86 @@
-/// One bottleneck link shared by every player's downloads, by weighted processor sharing.
+/// One bottleneck link shared by every player's downloads (DESIGN §2.2).
 ///
 /// The link carries the capacity curve c(t) of the scenario's network. At every instant the flows that are
-/// transferring (past their first byte, not finished) split c(t) in proportion to their weights: flow i gets
-/// wᵢ/Σw of it; an idle player takes nothing, so ON-OFF effects between players appear by themselves.
-/// Because every active flow receives the same fraction of the *cumulative* capacity S(t) while the set of
-/// flows is unchanged, a completion time is one inverse look-up on the curve; the link recomputes the next
-/// completion whenever a flow joins, leaves or changes weight, never by stepping time.
+/// transferring (past their first byte, not finished) split c(t) as the ``BandwidthAllocator`` says — by
+/// default weighted processor sharing, flow i getting wᵢ/Σw — and an idle player takes nothing, so ON-OFF
+/// effects between players appear by themselves.
 ///
-/// The simulation asks ``nextCompletionTime`` after each change and schedules one event carrying
-/// ``generation``; an event whose generation is stale is ignored.
+/// Two exact regimes:
+/// - **No caps** (no player rate limit, no loss on the network): every active flow receives a fixed fraction of
+///   the *cumulative* capacity S(t) while the set of flows is unchanged, so a completion time is one inverse
+///   look-up on the curve, whatever the trace's shape.
+/// - **Caps** (a player's rate limit, or the TCP bound MSS·√(3/2)/(RTT·√p) of Mathis et al. where the network
+///   has loss p): rates depend on c(t), so the link water-fills each piece of the curve separately and walks
+///   piece by piece to the next completion.
+///
+/// The link recomputes the next completion whenever a flow joins, leaves or changes its demand, never by
+/// stepping time. The simulation asks ``nextCompletionTime()`` after each change and schedules one event
+/// carrying ``generation``; an event whose generation is stale is ignored.
 public final class SharedLink {
     /// One transfer in progress.
     struct Flow {
         var owner: Int
         var remainingBits: Double
         var totalBits: Double
-        var weight: Double
+        var demand: FlowDemand
     }
 
-    /// Bits below which a flow counts as finished besides the one a completion event was computed for: the
-    /// floating-point residue of the shared accounting, a few units in the last place of S(t).
-    var completionToleranceBits: Double { max(1e-6, 8 * lastCumulativeBits.ulp) }
+    /// TCP maximum segment size used in the Mathis bound: 1460 bytes.
+    public static let maximumSegmentBits = 1460.0 * 8
+
+    /// The Mathis et al. throughput bound MSS·√(3/2)/(RTT·√p) in bit/s; `.infinity` without loss or RTT, 0 at
+    /// total loss.
+    public static func lossBound(lossRate: Double, rttSeconds: Double) -> Double {
+        if lossRate <= 0 || rttSeconds <= 0 { return .infinity }
+        if lossRate >= 1 { return 0 }
+        return maximumSegmentBits * (1.5).squareRoot() / (rttSeconds * lossRate.squareRoot())
+    }
 
     /// The capacity the flows share.
     public let curve: CapacityCurve
+    /// How the capacity is split.
+    public let allocator: any BandwidthAllocator
+    let curveHasLoss: Bool
     var flows: [Flow] = []
-    var totalWeight = 0.0
+    /// Per flow (parallel to `flows`): tier, share within the tier, fraction of the capacity when uncapped.
+    var tiers: [Int] = []
+    var shares: [Double] = []
+    var fractions: [Double] = []
+    var scratchCaps: [Double] = []
+    var scratchRates: [Double] = []
     var lastUpdate = 0.0
     var lastCumulativeBits = 0.0
-    /// The flow whose finish ``nextCompletionTime()`` predicted last.
+    /// The flow whose finish ``nextCompletionTime()`` predicted last (`nil`: the time was a re-evaluation point).
     var predictedOwner: Int?
     /// Incremented on every change of the flow set; completion events carry it so stale ones are dropped.
     public private(set) var generation: UInt64 = 0
+    /// Pieces walked at most per look-up in the capped regime before settling for a re-evaluation point.
+    static let maximumPiecesPerLookup = 4096
 
-    /// A link over `curve` with no flows, at time 0.
-    public init(curve: CapacityCurve) {
+    /// A link over `curve` with no flows at time 0, split by `allocator`.
+    public init(curve: CapacityCurve, allocator: any BandwidthAllocator = WeightedAllocator()) {
         self.curve = curve
+        self.allocator = allocator
+        curveHasLoss = (curve.lossRates?.contains { $0 > 0 } ?? false) || (curve.holdLossRate ?? 0) > 0
         flows.reserveCapacity(8)
     }
 
     /// The number of flows transferring now.
     public var activeFlowCount: Int { flows.count }
 
-    /// Brings every flow's remaining bits up to time `t` (seconds, not before the last update).
-    public func advance(to t: Double) {
-        if t <= lastUpdate { return }
-        let cumulative = curve.cumulativeBits(at: t)
-        let delivered = cumulative - lastCumulativeBits
-        lastUpdate = t
-        lastCumulativeBits = cumulative
-        if flows.isEmpty || delivered <= 0 { return }
-        if flows.count == 1 {
-            flows[0].remainingBits -= delivered
-            return
-        }
-        let perWeight = delivered / totalWeight
-        for i in flows.indices { flows[i].remainingBits -= perWeight * flows[i].weight }
-    }
+    /// Whether any flow may be held below its share (then the capped regime applies).
+    var isCapped: Bool { curveHasLoss || flows.contains { $0.demand.rateLimitBps.isFinite } }
 
-    /// Starts a transfer of `bits` for `owner` at time `t` (its first byte), with the given weight.
-    public func startFlow(owner: Int, bits: Double, weight: Double, at t: Double) {
+    /// Floating-point residue of the shared accounting below which a flow counts as finished.
+    var completionToleranceBits: Double { max(1e-6, 8 * lastCumulativeBits.ulp) }
+
+    // MARK: - Changes
+
+    /// Starts a transfer of `bits` for `owner` at time `t` (its first byte), with its demand.
+    public func startFlow(owner: Int, bits: Double, demand: FlowDemand, at t: Double) {
         advance(to: t)
-        flows.append(Flow(owner: owner, remainingBits: bits, totalBits: bits, weight: weight))
-        totalWeight += weight
-        generation &+= 1
+        flows.append(Flow(owner: owner, remainingBits: bits, totalBits: bits, demand: demand))
+        reassign()
     }
 
     /// Stops `owner`'s transfer at time `t` (abandoned, or the player left), returning the bits it had received.
@@ -71,54 +88,152 @@ public final class SharedLink {
         advance(to: t)
         guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return 0 }
         let flow = flows.remove(at: index)
-        recomputeTotalWeight()
-        generation &+= 1
+        reassign()
         return flow.totalBits - max(flow.remainingBits, 0)
     }
 
-    /// Changes `owner`'s weight from time `t` on (a priority change mid-download re-times every completion).
-    public func setWeight(owner: Int, weight: Double, at t: Double) {
+    /// Changes `owner`'s demand from time `t` on (a priority change mid-download re-times every completion).
+    public func setDemand(owner: Int, _ demand: FlowDemand, at t: Double) {
         advance(to: t)
         guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return }
-        flows[index].weight = weight
-        recomputeTotalWeight()
+        flows[index].demand = demand
+        reassign()
+    }
+
+    /// Recomputes tiers, shares and uncapped fractions after a change, and invalidates pending completions.
+    func reassign() {
+        let count = flows.count
+        tiers = [Int](repeating: 0, count: count)
+        shares = [Double](repeating: 0, count: count)
+        fractions = [Double](repeating: 0, count: count)
+        scratchCaps = [Double](repeating: .infinity, count: count)
+        scratchRates = [Double](repeating: 0, count: count)
+        if count == 1 {
+            fractions[0] = 1
+            shares[0] = 1
+        } else if count > 1 {
+            allocator.assign(flows.map(\.demand), tiers: &tiers, shares: &shares)
+            // Uncapped, the lowest tier with a positive share takes everything, split by shares.
+            var top = Int.max
+            for index in 0..<count where shares[index] > 0 { top = min(top, tiers[index]) }
+            var total = 0.0
+            for index in 0..<count where tiers[index] == top { total += shares[index] }
+            for index in 0..<count where tiers[index] == top && total > 0 { fractions[index] = shares[index] / total }
+        }
         generation &+= 1
     }
+
+    // MARK: - Time
+
+    /// Brings every flow's remaining bits up to time `t` (seconds, not before the last update).
+    public func advance(to t: Double) {
+        if t <= lastUpdate { return }
+        let cumulative = curve.cumulativeBits(at: t)
+        if flows.isEmpty {
+            lastUpdate = t
+            lastCumulativeBits = cumulative
+            return
+        }
+        if flows.count == 1 && !isCapped {
+            flows[0].remainingBits -= cumulative - lastCumulativeBits
+        } else if !isCapped {
+            let delivered = cumulative - lastCumulativeBits
+            for index in flows.indices { flows[index].remainingBits -= fractions[index] * delivered }
+        } else {
+            var from = lastUpdate
+            while from < t {
+                let to = min(curve.nextChange(after: from), t)
+                fillRates(at: from)
+                for index in flows.indices { flows[index].remainingBits -= scratchRates[index] * (to - from) }
+                from = to
+            }
+        }
+        lastUpdate = t
+        lastCumulativeBits = cumulative
+    }
+
+    /// Water-fills the capacity of the piece containing `t` into `scratchRates`.
+    func fillRates(at t: Double) {
+        let lossCap = curveHasLoss
+            ? Self.lossBound(lossRate: curve.loss(at: t) ?? 0, rttSeconds: curve.latency(at: t) ?? 0) : .infinity
+        for index in flows.indices { scratchCaps[index] = min(flows[index].demand.rateLimitBps, lossCap) }
+        waterFill(capacity: curve.rate(at: t), tiers: tiers, shares: shares, caps: scratchCaps, rates: &scratchRates)
+    }
+
+    // MARK: - Queries
 
     /// Bits `owner` still has to receive, as of the last ``advance(to:)``; `nil` when it has no flow.
     public func remainingBits(owner: Int) -> Double? {
         flows.first(where: { $0.owner == owner }).map { max($0.remainingBits, 0) }
     }
 
-    /// The fraction of the link `owner` receives now (0 when it has no flow).
+    /// The fraction of the link's capacity `owner` receives at the last update (0 when it has no flow).
     public func share(owner: Int) -> Double {
-        guard let flow = flows.first(where: { $0.owner == owner }) else { return 0 }
-        return flow.weight / totalWeight
+        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return 0 }
+        if !isCapped { return fractions[index] }
+        let capacity = curve.rate(at: lastUpdate)
+        guard capacity > 0 else { return 0 }
+        fillRates(at: lastUpdate)
+        return scratchRates[index] / capacity
     }
 
-    /// When the next flow will finish if nothing changes (`.infinity` if none will: no flows, or no capacity ahead).
+    /// When the next flow will finish if nothing changes (`.infinity` if none will). In the capped regime the
+    /// answer may be a re-evaluation point (no flow finishes there; ``takeFinished(at:)`` returns none).
     public func nextCompletionTime() -> Double {
+        predictedOwner = nil
         guard !flows.isEmpty else { return .infinity }
-        // The flow that finishes first needs the least cumulative capacity: remainingᵢ · Σw / wᵢ.
-        var needed = Double.infinity
-        for flow in flows {
-            let cumulativeNeeded = max(flow.remainingBits, 0) * totalWeight / flow.weight
-            if cumulativeNeeded < needed {
-                needed = cumulativeNeeded
-                predictedOwner = flow.owner
+        if !isCapped {
+            // The flow that finishes first needs the least cumulative capacity: remainingᵢ / fractionᵢ.
+            var needed = Double.infinity
+            for (index, flow) in flows.enumerated() where fractions[index] > 0 {
+                let cumulativeNeeded = max(flow.remainingBits, 0) / fractions[index]
+                if cumulativeNeeded < needed {
+                    needed = cumulativeNeeded
+                    predictedOwner = flow.owner
+                }
             }
+            return needed.isFinite ? curve.time(atCumulativeBits: lastCumulativeBits + needed) : .infinity
         }
-        return curve.time(atCumulativeBits: lastCumulativeBits + needed)
+        // No capacity ahead at all: nothing will ever finish.
+        if curve.time(atCumulativeBits: lastCumulativeBits + 1).isInfinite { return .infinity }
+        var remaining = flows.map { max($0.remainingBits, 0) }
+        var from = lastUpdate
+        for _ in 0..<Self.maximumPiecesPerLookup {
+            let to = curve.nextChange(after: from)
+            fillRates(at: from)
+            var soonest = Double.infinity
+            for index in flows.indices where scratchRates[index] > 0 {
+                let finish = from + remaining[index] / scratchRates[index]
+                if finish < soonest {
+                    soonest = finish
+                    predictedOwner = flows[index].owner
+                }
+            }
+            if soonest <= to { return soonest }
+            predictedOwner = nil
+            if to.isInfinite { return .infinity }
+            for index in flows.indices { remaining[index] -= scratchRates[index] * (to - from) }
+            from = to
+        }
+        return from
     }
 
     /// When `owner`'s flow would finish if nothing changes (`.infinity` without a flow).
     public func projectedFinish(owner: Int) -> Double {
-        guard let flow = flows.first(where: { $0.owner == owner }) else { return .infinity }
-        return curve.time(atCumulativeBits: lastCumulativeBits + max(flow.remainingBits, 0) * totalWeight / flow.weight)
+        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return .infinity }
+        if !isCapped {
+            guard fractions[index] > 0 else { return .infinity }
+            let needed = max(flows[index].remainingBits, 0) / fractions[index]
+            return curve.time(atCumulativeBits: lastCumulativeBits + needed)
+        }
+        fillRates(at: lastUpdate)
+        let rate = scratchRates[index]
+        return rate > 0 ? lastUpdate + max(flows[index].remainingBits, 0) / rate : .infinity
     }
 
     /// Removes and returns the owners of every flow finished at time `t` (the completion event's time), in the
     /// order the flows started: the flow the event was computed for, and any other within rounding of done.
+    /// After a re-evaluation point it returns none but still invalidates the event, so the next is scheduled.
     public func takeFinished(at t: Double) -> [Int] {
         advance(to: t)
         var finished: [Int] = []
@@ -126,7 +241,8 @@ public final class SharedLink {
         let tolerance = completionToleranceBits
         while index < flows.count {
             let flow = flows[index]
-            if flow.owner == predictedOwner || flow.remainingBits <= tolerance * flow.weight / totalWeight {
+            let scale = isCapped ? 1 : max(fractions[index], 1e-300)
+            if flow.owner == predictedOwner || flow.remainingBits <= tolerance * scale {
                 finished.append(flow.owner)
                 flows.remove(at: index)
             } else {
@@ -134,28 +250,18 @@ public final class SharedLink {
             }
         }
         predictedOwner = nil
-        if !finished.isEmpty {
-            recomputeTotalWeight()
-            generation &+= 1
-        }
+        reassign()
         return finished
     }
 
-    /// Finishes the single flow due at `t` without allocating (the one-player fast path); returns its owner.
+    /// Finishes the single uncapped flow due at `t` without allocating (the one-player fast path).
     public func takeFinishedSingle(at t: Double) -> Int? {
+        guard flows.count == 1, !isCapped else { return nil }
         advance(to: t)
-        guard flows.count == 1 else { return nil }
         let owner = flows[0].owner
         predictedOwner = nil
         flows.removeAll(keepingCapacity: true)
-        totalWeight = 0
         generation &+= 1
         return owner
-    }
-
-    private func recomputeTotalWeight() {
-        var sum = 0.0
-        for flow in flows { sum += flow.weight }
-        totalWeight = sum
     }
 }

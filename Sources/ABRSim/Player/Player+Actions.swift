@@ -13,6 +13,10 @@ extension Player {
             seek(to: target, at: now)
         case .skip(let offset):
             seek(to: playheadPosition(at: now) + offset, at: now)
+        case .networkResourcePriority(let priority):
+            demand.priority = priority
+            demand.weight = priorityWeights.weight(priority)
+            engine.link.setDemand(owner: index, demand, at: now)
         }
     }
 

@@ -36,8 +36,12 @@ public final class Player {
     unowned let engine: SimulationEngine
     let history = ThroughputHistory()
     let bufferTarget: Double
-    /// Weight of this player's flows on the shared link.
-    var linkWeight = 1.0
+    /// What this player's flows ask of the shared link.
+    var demand: FlowDemand
+    /// The priority weights of the run.
+    let priorityWeights: PriorityWeights
+    /// Highest variant the settings allow.
+    let maxVariant: Int
     /// Whether to record timeline rows (a benchmark may switch them off).
     let recordsTimeline: Bool
 
@@ -76,8 +80,10 @@ public final class Player {
     var lastRow: TimelineRecord?
 
     /// A player in `engine` from `configuration`; `recordsTimeline` false skips timeline rows.
-    public init(index: Int, configuration: PlayerConfiguration, engine: SimulationEngine, recordsTimeline: Bool = true)
-    {
+    public init(
+        index: Int, configuration: PlayerConfiguration, engine: SimulationEngine, priorityWeights: PriorityWeights,
+        recordsTimeline: Bool = true
+    ) {
         self.index = index
         self.configuration = configuration
         content = configuration.content
@@ -88,6 +94,12 @@ public final class Player {
         self.recordsTimeline = recordsTimeline
         bufferTarget = configuration.settings.forwardBufferTarget
         rate = configuration.settings.initialRate
+        self.priorityWeights = priorityWeights
+        let priority = configuration.settings.networkResourcePriority
+        demand = FlowDemand(
+            priority: priority, weight: priorityWeights.weight(priority),
+            rateLimitBps: configuration.settings.rateLimitBps)
+        maxVariant = configuration.settings.maximumVariant(of: configuration.content)
         segments.reserveCapacity(content.segmentCount)
     }
 
@@ -114,7 +126,7 @@ public final class Player {
             guard generation == requestGeneration, var current = request else { return }
             current.firstByteTime = now
             request = current
-            engine.link.startFlow(owner: index, bits: current.bits, weight: linkWeight, at: now)
+            engine.link.startFlow(owner: index, bits: current.bits, demand: demand, at: now)
             scheduleProgressCheck(at: now)
         case .bufferRunsOut(let generation):
             guard generation == clockGeneration else { return }
@@ -204,7 +216,7 @@ public final class Player {
             engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
         } else {
             request!.firstByteTime = now
-            engine.link.startFlow(owner: index, bits: bits, weight: linkWeight, at: now)
+            engine.link.startFlow(owner: index, bits: bits, demand: demand, at: now)
             scheduleProgressCheck(at: now)
         }
     }
@@ -240,7 +252,7 @@ public final class Player {
                     bufferBeforeSeconds: current.bufferBefore, bufferAfterSeconds: buffer, stallSeconds: 0,
                     abandoned: true))
             request = nil
-            let variant = min(max(chosen, 0), content.variantCount - 1)
+            let variant = min(max(chosen, 0), maxVariant)
             send(segment: current.segment, variant: variant, buffer: buffer, at: now)
         }
     }
@@ -249,7 +261,7 @@ public final class Player {
         ABRContext(
             time: now, segmentIndex: nextSegment, content: content, bufferSeconds: buffer,
             bufferTargetSeconds: bufferTarget, playbackState: state, playbackRate: isPlayRequested ? rate : 0,
-            lastVariant: lastVariant, maxVariant: content.variants.count - 1, startVariant: content.startVariantIndex,
+            lastVariant: lastVariant, maxVariant: maxVariant, startVariant: content.startVariantIndex,
             history: history, isAfterSeek: isAfterSeek)
     }
 

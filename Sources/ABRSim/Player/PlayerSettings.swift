@@ -10,6 +10,8 @@ public enum PlayerAction: Equatable, Sendable {
     case skip(by: Double)
     /// Change the playback rate; 0 pauses.
     case rate(Double)
+    /// Change `networkResourcePriority` (the user taps another tile).
+    case networkResourcePriority(NetworkResourcePriority)
 }
 
 /// A ``PlayerAction`` and when it happens (simulated seconds).
@@ -46,6 +48,17 @@ public struct PlayerSettings: Sendable {
     public var initialRate = 1.0
     /// When the player appears (simulated seconds).
     public var startSeconds = 0.0
+    /// `AVPlayer.networkResourcePriority` at the start (default `.default`).
+    public var networkResourcePriority = NetworkResourcePriority.default
+    /// `AVPlayerItem.preferredPeakBitRate` in bit/s; 0 = no limit. Caps the variants the policy may choose (if
+    /// no variant is that low, the lowest).
+    public var preferredPeakBitRate = 0.0
+    /// `AVPlayerItem.preferredMaximumResolution`; `nil` = no limit. Caps the variants the policy may choose to
+    /// those whose resolution fits (variants without a resolution always fit).
+    public var preferredMaximumResolution: Resolution?
+    /// A limit on the player's own download rate in bit/s (`.infinity` = none): a pacing or app-level limit.
+    /// A flow held below its share by it gives the rest of its share to the others.
+    public var rateLimitBps = Double.infinity
     /// Predicts `isPlaybackLikelyToKeepUp`.
     public var keepUpPredictor: any KeepUpPredictor = PlayThroughPredictor()
     /// User actions, in time order.
@@ -53,6 +66,21 @@ public struct PlayerSettings: Sendable {
 
     /// Default settings.
     public init() {}
+
+    /// The highest variant of `content` these settings allow (never below 0).
+    public func maximumVariant(of content: Content) -> Int {
+        var highest = 0
+        for (index, variant) in content.variants.enumerated() {
+            if preferredPeakBitRate > 0 && variant.bitrateBps > preferredPeakBitRate { break }
+            if let limit = preferredMaximumResolution, let size = variant.resolution,
+                size.width > limit.width || size.height > limit.height
+            {
+                continue
+            }
+            highest = index
+        }
+        return highest
+    }
 
     /// The forward-buffer target in effect (seconds).
     public var forwardBufferTarget: Double {

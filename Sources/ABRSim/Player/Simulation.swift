@@ -13,16 +13,20 @@ public final class Simulation {
     public private(set) var eventCount = 0
 
     /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
-    /// else unlimited. `recordsTimeline` false skips timeline rows (benchmarks).
+    /// else unlimited. `allocation` and `priorityWeights` split the link between players' downloads.
+    /// `recordsTimeline` false skips timeline rows (benchmarks).
     public init(
         curve: CapacityCurve, players configurations: [PlayerConfiguration], timeLimit: Double? = nil,
+        allocation: AllocationStrategy = .weighted, priorityWeights: PriorityWeights = PriorityWeights(),
         recordsTimeline: Bool = true
     ) {
-        engine = SimulationEngine(link: SharedLink(curve: curve))
+        engine = SimulationEngine(link: SharedLink(curve: curve, allocator: allocation.allocator))
         var players: [Player] = []
         for (index, configuration) in configurations.enumerated() {
             players.append(
-                Player(index: index, configuration: configuration, engine: engine, recordsTimeline: recordsTimeline))
+                Player(
+                    index: index, configuration: configuration, engine: engine, priorityWeights: priorityWeights,
+                    recordsTimeline: recordsTimeline))
         }
         self.players = players
         var limit = timeLimit ?? .infinity
