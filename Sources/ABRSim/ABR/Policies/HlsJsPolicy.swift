@@ -207,6 +207,7 @@ public final class HlsJsPolicy: ABRPolicy {
         let variant = context.history.variants.last ?? context.lastVariant ?? 0
         if forcedVariant == variant { forcedVariant = nil }
         lastLoadedVariant = variant
+        markPlaylistLoaded(variant, count: context.content.variantCount)
         // onFragBuffered: request → last byte, less min(actual TTFB, TTFB estimate).
         sampleBandwidth(bits: sample.bits, requestTime: sample.requestTime, ttfb: ttfb, doneTime: sample.doneTime)
     }
