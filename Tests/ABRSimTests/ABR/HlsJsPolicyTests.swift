@@ -105,6 +105,32 @@ struct HlsJsPolicyTests {
         #expect(hls.downloadProgress(progress, context: context) == .keepGoing)
     }
 
+    @Test func emergencySwitchDownWaitsForTheNewLevelsDelayWhenThatIsWorthIt() {
+        // Level 2 loading a 10 Mbit segment (segment 1) at 1.2 Mbit/s, 5 s buffered, estimate 4 Mbit/s, TTFB 5 ms.
+        // At 6.1 s (2.1 s old > 2 s): 2.52 Mbit in, 7.48 / 1.2 = 6.23 s to finish > 5 s. Level 1 (playlist not
+        // loaded) would take 0.005 + 4 / 1.2 + 0.005 = 3.343 s < min(5, 4.005): target 1. 6.23 ≤ 2 × 3.343, so the
+        // abort waits 3.343 s, until 9.443 s; meanwhile level 1 is forced for the next request.
+        let hls = policy(lastLoaded: 2, bitsPerSecond: 4_000_000)
+        func check(at time: Double, buffer: Double) -> ProgressDecision {
+            let progress = DownloadProgress(
+                segment: 1, variant: 2, totalBits: 10_000_000, receivedBits: 1_200_000 * (time - 4), requestTime: 4,
+                firstByteTime: 4, time: time)
+            let context = playerPolicyContext(content, time: time, segment: 2, buffer: buffer, lastVariant: 2)
+            return hls.downloadProgress(progress, context: context)
+        }
+        #expect(check(at: 6.0, buffer: 5.1) == .keepGoing)  // 2.0 s old: not yet half a segment.
+        #expect(check(at: 6.1, buffer: 5) == .keepGoing)
+        #expect(
+            hls.decide(playerPolicyContext(content, time: 6.1, segment: 2, buffer: 5, lastVariant: 2)) == .variant(1))
+        #expect(check(at: 9.4, buffer: 1.7) == .keepGoing)
+        // At the deadline hls.js aborts and re-requests at findBestLevel(500 kbit/s, …) = the lowest level, with the
+        // estimator reset to 500 kbit/s.
+        #expect(check(at: 9.5, buffer: 1.6) == .abandon(switchTo: 0))
+        #expect(hls.bandwidthEstimate == 500_000)
+        #expect(
+            hls.decide(playerPolicyContext(content, time: 9.5, segment: 2, buffer: 1.6, lastVariant: 0)) == .variant(0))
+    }
+
     @Test func emergencySwitchDownAbortsOnACollapsingLink() throws {
         // 20 Mbit/s until 10 s, then 1 Mbit/s; 50 ms latency; ladder 250/500/1000/4000 kbit/s, 4 s segments;
         // buffer target 8 s; playback starts with the first segment (no waiting).

@@ -40,7 +40,9 @@
 /// next progress check) if still loading; hls.js aborts only for a target above the lowest level, then re-requests at
 /// `findBestLevel(lowest bitrate, …)` (in practice the lowest level) and resets the estimator to that bitrate.
 ///
-/// Not modelled: the bitrate-test first fragment, codec/HDR/frame-rate tiers, load errors, live-stream rules.
+/// The player reports progress every 0.1 s from the first byte (hls.js's timer runs from the request), so a
+/// deferred abort happens at the first check at or after its deadline. Not modelled: the bitrate-test fragment
+/// (only with `startLevel: -1`), codec/HDR/frame-rate tiers, load errors, live-stream rules.
 public final class HlsJsPolicy: ABRPolicy {
     /// The tunable constants, with hls.js's defaults (`hlsDefaultConfig`).
     public struct Configuration: Sendable, Equatable {
