@@ -48,6 +48,8 @@ public struct TimelineRecord: Sendable, Equatable {
     public var waitingReason: WaitingReason?
     /// Media seconds buffered ahead of the playhead.
     public var bufferSeconds: Double
+    /// Media time of the playhead.
+    public var playheadSeconds: Double
     /// Bitrate of the variant most recently requested (0 before the first request).
     public var bitrateBps: Double
     /// The player's share of the link (0 when it is not downloading).
@@ -70,6 +72,8 @@ public struct PlayerTotals: Sendable, Equatable {
     public var stallSeconds = 0.0
     /// Seconds spent refilling after seeks.
     public var seekWaitSeconds = 0.0
+    /// Seconds spent waiting for another member of the coordination group.
+    public var coordinatedWaitSeconds = 0.0
     /// Media seconds played.
     public var playedSeconds = 0.0
     /// Bytes transferred, abandoned requests included.

@@ -1,6 +1,16 @@
 extension Player {
-    /// Carries out a user action at `now`.
+    /// Carries out a user action at `now`; playback actions of a coordinated player apply to its whole group.
     func perform(_ action: PlayerAction, at now: Double) {
+        guard !state.isFinal, state != .idle else { return }
+        if let coordinator, action.isCoordinated {
+            coordinator.perform(action, from: self, at: now)
+        } else {
+            performLocally(action, at: now)
+        }
+    }
+
+    /// Carries out `action` on this player alone.
+    func performLocally(_ action: PlayerAction, at now: Double) {
         guard !state.isFinal, state != .idle else { return }
         switch action {
         case .play(let newRate):
@@ -70,5 +80,16 @@ extension Player {
             }
         }
         requestNextIfNeeded(at: now)
+        startIfReady(at: now)
+    }
+}
+
+extension PlayerAction {
+    /// Whether the action is one a coordination group applies to every member (play, pause, seek, rate).
+    var isCoordinated: Bool {
+        switch self {
+        case .play, .pause, .seek, .skip, .rate: true
+        case .networkResourcePriority: false
+        }
     }
 }

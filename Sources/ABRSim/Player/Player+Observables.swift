@@ -27,7 +27,7 @@ extension Player {
         let row = TimelineRecord(
             time: now, player: index, state: state, timeControlStatus: timeControlStatus,
             waitingReason: timeControlStatus == .waitingToPlayAtSpecifiedRate ? waitingReason : nil,
-            bufferSeconds: buffer, bitrateBps: lastVariant.map { content.variants[$0].bitrateBps } ?? 0,
+            bufferSeconds: buffer, playheadSeconds: playheadPosition(at: now), bitrateBps: lastVariant.map { content.variants[$0].bitrateBps } ?? 0,
             linkShare: engine.link.share(owner: index), isPlaybackLikelyToKeepUp: isLikelyToKeepUp(at: now),
             isPlaybackBufferEmpty: state != .idle && !state.isFinal && buffer <= SimulationTime.tolerance,
             isPlaybackBufferFull: state != .idle && !state.isFinal && isBufferFull(at: now))

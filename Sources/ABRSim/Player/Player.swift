@@ -12,7 +12,7 @@
 public final class Player {
     /// What kind of wait the player is in, for accounting.
     enum WaitKind {
-        case none, startup, stall, refill
+        case none, startup, stall, refill, coordinated
     }
 
     /// The request in flight.
@@ -44,6 +44,8 @@ public final class Player {
     let maxVariant: Int
     /// Whether to record timeline rows (a benchmark may switch them off).
     let recordsTimeline: Bool
+    /// The coordination group this player plays in, if any.
+    var coordinator: PlaybackCoordinator?
 
     // Playback.
     public internal(set) var state: PlaybackState = .idle
@@ -365,36 +367,55 @@ public final class Player {
         case .startup: break
         case .stall: totals.stallSeconds += now - waitStart
         case .refill: totals.seekWaitSeconds += now - waitStart
+        case .coordinated: totals.coordinatedWaitSeconds += now - waitStart
         }
         waitKind = .none
     }
 
-    /// While waiting to play: start now if allowed, otherwise arrange to ask again.
+    /// While waiting to play: start now if allowed (with the whole coordination group, if any), otherwise
+    /// arrange to ask again.
     func startIfReady(at now: Double) {
         guard waitKind != .none, isPlayRequested else { return }
+        guard isReadyToPlay(at: now) else { return }
+        if let coordinator {
+            coordinator.memberIsReady(self, at: now)
+        } else {
+            beginPlaying(at: now)
+        }
+    }
+
+    /// Whether this player's own conditions to start hold now; if not, sets its waiting reason and arranges to
+    /// ask again when the predictor says it will hold.
+    func isReadyToPlay(at now: Double) -> Bool {
         if !hasMedia(at: now) {
             waitingReason = history.count == 0 ? .evaluatingBufferingRate : .toMinimizeStalls
-            return
+            return false
         }
-        if settings.automaticallyWaitsToMinimizeStalling {
-            switch predictKeepUp(at: now) {
-            case .likely:
-                break
-            case .unlikely(let recheckAt):
-                waitingReason = .toMinimizeStalls
-                keepUpGeneration &+= 1
-                if let recheckAt {
-                    if recheckAt > now + SimulationTime.tolerance {
-                        engine.schedule(at: recheckAt, .player(index, .keepUpCheck(generation: keepUpGeneration)))
-                        return
-                    }
-                    // Within rounding of now: likely.
-                } else {
-                    return
-                }
+        guard settings.automaticallyWaitsToMinimizeStalling else { return true }
+        switch predictKeepUp(at: now) {
+        case .likely:
+            return true
+        case .unlikely(let recheckAt):
+            waitingReason = .toMinimizeStalls
+            keepUpGeneration &+= 1
+            guard let recheckAt else { return false }
+            if recheckAt > now + SimulationTime.tolerance {
+                engine.schedule(at: recheckAt, .player(index, .keepUpCheck(generation: keepUpGeneration)))
+                return false
             }
+            return true  // Within rounding of now: likely.
         }
-        beginPlaying(at: now)
+    }
+
+    /// Stops the playhead because another member of the coordination group waits.
+    func waitForCoordinatedPlayback(at now: Double) {
+        guard isAdvancing else { return }
+        freezePlayhead(at: now)
+        isAdvancing = false
+        clockGeneration &+= 1
+        state = .buffering
+        beginWait(.coordinated, at: now)
+        waitingReason = .waitingForCoordinatedPlayback
     }
 
     func beginPlaying(at now: Double) {
@@ -429,6 +450,7 @@ public final class Player {
         }
         state = .buffering
         beginWait(.stall, at: now)
+        coordinator?.memberWaits(self, at: now)
         requestNextIfNeeded(at: now)
     }
 
@@ -441,6 +463,7 @@ public final class Player {
         timeControlStatus = .paused
         waitingReason = nil
         totals.endTime = now
+        coordinator?.memberFinished(self, at: now)
         wakeGeneration &+= 1
         clockGeneration &+= 1
         keepUpGeneration &+= 1
@@ -456,6 +479,7 @@ public final class Player {
         freezePlayhead(at: now)
         if waitKind == .stall { totals.stallSeconds += now - waitStart }
         if waitKind == .refill { totals.seekWaitSeconds += now - waitStart }
+        if waitKind == .coordinated { totals.coordinatedWaitSeconds += now - waitStart }
         waitKind = .none
     }
 }

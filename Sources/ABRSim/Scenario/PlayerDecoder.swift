@@ -5,7 +5,9 @@
 /// `startSeconds`, `keepUp` (`{"predictor": "playThrough", "minimumBufferSeconds", "safetyFactor"}` or
 /// `{"predictor": "fixedThreshold", "startSeconds", "afterStallSeconds"}`), `actions`.
 struct PlayerDecoder {
-    let content: Content
+    /// The scenario's content, if it has one for every player.
+    let content: Content?
+    let directory: String
     let registry: PolicyRegistry
 
     func decode(_ reader: JSONReader) throws -> PlayerDescription {
@@ -21,7 +23,24 @@ struct PlayerDecoder {
             throw policyReader.error(
                 "unknown policy '\(policy.name)' (known: \(registry.descriptors.map(\.name).joined(separator: ", ")))")
         }
+        let playerContent: Content
+        if let x = object.optional("content") {
+            playerContent = try ContentDecoder(directory: directory).decode(x)
+        } else if let content {
+            playerContent = content
+        } else {
+            throw reader.error("no content: give the scenario a content or this player one")
+        }
         var settings = PlayerSettings()
+        if let x = object.optional("networkResourcePriority") { settings.networkResourcePriority = try priority(x) }
+        if let x = object.optional("preferredPeakBitRate") { settings.preferredPeakBitRate = try x.nonNegativeDouble() }
+        if let x = object.optional("preferredMaximumResolution") {
+            guard let size = Resolution(parsing: try x.string()) else {
+                throw x.error("expected a resolution like \"1280x720\"")
+            }
+            settings.preferredMaximumResolution = size
+        }
+        if let x = object.optional("rateLimitKbps") { settings.rateLimitBps = try x.positiveDouble() * 1000 }
         if let x = object.optional("preferredForwardBufferDuration") {
             settings.preferredForwardBufferDuration = try x.nonNegativeDouble()
         }
@@ -35,7 +54,7 @@ struct PlayerDecoder {
         if let x = object.optional("actions") { settings.actions = try decodeActions(x) }
         try object.finish()
         return PlayerDescription(
-            id: id, content: content, policy: policy, policyLocation: policyReader.path, settings: settings)
+            id: id, content: playerContent, policy: policy, policyLocation: policyReader.path, settings: settings)
     }
 
     func decodePolicy(_ reader: JSONReader) throws -> PolicySpec {
@@ -67,6 +86,14 @@ struct PlayerDecoder {
             throw error
         }
         return PolicySpec(name: name, parameters: parameters)
+    }
+
+    func priority(_ reader: JSONReader) throws -> NetworkResourcePriority {
+        let text = try reader.string()
+        guard let level = NetworkResourcePriority(rawValue: text) else {
+            throw reader.error("networkResourcePriority must be low, default or high, got '\(text)'")
+        }
+        return level
     }
 
     func decodePredictor(_ reader: JSONReader) throws -> any KeepUpPredictor {
@@ -109,9 +136,11 @@ struct PlayerDecoder {
             if let x = object.optional("seek") { found.append(.seek(to: try x.nonNegativeDouble())) }
             if let x = object.optional("skip") { found.append(.skip(by: try x.double())) }
             if let x = object.optional("rate") { found.append(.rate(try x.nonNegativeDouble())) }
+            if let x = object.optional("networkResourcePriority") { found.append(.networkResourcePriority(try priority(x))) }
             try object.finish()
             guard found.count == 1 else {
-                throw item.error("an action needs exactly one of pause, play, seek, skip, rate (found \(found.count))")
+                throw item.error(
+                    "an action needs exactly one of pause, play, seek, skip, rate, networkResourcePriority (found \(found.count))")
             }
             actions.append(TimedAction(time: time, action: found[0]))
         }

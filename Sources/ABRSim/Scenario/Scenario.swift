@@ -21,6 +21,10 @@ public struct Scenario: Sendable {
     public var qoe: QoEWeights
     /// Stop after this many simulated seconds (`nil`: when every player has ended or failed).
     public var durationSeconds: Double?
+    /// How the link is split between players' downloads.
+    public var allocation: AllocationStrategy = .weighted
+    /// The weight of each `networkResourcePriority` level.
+    public var priorityWeights = PriorityWeights()
 }
 
 /// One player of a scenario, before it is instantiated for a run.

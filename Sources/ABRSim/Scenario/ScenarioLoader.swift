@@ -23,14 +23,19 @@ public struct ScenarioLoader {
         let seed = try root.optional("seed").map { try $0.nonNegativeInt() } ?? 1
         _ = try root.optional("description")?.string()
         let (network, networkLabel) = try NetworkDecoder(directory: directory).decode(root.required("network"))
-        let content = try ContentDecoder(directory: directory).decode(root.required("content"))
+        let content = try root.optional("content").map { try ContentDecoder(directory: directory).decode($0) }
         let qoe = try root.optional("qoe").map(decodeQoE) ?? QoEWeights()
         let duration = try root.optional("durationSeconds")?.positiveDouble()
+        var allocation = AllocationStrategy.weighted
+        var weights = PriorityWeights()
+        if let reader = root.optional("allocation") {
+            (allocation, weights) = try decodeAllocation(reader)
+        }
         let playerReaders = try root.required("players").array()
         guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
         var players: [PlayerDescription] = []
         for reader in playerReaders {
-            let player = try PlayerDecoder(content: content, registry: registry).decode(reader)
+            let player = try PlayerDecoder(content: content, directory: directory, registry: registry).decode(reader)
             if players.contains(where: { $0.id == player.id }) {
                 throw reader.error("two players have the id '\(player.id)'")
             }
@@ -39,13 +44,36 @@ public struct ScenarioLoader {
         try root.finish()
         return Scenario(
             name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
-            players: players, qoe: qoe, durationSeconds: duration)
+            players: players, qoe: qoe, durationSeconds: duration, allocation: allocation, priorityWeights: weights)
     }
 
     func checkName(_ name: String, _ reader: JSONReader) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             throw reader.error("name must be a non-empty word usable as a folder name, got '\(name)'")
         }
+    }
+
+    /// `{"strategy": "weighted"|"equal"|"strict", "weights": {"low": 1, "default": 2, "high": 4}}`.
+    func decodeAllocation(_ reader: JSONReader) throws -> (AllocationStrategy, PriorityWeights) {
+        let object = try reader.object()
+        var strategy = AllocationStrategy.weighted
+        if let x = object.optional("strategy") {
+            let text = try x.string()
+            guard let parsed = AllocationStrategy(rawValue: text) else {
+                throw x.error("unknown strategy '\(text)' (expected weighted, equal or strict)")
+            }
+            strategy = parsed
+        }
+        var weights = PriorityWeights()
+        if let x = object.optional("weights") {
+            let table = try x.object()
+            if let w = table.optional("low") { weights.low = try w.positiveDouble() }
+            if let w = table.optional("default") { weights.standard = try w.positiveDouble() }
+            if let w = table.optional("high") { weights.high = try w.positiveDouble() }
+            try table.finish()
+        }
+        try object.finish()
+        return (strategy, weights)
     }
 
     func decodeQoE(_ reader: JSONReader) throws -> QoEWeights {

@@ -26,7 +26,7 @@ public struct ScenarioRunner {
         }
         let simulation = Simulation(
             curve: scenario.network.curve, players: configurations, timeLimit: scenario.durationSeconds,
-            recordsTimeline: recordsTimeline)
+            allocation: scenario.allocation, priorityWeights: scenario.priorityWeights, recordsTimeline: recordsTimeline)
         let result = simulation.run()
         return Self.report(result, scenario: scenario.name, trace: scenario.networkLabel, qoe: scenario.qoe)
     }

@@ -1,0 +1,66 @@
+/// Players that play together, after `AVPlaybackCoordinationMedium`: play, pause, seek and rate changes of any
+/// member apply to all, and while any member waits (startup, stall, seek refill) all wait, with reason
+/// `waitingForCoordinatedPlayback`; they start again together at the instant every member is ready.
+///
+/// Created by ``Simulation`` for each scenario `coordinationGroup` (two members at least); members call it from
+/// their state changes.
+public final class PlaybackCoordinator {
+    /// The group's name.
+    public let name: String
+    /// The members, in scenario order.
+    private(set) var members: [Player] = []
+
+    /// An empty group called `name`.
+    init(name: String) {
+        self.name = name
+    }
+
+    /// Adds `player` to the group.
+    func add(_ player: Player) {
+        members.append(player)
+        player.coordinator = self
+    }
+
+    var activeMembers: [Player] { members.filter { !$0.state.isFinal && $0.state != .idle } }
+
+    /// `player` is ready to play: start everyone if every member waiting to play is ready too.
+    func memberIsReady(_ player: Player, at now: Double) {
+        let others = activeMembers.filter { $0 !== player }
+        for other in others where !(other.isPlayRequested && other.waitKind != .none && other.isReadyToPlay(at: now)) {
+            player.waitingReason = .waitingForCoordinatedPlayback
+            // Members not yet started (later startSeconds) or still short of media hold the group.
+            _ = other
+            return
+        }
+        for member in [player] + others {
+            member.beginPlaying(at: now)
+            member.recordRow(at: now)
+        }
+    }
+
+    /// `player` has to wait: every member still playing stops and waits for it.
+    func memberWaits(_ player: Player, at now: Double) {
+        for member in activeMembers where member !== player && member.isAdvancing {
+            member.waitForCoordinatedPlayback(at: now)
+            member.recordRow(at: now)
+        }
+    }
+
+    /// `player` ended or failed: the others stop waiting for it.
+    func memberFinished(_ player: Player, at now: Double) {
+        for member in activeMembers where member !== player && member.waitKind != .none {
+            member.startIfReady(at: now)
+            member.recordRow(at: now)
+        }
+    }
+
+    /// Applies a playback action from `origin` to every member (a skip resolves to one seek target for all).
+    func perform(_ action: PlayerAction, from origin: Player, at now: Double) {
+        var resolved = action
+        if case .skip(let offset) = action { resolved = .seek(to: origin.playheadPosition(at: now) + offset) }
+        for member in activeMembers {
+            member.performLocally(resolved, at: now)
+            if member !== origin { member.recordRow(at: now) }
+        }
+    }
+}
