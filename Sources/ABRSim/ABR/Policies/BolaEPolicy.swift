@@ -156,8 +156,9 @@ public final class BolaERule {
             let sustainable = throughputQuality(context)
             if quality > lastQuality, quality > sustainable { quality = min(max(sustainable, lastQuality), top) }
             var delay = max(0, buffer + placeholder - maxBufferLevel(for: quality))
-            if delay <= placeholder {
-                placeholder -= delay
+            // Within rounding of the placeholder (a wait of exactly the last delay) counts as covered by it.
+            if delay <= placeholder + SimulationTime.tolerance {
+                placeholder = max(0, placeholder - delay)
                 delay = 0
             } else {
                 delay -= placeholder
