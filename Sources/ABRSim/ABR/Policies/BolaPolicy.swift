@@ -19,7 +19,8 @@
 /// If no variant has a positive objective (Q ≥ Vp·(v_top + γp)), it waits until the buffer has drained to that
 /// level: that wait is what keeps BOLA's buffer below its maximum. No throughput estimate is used.
 ///
-/// Vp and γp come from two buffer bounds (``Parameters/derive(bitratesBps:segmentSeconds:minimumBuffer:maximumBuffer:)``):
+/// Vp and γp come from two buffer bounds
+/// (``Parameters/derive(bitratesBps:segmentSeconds:minimumBuffer:maximumBuffer:)``):
 /// - the lowest variant is chosen whenever Q ≤ `minimumBuffer` (the 0→1 switching threshold is exactly there;
 ///   default 10 s, dash.js's `MINIMUM_BUFFER_S`);
 /// - the top variant's objective reaches zero at Q = `maximumBuffer` − p, so BOLA stops downloading there and the
