@@ -1,6 +1,8 @@
 /// The descriptors of the built-in policies, in the order `abrsim policies` lists them.
 enum BuiltInPolicies {
-    static var all: [PolicyDescriptor] { [fixed, throughput, exoplayer, hlsjs, shaka] }
+    static var all: [PolicyDescriptor] {
+        [fixed, throughput, bola, bolaE, dynamic, festive, exoplayer, hlsjs, shaka]
+    }
 
     static let fixed = PolicyDescriptor(
         name: "fixed", summary: "always the same variant (baseline for hand-checked physics)",
