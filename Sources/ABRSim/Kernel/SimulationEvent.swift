@@ -2,8 +2,8 @@
 public enum SimulationEvent: Sendable {
     /// Something happens to player `index` (see ``PlayerEvent``).
     case player(Int, PlayerEvent)
-    /// The shared link's next transfer finishes; valid only if the link's generation still matches.
-    case linkCompletion(generation: UInt64)
+    /// Link `link`'s next transfer finishes; valid only if the link's generation still matches.
+    case linkCompletion(link: Int, generation: UInt64)
 }
 
 /// What happens to one player.
@@ -30,15 +30,20 @@ public final class SimulationEngine {
     public var queue = EventQueue<SimulationEvent>()
     /// The current simulated time (seconds).
     public internal(set) var now = 0.0
-    /// The link every player downloads over.
-    public let link: SharedLink
-    /// The generation of the link-completion event currently in the queue.
-    var scheduledLinkGeneration: UInt64 = .max
+    /// The links: 0 is the shared link every player starts on; the others are external playback routes,
+    /// each with its own network.
+    public let links: [SharedLink]
+    /// The generation of each link's completion event currently in the queue.
+    var scheduledLinkGenerations: [UInt64]
 
-    /// An engine over `link` at time 0.
-    public init(link: SharedLink) {
-        self.link = link
+    /// An engine over `links` (the shared link first) at time 0.
+    public init(links: [SharedLink]) {
+        self.links = links
+        scheduledLinkGenerations = Array(repeating: .max, count: links.count)
     }
+
+    /// The shared link.
+    public var link: SharedLink { links[0] }
 
     /// Schedules `event` at `time` (never before now).
     public func schedule(at time: Double, _ event: SimulationEvent) {

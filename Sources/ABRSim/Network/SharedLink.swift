@@ -154,7 +154,8 @@ public final class SharedLink {
 
     /// Water-fills the capacity of the piece containing `t` into `scratchRates`.
     func fillRates(at t: Double) {
-        let lossCap = curveHasLoss
+        let lossCap =
+            curveHasLoss
             ? Self.lossBound(lossRate: curve.loss(at: t) ?? 0, rttSeconds: curve.latency(at: t) ?? 0) : .infinity
         for index in flows.indices { scratchCaps[index] = min(flows[index].demand.rateLimitBps, lossCap) }
         waterFill(capacity: curve.rate(at: t), tiers: tiers, shares: shares, caps: scratchCaps, rates: &scratchRates)

@@ -26,7 +26,24 @@ extension Player {
         case .networkResourcePriority(let priority):
             demand.priority = priority
             demand.weight = priorityWeights.weight(priority)
-            engine.link.setDemand(owner: index, demand, at: now)
+            link.setDemand(owner: index, demand, at: now)
+        case .route(let route):
+            moveToLink(route, at: now)
+        }
+    }
+
+    /// Moves the player's downloads to link `target` (an external route, or 0 for the shared link); a
+    /// transfer in flight continues there with the bits it still needs.
+    func moveToLink(_ target: Int, at now: Double) {
+        guard target != linkIndex else { return }
+        if let current = request, current.firstByteTime != nil {
+            link.advance(to: now)
+            let remaining = link.remainingBits(owner: index) ?? 0
+            link.cancelFlow(owner: index, at: now)
+            linkIndex = target
+            link.startFlow(owner: index, bits: remaining, demand: demand, at: now)
+        } else {
+            linkIndex = target
         }
     }
 
@@ -59,7 +76,7 @@ extension Player {
             return
         }
         if request != nil {
-            totals.bytes += engine.link.cancelFlow(owner: index, at: now) / 8
+            totals.bytes += link.cancelFlow(owner: index, at: now) / 8
             request = nil
             requestGeneration &+= 1
         }
@@ -89,7 +106,7 @@ extension PlayerAction {
     var isCoordinated: Bool {
         switch self {
         case .play, .pause, .seek, .skip, .rate: true
-        case .networkResourcePriority: false
+        case .networkResourcePriority, .route: false
         }
     }
 }

@@ -1,9 +1,9 @@
 extension Player {
     /// The keep-up predictor's verdict at `now`.
     func predictKeepUp(at now: Double) -> KeepUpVerdict {
-        engine.link.advance(to: now)
-        let remaining = request.map { engine.link.remainingBits(owner: index) ?? $0.bits } ?? 0
-        let rtt = engine.link.curve.latency(at: now) ?? 0
+        link.advance(to: now)
+        let remaining = request.map { link.remainingBits(owner: index) ?? $0.bits } ?? 0
+        let rtt = link.curve.latency(at: now) ?? 0
         let context = KeepUpContext(
             time: now, bufferSeconds: bufferLevel(at: now), isBufferFull: isBufferFull(at: now),
             isFullyLoaded: isFullyLoaded, isRecoveringFromStall: waitKind == .stall,
@@ -27,8 +27,9 @@ extension Player {
         let row = TimelineRecord(
             time: now, player: index, state: state, timeControlStatus: timeControlStatus,
             waitingReason: timeControlStatus == .waitingToPlayAtSpecifiedRate ? waitingReason : nil,
-            bufferSeconds: buffer, playheadSeconds: playheadPosition(at: now), bitrateBps: lastVariant.map { content.variants[$0].bitrateBps } ?? 0,
-            linkShare: engine.link.share(owner: index), isPlaybackLikelyToKeepUp: isLikelyToKeepUp(at: now),
+            bufferSeconds: buffer, playheadSeconds: playheadPosition(at: now),
+            bitrateBps: lastVariant.map { content.variants[$0].bitrateBps } ?? 0,
+            linkShare: link.share(owner: index), isPlaybackLikelyToKeepUp: isLikelyToKeepUp(at: now),
             isPlaybackBufferEmpty: state != .idle && !state.isFinal && buffer <= SimulationTime.tolerance,
             isPlaybackBufferFull: state != .idle && !state.isFinal && isBufferFull(at: now))
         if let last = lastRow, last.state == row.state, last.timeControlStatus == row.timeControlStatus,

@@ -44,6 +44,9 @@ public final class Player {
     let maxVariant: Int
     /// Whether to record timeline rows (a benchmark may switch them off).
     let recordsTimeline: Bool
+    /// The link this player downloads over: 0 (the shared link) unless routed to an external receiver.
+    var linkIndex = 0
+    var link: SharedLink { engine.links[linkIndex] }
     /// The coordination group this player plays in, if any.
     var coordinator: PlaybackCoordinator?
 
@@ -128,7 +131,7 @@ public final class Player {
             guard generation == requestGeneration, var current = request else { return }
             current.firstByteTime = now
             request = current
-            engine.link.startFlow(owner: index, bits: current.bits, demand: demand, at: now)
+            link.startFlow(owner: index, bits: current.bits, demand: demand, at: now)
             scheduleProgressCheck(at: now)
         case .bufferRunsOut(let generation):
             guard generation == clockGeneration else { return }
@@ -213,12 +216,12 @@ public final class Player {
             segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer)
         lastVariant = variant
         requestGeneration &+= 1
-        let rtt = engine.link.curve.latency(at: now) ?? 0
+        let rtt = link.curve.latency(at: now) ?? 0
         if rtt > 0 {
             engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
         } else {
             request!.firstByteTime = now
-            engine.link.startFlow(owner: index, bits: bits, demand: demand, at: now)
+            link.startFlow(owner: index, bits: bits, demand: demand, at: now)
             scheduleProgressCheck(at: now)
         }
     }
@@ -231,8 +234,8 @@ public final class Player {
     /// Reports the request in flight to the policy; abandons it if the policy says so.
     func checkProgress(at now: Double) {
         guard let current = request, let firstByte = current.firstByteTime else { return }
-        engine.link.advance(to: now)
-        let remaining = engine.link.remainingBits(owner: index) ?? 0
+        link.advance(to: now)
+        let remaining = link.remainingBits(owner: index) ?? 0
         let progress = DownloadProgress(
             segment: current.segment, variant: current.variant, totalBits: current.bits,
             receivedBits: current.bits - remaining, requestTime: current.requestTime, firstByteTime: firstByte,
@@ -242,7 +245,7 @@ public final class Player {
         case .keepGoing:
             scheduleProgressCheck(at: now)
         case .abandon(let chosen):
-            let received = engine.link.cancelFlow(owner: index, at: now)
+            let received = link.cancelFlow(owner: index, at: now)
             totals.bytes += received / 8
             segments.append(
                 SegmentRecord(
@@ -443,7 +446,7 @@ public final class Player {
             return
         }
         // A download landing within rounding of this instant is not a stall.
-        if request != nil, engine.link.projectedFinish(owner: index) <= now + SimulationTime.tolerance {
+        if request != nil, link.projectedFinish(owner: index) <= now + SimulationTime.tolerance {
             isAdvancing = true
             clockGeneration &+= 1
             return
@@ -468,7 +471,7 @@ public final class Player {
         clockGeneration &+= 1
         keepUpGeneration &+= 1
         if request != nil {
-            engine.link.cancelFlow(owner: index, at: now)
+            link.cancelFlow(owner: index, at: now)
             request = nil
         }
     }

@@ -12,6 +12,9 @@ public enum PlayerAction: Equatable, Sendable {
     case rate(Double)
     /// Change `networkResourcePriority` (the user taps another tile).
     case networkResourcePriority(NetworkResourcePriority)
+    /// Move playback to route `n` (`AVRoutingPlaybackArbiter.preferredParticipantForExternalPlayback`): 0 is
+    /// the local shared link, 1… the scenario's external routes, each with its own network.
+    case route(Int)
 }
 
 /// A ``PlayerAction`` and when it happens (simulated seconds).
@@ -56,6 +59,8 @@ public struct PlayerSettings: Sendable {
     /// `AVPlayerItem.preferredMaximumResolution`; `nil` = no limit. Caps the variants the policy may choose to
     /// those whose resolution fits (variants without a resolution always fit).
     public var preferredMaximumResolution: Resolution?
+    /// The coordination group (`AVPlaybackCoordinationMedium`) the player belongs to, if any.
+    public var coordinationGroup: String?
     /// A limit on the player's own download rate in bit/s (`.infinity` = none): a pacing or app-level limit.
     /// A flow held below its share by it gives the rest of its share to the others.
     public var rateLimitBps = Double.infinity

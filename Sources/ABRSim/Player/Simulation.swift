@@ -18,9 +18,12 @@ public final class Simulation {
     public init(
         curve: CapacityCurve, players configurations: [PlayerConfiguration], timeLimit: Double? = nil,
         allocation: AllocationStrategy = .weighted, priorityWeights: PriorityWeights = PriorityWeights(),
-        recordsTimeline: Bool = true
+        routes: [CapacityCurve] = [], recordsTimeline: Bool = true
     ) {
-        engine = SimulationEngine(link: SharedLink(curve: curve, allocator: allocation.allocator))
+        let allocator = allocation.allocator
+        var links: [SharedLink] = [SharedLink(curve: curve, allocator: allocator)]
+        for route in routes { links.append(SharedLink(curve: route, allocator: allocator)) }
+        engine = SimulationEngine(links: links)
         var players: [Player] = []
         for (index, configuration) in configurations.enumerated() {
             players.append(
@@ -29,6 +32,16 @@ public final class Simulation {
                     recordsTimeline: recordsTimeline))
         }
         self.players = players
+        var groups: [String: PlaybackCoordinator] = [:]
+        var order: [String] = []
+        for player in players {
+            guard let name = player.settings.coordinationGroup else { continue }
+            if groups[name] == nil {
+                groups[name] = PlaybackCoordinator(name: name)
+                order.append(name)
+            }
+            groups[name]!.add(player)
+        }
         var limit = timeLimit ?? .infinity
         if curve.atEnd == .end { limit = min(limit, curve.duration) }
         self.timeLimit = limit
@@ -47,17 +60,18 @@ public final class Simulation {
             switch entry.payload {
             case .player(let index, let event):
                 players[index].handle(event)
-            case .linkCompletion(let generation):
-                guard generation == engine.link.generation else { break }
-                if let owner = engine.link.takeFinishedSingle(at: engine.now) {
+            case .linkCompletion(let linkIndex, let generation):
+                let link = engine.links[linkIndex]
+                guard generation == link.generation else { break }
+                if let owner = link.takeFinishedSingle(at: engine.now) {
                     players[owner].downloadFinished(at: engine.now)
                 } else {
-                    for owner in engine.link.takeFinished(at: engine.now) {
+                    for owner in link.takeFinished(at: engine.now) {
                         players[owner].downloadFinished(at: engine.now)
                     }
                 }
             }
-            rescheduleLink()
+            for linkIndex in engine.links.indices { rescheduleLink(linkIndex) }
             if players.allSatisfy({ $0.state.isFinal }) { break }
         }
         let end = engine.now
@@ -70,21 +84,22 @@ public final class Simulation {
             timeline: players.map { $0.timeline }, totals: players.map { $0.totals })
     }
 
-    /// After any change to the link's flows, schedules its next completion (once per generation); fails the
+    /// After any change to a link's flows, schedules its next completion (once per generation); fails the
     /// players whose transfers can never finish because the network delivers nothing more.
-    func rescheduleLink() {
-        let link = engine.link
-        guard link.generation != engine.scheduledLinkGeneration else { return }
-        engine.scheduledLinkGeneration = link.generation
+    func rescheduleLink(_ linkIndex: Int) {
+        let link = engine.links[linkIndex]
+        guard link.generation != engine.scheduledLinkGenerations[linkIndex] else { return }
+        engine.scheduledLinkGenerations[linkIndex] = link.generation
         let next = link.nextCompletionTime()
         if next.isFinite {
-            engine.schedule(at: next, .linkCompletion(generation: link.generation))
+            engine.schedule(at: next, .linkCompletion(link: linkIndex, generation: link.generation))
         } else if link.activeFlowCount > 0 {
-            for player in players where link.remainingBits(owner: player.index) != nil {
+            for player in players where player.linkIndex == linkIndex && link.remainingBits(owner: player.index) != nil
+            {
                 player.finish(.failed(reason: "the network delivers no more data"), at: engine.now)
                 player.recordRow(at: engine.now)
             }
-            rescheduleLink()
+            rescheduleLink(linkIndex)
         }
     }
 }

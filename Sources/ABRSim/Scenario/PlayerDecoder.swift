@@ -9,6 +9,8 @@ struct PlayerDecoder {
     let content: Content?
     let directory: String
     let registry: PolicyRegistry
+    /// Names of the scenario's external routes (route n + 1 in ``PlayerAction/route(_:)``).
+    var routeNames: [String] = []
 
     func decode(_ reader: JSONReader) throws -> PlayerDescription {
         let object = try reader.object()
@@ -39,6 +41,11 @@ struct PlayerDecoder {
                 throw x.error("expected a resolution like \"1280x720\"")
             }
             settings.preferredMaximumResolution = size
+        }
+        if let x = object.optional("coordinationGroup") {
+            let group = try x.string()
+            guard !group.isEmpty else { throw x.error("a coordination group needs a name") }
+            settings.coordinationGroup = group
         }
         if let x = object.optional("rateLimitKbps") { settings.rateLimitBps = try x.positiveDouble() * 1000 }
         if let x = object.optional("preferredForwardBufferDuration") {
@@ -122,30 +129,50 @@ struct PlayerDecoder {
     func decodeActions(_ reader: JSONReader) throws -> [TimedAction] {
         var actions: [TimedAction] = []
         for item in try reader.array() {
-            let object = try item.object()
-            let time = try object.required("atSeconds").nonNegativeDouble()
-            var found: [PlayerAction] = []
-            if let x = object.optional("pause") {
-                guard try x.bool() else { throw x.error("pause takes true") }
-                found.append(.pause)
-            }
-            if let x = object.optional("play") {
-                guard try x.bool() else { throw x.error("play takes true") }
-                found.append(.play(rate: 1))
-            }
-            if let x = object.optional("seek") { found.append(.seek(to: try x.nonNegativeDouble())) }
-            if let x = object.optional("skip") { found.append(.skip(by: try x.double())) }
-            if let x = object.optional("rate") { found.append(.rate(try x.nonNegativeDouble())) }
-            if let x = object.optional("networkResourcePriority") { found.append(.networkResourcePriority(try priority(x))) }
-            try object.finish()
-            guard found.count == 1 else {
-                throw item.error(
-                    "an action needs exactly one of pause, play, seek, skip, rate, networkResourcePriority (found \(found.count))")
-            }
-            actions.append(TimedAction(time: time, action: found[0]))
+            actions.append(try decodeAction(item, object: try item.object()))
         }
-        // Stable by time, so actions at one instant happen in file order.
-        return actions.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
-            \.element)
+        return Self.sorted(actions)
+    }
+
+    /// Actions stable-sorted by time, so actions at one instant happen in file order.
+    static func sorted(_ actions: [TimedAction]) -> [TimedAction] {
+        let order = actions.indices.sorted { (actions[$0].time, $0) < (actions[$1].time, $1) }
+        return order.map { actions[$0] }
+    }
+
+    /// One action object: `atSeconds` and exactly one verb.
+    func decodeAction(_ item: JSONReader, object: JSONObjectReader) throws -> TimedAction {
+        let time = try object.required("atSeconds").nonNegativeDouble()
+        var found: [PlayerAction] = []
+        if let x = object.optional("pause") {
+            guard try x.bool() else { throw x.error("pause takes true") }
+            found.append(.pause)
+        }
+        if let x = object.optional("play") {
+            guard try x.bool() else { throw x.error("play takes true") }
+            found.append(.play(rate: 1))
+        }
+        if let x = object.optional("seek") { found.append(.seek(to: try x.nonNegativeDouble())) }
+        if let x = object.optional("skip") { found.append(.skip(by: try x.double())) }
+        if let x = object.optional("rate") { found.append(.rate(try x.nonNegativeDouble())) }
+        if let x = object.optional("networkResourcePriority") {
+            found.append(.networkResourcePriority(try priority(x)))
+        }
+        if let x = object.optional("route") { found.append(.route(try route(x))) }
+        try object.finish()
+        guard found.count == 1 else {
+            let verbs = "pause, play, seek, skip, rate, networkResourcePriority, route"
+            throw item.error("an action needs exactly one of \(verbs) (found \(found.count))")
+        }
+        return TimedAction(time: time, action: found[0])
+    }
+
+    /// A route name: `local` (0) or one of the scenario's routes (1…).
+    func route(_ reader: JSONReader) throws -> Int {
+        let name = try reader.string()
+        if name == "local" { return 0 }
+        if let position = routeNames.firstIndex(of: name) { return position + 1 }
+        let known = ["local"] + routeNames
+        throw reader.error("unknown route '\(name)' (known: \(known.joined(separator: ", ")))")
     }
 }

@@ -25,6 +25,16 @@ public struct Scenario: Sendable {
     public var allocation: AllocationStrategy = .weighted
     /// The weight of each `networkResourcePriority` level.
     public var priorityWeights = PriorityWeights()
+    /// External playback routes, reachable with `route` actions (route n + 1 in ``PlayerAction/route(_:)``).
+    public var routes: [ExternalRoute] = []
+}
+
+/// An external playback receiver with its own network (`AVRoutingPlaybackArbiter`).
+public struct ExternalRoute: Sendable {
+    /// Its name in the scenario.
+    public var name: String
+    /// Its network.
+    public var network: NetworkTimeline
 }
 
 /// One player of a scenario, before it is instantiated for a run.

@@ -31,20 +31,61 @@ public struct ScenarioLoader {
         if let reader = root.optional("allocation") {
             (allocation, weights) = try decodeAllocation(reader)
         }
+        var routes: [ExternalRoute] = []
+        if let reader = root.optional("routes") {
+            let object = try reader.object()
+            for key in object.keys {
+                guard key != "local" else { throw reader.error("'local' is the shared link; name routes otherwise") }
+                let (timeline, _) = try NetworkDecoder(directory: directory).decode(try object.required(key))
+                routes.append(ExternalRoute(name: key, network: timeline))
+            }
+            try object.finish()
+        }
+        let routeNames = routes.map { $0.name }
         let playerReaders = try root.required("players").array()
         guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
         var players: [PlayerDescription] = []
         for reader in playerReaders {
-            let player = try PlayerDecoder(content: content, directory: directory, registry: registry).decode(reader)
+            let player = try PlayerDecoder(
+                content: content, directory: directory, registry: registry, routeNames: routeNames
+            ).decode(reader)
             if players.contains(where: { $0.id == player.id }) {
                 throw reader.error("two players have the id '\(player.id)'")
             }
             players.append(player)
         }
+        if let reader = root.optional("actions") {
+            for item in try reader.array() {
+                let object = try item.object()
+                let idReader = try object.required("player")
+                let id = try idReader.string()
+                guard let index = players.firstIndex(where: { $0.id == id }) else {
+                    throw idReader.error("no player has the id '\(id)'")
+                }
+                let decoder = PlayerDecoder(
+                    content: content, directory: directory, registry: registry, routeNames: routeNames)
+                let action = try decoder.decodeAction(item, object: object)
+                players[index].settings.actions.append(action)
+            }
+            for index in players.indices {
+                players[index].settings.actions = PlayerDecoder.sorted(players[index].settings.actions)
+            }
+        }
+        var groupSizes: [String: Int] = [:]
+        for player in players {
+            if let group = player.settings.coordinationGroup { groupSizes[group, default: 0] += 1 }
+        }
+        for (position, reader) in playerReaders.enumerated() {
+            if let group = players[position].settings.coordinationGroup, groupSizes[group] == 1 {
+                throw reader.error("coordination group '\(group)' has only this player; a group needs two or more")
+            }
+        }
         try root.finish()
-        return Scenario(
+        var scenario = Scenario(
             name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
             players: players, qoe: qoe, durationSeconds: duration, allocation: allocation, priorityWeights: weights)
+        scenario.routes = routes
+        return scenario
     }
 
     func checkName(_ name: String, _ reader: JSONReader) throws {

@@ -26,7 +26,8 @@ public struct ScenarioRunner {
         }
         let simulation = Simulation(
             curve: scenario.network.curve, players: configurations, timeLimit: scenario.durationSeconds,
-            allocation: scenario.allocation, priorityWeights: scenario.priorityWeights, recordsTimeline: recordsTimeline)
+            allocation: scenario.allocation, priorityWeights: scenario.priorityWeights,
+            routes: scenario.routes.map { $0.network.curve }, recordsTimeline: recordsTimeline)
         let result = simulation.run()
         return Self.report(result, scenario: scenario.name, trace: scenario.networkLabel, qoe: scenario.qoe)
     }

@@ -4,9 +4,10 @@ import Testing
 
 /// The shared link's processor sharing, with completion times worked out by hand.
 struct SharedLinkTests {
-    static func constantLink(_ bps: Double, allocator: any BandwidthAllocator = WeightedAllocator(), loss: Double = 0,
-        rtt: Double = 0) throws -> SharedLink
-    {
+    static func constantLink(
+        _ bps: Double, allocator: any BandwidthAllocator = WeightedAllocator(), loss: Double = 0,
+        rtt: Double = 0
+    ) throws -> SharedLink {
         let curve = try CapacityCurve(
             starts: [0], ratesBps: [bps], duration: 1000, latencySeconds: [rtt], lossRates: [loss])
         return SharedLink(curve: curve, allocator: allocator)
