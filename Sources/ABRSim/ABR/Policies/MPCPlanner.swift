@@ -40,18 +40,10 @@ final class MPCPlanner {
     /// Weight of |Δbitrate| in Mbit/s (Pensieve 1).
     var smoothnessPenalty = 1.0
 
-    // Search state, one slot per depth.
-    private var buffers: [Double] = []
-    private var rebuffers: [Double] = []
-    private var bitrateSums: [Double] = []
-    private var changeSums: [Double] = []
-    private var lasts: [Int] = []
+    // Bounds and scratch for the search: smallest download per position, best chains, per-depth prefix state.
     private var smallestDownload: [Double] = []
-    private var bestChain: [Double] = []  // (remaining) * choices + last variant, kbit/s
-    private var best = -Double.infinity
-    private var threshold = -Double.infinity
-    private var bestFirst = 0
-    private var found = false
+    private var bestChain: [Double] = []  // remaining * choices + last variant, kbit/s
+    private var scratch: [Double] = []
 
     /// Sizes the problem; the caller then fills ``downloadSeconds`` and ``segmentSeconds``.
     func reset(horizon: Int, choices: Int) {
@@ -62,14 +54,11 @@ final class MPCPlanner {
             downloadSeconds = [Double](repeating: 0, count: horizon * choices)
         }
         if segmentSeconds.count != horizon { segmentSeconds = [Double](repeating: 0, count: horizon) }
-        if buffers.count != horizon + 1 {
-            buffers = [Double](repeating: 0, count: horizon + 1)
-            rebuffers = buffers
-            bitrateSums = buffers
-            changeSums = buffers
-            lasts = [Int](repeating: 0, count: horizon + 1)
-            smallestDownload = [Double](repeating: 0, count: horizon + 1)
+        if smallestDownload.count != horizon { smallestDownload = [Double](repeating: 0, count: horizon) }
+        if bestChain.count != (horizon + 1) * choices {
+            bestChain = [Double](repeating: 0, count: (horizon + 1) * choices)
         }
+        if scratch.count != 5 * (horizon + 1) { scratch = [Double](repeating: 0, count: 5 * (horizon + 1)) }
     }
 
     /// The score of bitrate sum `a`, change sum `s` (kbit/s) and rebuffering `r` (s), in mpc.py's order.
@@ -125,16 +114,28 @@ final class MPCPlanner {
     /// depth-first search.
     func firstChoice() -> Int {
         prepareBounds()
-        buffers[0] = startBuffer
-        rebuffers[0] = 0
-        bitrateSums[0] = 0
-        changeSums[0] = 0
-        best = -Double.infinity
-        found = false
-        bestFirst = 0
-        threshold = bestConstantScore()
-        explore(depth: 0, first: 0)
-        return bestFirst
+        let threshold = bestConstantScore()
+        return downloadSeconds.withUnsafeBufferPointer { downloads in
+            segmentSeconds.withUnsafeBufferPointer { segments in
+                bitratesKbps.withUnsafeBufferPointer { bitrates in
+                    smallestDownload.withUnsafeBufferPointer { smallest in
+                        bestChain.withUnsafeBufferPointer { chain in
+                            scratch.withUnsafeMutableBufferPointer { state in
+                                var search = MPCSearch(
+                                    horizon: horizon, choices: choices, downloads: downloads.baseAddress!,
+                                    segments: segments.baseAddress!, bitrates: bitrates.baseAddress!,
+                                    smallest: smallest.baseAddress!, chain: chain.baseAddress!,
+                                    state: state.baseAddress!, lastVariant: lastVariant ?? -1,
+                                    rebufferPenalty: rebufferPenalty, smoothnessPenalty: smoothnessPenalty,
+                                    threshold: threshold)
+                                search.start(buffer: startBuffer)
+                                return search.bestFirst
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Fills the smallest download per position and the best bitrate-minus-smoothness chains.
@@ -144,10 +145,7 @@ final class MPCPlanner {
             for variant in 0..<choices { smallest = min(smallest, downloadSeconds[position * choices + variant]) }
             smallestDownload[position] = smallest
         }
-        let needed = (horizon + 1) * choices
-        if bestChain.count < needed { bestChain = [Double](repeating: 0, count: needed) }
         for last in 0..<choices { bestChain[last] = 0 }
-        if horizon == 0 { return }
         for remaining in 1...horizon {
             for last in 0..<choices {
                 var top = -Double.infinity
@@ -189,37 +187,93 @@ final class MPCPlanner {
         }
         return top
     }
+}
 
-    /// Rebuffering the remaining positions from `position` would cause at least, starting with `buffer`.
+/// The depth-first search of ``MPCPlanner/firstChoice()`` over raw storage (no bounds or exclusivity checks in the
+/// hot loop). `state` holds, per depth, buffer, rebuffer, bitrate sum, change sum and last variant (5 slots each).
+private struct MPCSearch {
+    let horizon: Int
+    let choices: Int
+    let downloads: UnsafePointer<Double>
+    let segments: UnsafePointer<Double>
+    let bitrates: UnsafePointer<Double>
+    let smallest: UnsafePointer<Double>
+    let chain: UnsafePointer<Double>
+    let state: UnsafeMutablePointer<Double>
+    /// The previous segment's variant, −1 for none.
+    let lastVariant: Int
+    let rebufferPenalty: Double
+    let smoothnessPenalty: Double
+    /// A score some sequence reaches (the best constant sequence's).
+    let threshold: Double
+    var best = -Double.infinity
+    var bestFirst = 0
+    var found = false
+
+    init(
+        horizon: Int, choices: Int, downloads: UnsafePointer<Double>, segments: UnsafePointer<Double>,
+        bitrates: UnsafePointer<Double>, smallest: UnsafePointer<Double>, chain: UnsafePointer<Double>,
+        state: UnsafeMutablePointer<Double>, lastVariant: Int, rebufferPenalty: Double, smoothnessPenalty: Double,
+        threshold: Double
+    ) {
+        self.horizon = horizon
+        self.choices = choices
+        self.downloads = downloads
+        self.segments = segments
+        self.bitrates = bitrates
+        self.smallest = smallest
+        self.chain = chain
+        self.state = state
+        self.lastVariant = lastVariant
+        self.rebufferPenalty = rebufferPenalty
+        self.smoothnessPenalty = smoothnessPenalty
+        self.threshold = threshold
+    }
+
+    mutating func start(buffer: Double) {
+        state[0] = buffer
+        state[1] = 0
+        state[2] = 0
+        state[3] = 0
+        state[4] = Double(lastVariant)
+        explore(depth: 0, first: 0)
+    }
+
+    /// Rebuffering the positions from `position` on would cause at least, starting with `buffer`.
     @inline(__always)
-    private func rebufferLowerBound(from position: Int, buffer start: Double) -> Double {
+    func rebufferLowerBound(from position: Int, buffer start: Double) -> Double {
         var buffer = start
         var rebuffer = 0.0
-        for p in position..<horizon {
-            let download = smallestDownload[p]
+        var p = position
+        while p < horizon {
+            let download = smallest[p]
             if buffer < download {
                 rebuffer += download - buffer
                 buffer = 0
             } else {
                 buffer -= download
             }
-            buffer += segmentSeconds[p]
+            buffer += segments[p]
+            p += 1
         }
         return rebuffer
     }
 
     /// Visits the children of the prefix stored at `depth`, highest variant first.
-    private func explore(depth: Int, first: Int) {
-        let position = depth
-        let buffer = buffers[depth]
-        let rebuffer = rebuffers[depth]
-        let a = bitrateSums[depth]
-        let s = changeSums[depth]
+    mutating func explore(depth: Int, first: Int) {
+        let slot = state + 5 * depth
+        let buffer = slot[0]
+        let rebuffer = slot[1]
+        let a = slot[2]
+        let s = slot[3]
+        let previous = Int(slot[4])
+        let row = downloads + depth * choices
+        let segment = segments[depth]
         let isLeafLevel = depth == horizon - 1
+        let remaining = horizon - depth - 1
         var variant = choices - 1
         while variant >= 0 {
-            defer { variant -= 1 }
-            let download = downloadSeconds[position * choices + variant]
+            let download = row[variant]
             var nextBuffer = buffer
             var nextRebuffer = rebuffer
             if nextBuffer < download {
@@ -228,34 +282,38 @@ final class MPCPlanner {
             } else {
                 nextBuffer -= download
             }
-            nextBuffer += segmentSeconds[position]
-            let last = depth == 0 ? (lastVariant ?? variant) : lasts[depth]
-            let nextA = a + bitratesKbps[variant]
-            let nextS = s + abs(bitratesKbps[variant] - bitratesKbps[last])
+            nextBuffer += segment
+            let last = previous < 0 ? variant : previous
+            let nextA = a + bitrates[variant]
+            let nextS = s + abs(bitrates[variant] - bitrates[last])
             let head = depth == 0 ? variant : first
             if isLeafLevel {
-                let value = score(nextA, nextS, nextRebuffer)
+                // mpc.py: (bitrate_sum/1000.) - (REBUF_PENALTY*curr_rebuffer_time) - (smoothness_diffs/1000.)
+                let value = nextA / 1000 - rebufferPenalty * nextRebuffer - smoothnessPenalty * nextS / 1000
                 if !found || value > best {
                     best = value
                     bestFirst = head
                     found = true
                 }
-                continue
+            } else {
+                let future = rebufferLowerBound(from: depth + 1, buffer: nextBuffer)
+                let gain = chain[remaining * choices + variant]
+                let penaltyFloor = rebufferPenalty * (nextRebuffer + future)
+                let bound = (nextA - smoothnessPenalty * nextS + gain) / 1000 - penaltyFloor
+                let margin =
+                    1e-9 * (1 + (abs(nextA) + abs(smoothnessPenalty * nextS) + abs(gain)) / 1000 + penaltyFloor)
+                let limit = found ? max(best, threshold) : threshold
+                if bound + margin > limit {
+                    let child = slot + 5
+                    child[0] = nextBuffer
+                    child[1] = nextRebuffer
+                    child[2] = nextA
+                    child[3] = nextS
+                    child[4] = Double(variant)
+                    explore(depth: depth + 1, first: head)
+                }
             }
-            let remaining = horizon - depth - 1
-            let future = rebufferLowerBound(from: depth + 1, buffer: nextBuffer)
-            let chain = bestChain[remaining * choices + variant]
-            let penaltyFloor = rebufferPenalty * (nextRebuffer + future)
-            let bound = (nextA - smoothnessPenalty * nextS + chain) / 1000 - penaltyFloor
-            let margin = 1e-9 * (1 + (abs(nextA) + abs(smoothnessPenalty * nextS) + abs(chain)) / 1000 + penaltyFloor)
-            let limit = found ? max(best, threshold) : threshold
-            if bound + margin <= limit { continue }
-            buffers[depth + 1] = nextBuffer
-            rebuffers[depth + 1] = nextRebuffer
-            bitrateSums[depth + 1] = nextA
-            changeSums[depth + 1] = nextS
-            lasts[depth + 1] = variant
-            explore(depth: depth + 1, first: head)
+            variant -= 1
         }
     }
 }

@@ -109,7 +109,10 @@ public final class MPCPolicy: ABRPolicy {
             }
         }
         if planner.bitratesKbps.count != content.variantCount {
-            planner.bitratesKbps = content.variants.map { $0.bitrateBps / 1000 }
+            planner.bitratesKbps = [Double](repeating: 0, count: content.variantCount)
+        }
+        for (index, variant) in content.variants.enumerated() {
+            planner.bitratesKbps[index] = variant.bitrateBps / 1000
         }
         planner.startBuffer = context.bufferSeconds
         planner.lastVariant = context.lastVariant.map { min(max($0, 0), content.variantCount - 1) }
