@@ -1,7 +1,7 @@
 /// The descriptors of the built-in policies, in the order `abrsim policies` lists them.
 enum BuiltInPolicies {
     static var all: [PolicyDescriptor] {
-        [fixed, throughput, bola, bolaE, dynamic, festive, exoplayer, hlsjs, shaka]
+        [fixed, throughput, bba, mpc, robustMPC, bola, bolaE, dynamic, festive, exoplayer, hlsjs, shaka]
     }
 
     static let fixed = PolicyDescriptor(

@@ -1,0 +1,107 @@
+/// The network and buffer state of Pensieve's `fixed_env.py` `Environment`, and its `get_video_chunk`
+/// arithmetic, operation for operation and in its units (trace seconds, bytes, buffer in ms). Used only by
+/// ``PensieveProfile/simulate(trace:content:policy:)``; a value, one per run.
+struct PensieveEngine {
+    /// What one chunk's download did.
+    struct Step {
+        /// Seconds of trace the download took (before the RTT), Pensieve's `delay` before `*= 1000`.
+        var downloadSeconds: Double
+        /// `delay`: download ms + RTT.
+        var delayMs: Double
+        /// `rebuf`, ms.
+        var rebufferMs: Double
+        /// `sleep_time` as `get_video_chunk` returns it, ms.
+        var sleepMs: Double
+        /// `buffer_size` after the chunk and any sleep, ms.
+        var bufferMsAfter: Double
+    }
+
+    private let times: [Double]
+    private let bandwidths: [Double]
+    /// `mahimahi_ptr`.
+    private var pointer = 1
+    /// `last_mahimahi_time`, seconds.
+    private var lastTime: Double
+    /// `buffer_size`, ms.
+    private(set) var bufferMs = 0.0
+
+    /// A fresh environment on `trace`: pointer 1, clock at its first time, empty buffer.
+    init(trace: PensieveCookedTrace) {
+        times = trace.times
+        bandwidths = trace.bandwidthsMbps
+        lastTime = trace.times[0]
+    }
+
+    /// Moves the pointer to the next interval, wrapping to 1 with the time at 0 at the end of the trace.
+    @inline(__always)
+    private mutating func advancePointer() {
+        lastTime = times[pointer]
+        pointer += 1
+        if pointer >= bandwidths.count {
+            pointer = 1
+            lastTime = 0
+        }
+    }
+
+    /// `get_video_chunk` for a chunk of `bytes`.
+    mutating func download(bytes: Double) -> Step {
+        var delay = 0.0
+        var sent = 0.0
+        while true {
+            let throughput = bandwidths[pointer] * 1_000_000 / 8
+            let duration = times[pointer] - lastTime
+            let payload = throughput * duration * PensieveProfile.payloadFraction
+            if sent + payload > bytes {
+                let fraction = (bytes - sent) / throughput / PensieveProfile.payloadFraction
+                delay += fraction
+                lastTime += fraction
+                break
+            }
+            sent += payload
+            delay += duration
+            advancePointer()
+        }
+        let downloadSeconds = delay
+        delay *= 1000
+        delay += PensieveProfile.rttMilliseconds
+        let rebuffer = max(delay - bufferMs, 0)
+        bufferMs = max(bufferMs - delay, 0)
+        bufferMs += PensieveProfile.chunkMilliseconds
+        var sleep = 0.0
+        if bufferMs > PensieveProfile.bufferCapMilliseconds {
+            let drain = bufferMs - PensieveProfile.bufferCapMilliseconds
+            sleep =
+                (drain / PensieveProfile.sleepQuantumMilliseconds).rounded(.up)
+                * PensieveProfile.sleepQuantumMilliseconds
+            bufferMs -= sleep
+            sleep = advance(sleepMs: sleep)
+        }
+        return Step(
+            downloadSeconds: downloadSeconds, delayMs: delay, rebufferMs: rebuffer, sleepMs: sleep,
+            bufferMsAfter: bufferMs)
+    }
+
+    /// `fixed_env.py`'s sleep loop: lets `sleepMs` of trace pass without downloading; returns what is left of the
+    /// variable when the loop stops (what `get_video_chunk` returns as `sleep_time`).
+    private mutating func advance(sleepMs start: Double) -> Double {
+        var sleep = start
+        while true {
+            let duration = times[pointer] - lastTime
+            if duration > sleep / 1000 {
+                lastTime += sleep / 1000
+                return sleep
+            }
+            sleep -= duration * 1000
+            advancePointer()
+        }
+    }
+
+    /// A policy's wait (not in Pensieve): the trace advances by `milliseconds` and the buffer drains; returns the
+    /// part of the wait the buffer did not cover.
+    mutating func wait(milliseconds: Double) -> Double {
+        let stall = max(milliseconds - bufferMs, 0)
+        bufferMs = max(bufferMs - milliseconds, 0)
+        _ = advance(sleepMs: milliseconds)
+        return stall
+    }
+}
