@@ -1,6 +1,6 @@
 /// The descriptors of the built-in policies, in the order `abrsim policies` lists them.
 enum BuiltInPolicies {
-    static var all: [PolicyDescriptor] { [fixed, throughput, optimal] }
+    static var all: [PolicyDescriptor] { [fixed, throughput, optimal, external] }
 
     static let fixed = PolicyDescriptor(
         name: "fixed", summary: "always the same variant (baseline for hand-checked physics)",
