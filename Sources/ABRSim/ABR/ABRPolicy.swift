@@ -57,6 +57,9 @@ public protocol ABRPolicy: AnyObject {
     /// hls.js emergency switch-down). An abandoned request's bytes count as transferred; it is not a
     /// throughput sample for the player (a policy may sample it itself).
     func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision
+    /// Why the policy can no longer decide (an external policy crashed, timed out or answered garbage), or `nil`.
+    /// The player checks it after each ``decide(_:)`` and fails with this reason (`failed(reason:)`).
+    var failureReason: String? { get }
 }
 
 extension ABRPolicy {
@@ -64,6 +67,8 @@ extension ABRPolicy {
     public func downloadFinished(_ sample: ThroughputSample, context: ABRContext) {}
     /// Default: never asks for progress.
     public var progressCheckInterval: Double? { nil }
+    /// Default: never fails.
+    public var failureReason: String? { nil }
     /// Default: keep going.
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         .keepGoing

@@ -195,7 +195,12 @@ public final class Player {
             return
         }
         let context = makeContext(at: now, buffer: buffer)
-        switch policy.decide(context) {
+        let decision = policy.decide(context)
+        if let reason = policy.failureReason {
+            finish(.failed(reason: reason), at: now)
+            return
+        }
+        switch decision {
         case .wait(let seconds):
             wakeGeneration &+= 1
             // At least 1 ms, so a policy that keeps answering "wait 0" cannot stall simulated time.

@@ -82,7 +82,19 @@ struct PlayerDecoder {
             switch value.value {
             case .number(let x): parameters.append((key, .number(x)))
             case .string(let s): parameters.append((key, .text(s)))
-            default: throw value.error("a policy parameter must be a number or a string, found \(value.value.typeName)")
+            case .array(let items):
+                var words: [String] = []
+                for item in items {
+                    guard case .string(let word) = item else {
+                        throw value.error("a policy parameter list must hold strings, found \(item.typeName)")
+                    }
+                    words.append(word)
+                }
+                parameters.append((key, .list(words)))
+            default:
+                let found = value.value.typeName
+                throw value.error(
+                    "a policy parameter must be a number, a string or an array of strings, found \(found)")
             }
         }
         try object.finish()

@@ -17,8 +17,11 @@ public struct ScenarioRunner {
         var configurations: [PlayerConfiguration] = []
         for (index, player) in scenario.players.enumerated() {
             let policy = try registry.makePolicy(
-                player.policy, environment: PolicyEnvironment(seed: seed, playerIndex: index), file: scenario.file,
-                location: player.policyLocation)
+                player.policy,
+                environment: PolicyEnvironment(
+                    seed: seed, playerIndex: index, curve: scenario.network.curve, content: player.content,
+                    settings: player.settings, directory: scenarioDirectory(scenario.file)),
+                file: scenario.file, location: player.policyLocation)
             configurations.append(
                 PlayerConfiguration(
                     id: player.id, content: player.content, policy: policy, policyLabel: player.policy.label,
@@ -47,4 +50,10 @@ public struct ScenarioRunner {
         }
         return RunReport(scenario: scenario, trace: trace, endTime: result.endTime, players: players)
     }
+}
+
+/// The folder holding `file` (`.` for a bare file name): where a scenario's external policies run.
+func scenarioDirectory(_ file: String) -> String {
+    guard let slash = file.lastIndex(of: "/") else { return "." }
+    return slash == file.startIndex ? "/" : String(file[..<slash])
 }

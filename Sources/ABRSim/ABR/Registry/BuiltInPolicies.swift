@@ -1,7 +1,10 @@
 /// The descriptors of the built-in policies, in the order `abrsim policies` lists them.
 enum BuiltInPolicies {
     static var all: [PolicyDescriptor] {
-        [fixed, throughput, bba, mpc, robustMPC, bola, bolaE, dynamic, festive, exoplayer, hlsjs, shaka]
+        [
+            fixed, throughput, bba, mpc, robustMPC, bola, bolaE, dynamic, festive, exoplayer, hlsjs, shaka, optimal,
+            external,
+        ]
     }
 
     static let fixed = PolicyDescriptor(

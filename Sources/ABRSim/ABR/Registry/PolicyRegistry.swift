@@ -69,11 +69,26 @@ public struct PolicyEnvironment {
     public var seed: UInt64
     /// Index of the player the policy serves (to derive distinct random streams).
     public var playerIndex: Int
+    /// The network the player will see, for policies that know the future (`optimal`); `nil` when unknown.
+    public var curve: CapacityCurve?
+    /// The content the player will play, when known.
+    public var content: Content?
+    /// The player's settings, when known.
+    public var settings: PlayerSettings?
+    /// The folder of the scenario file (working directory of external policies), when known.
+    public var directory: String?
 
-    /// An environment.
-    public init(seed: UInt64, playerIndex: Int) {
+    /// An environment; the optional parts default to unknown.
+    public init(
+        seed: UInt64, playerIndex: Int, curve: CapacityCurve? = nil, content: Content? = nil,
+        settings: PlayerSettings? = nil, directory: String? = nil
+    ) {
         self.seed = seed
         self.playerIndex = playerIndex
+        self.curve = curve
+        self.content = content
+        self.settings = settings
+        self.directory = directory
     }
 }
 

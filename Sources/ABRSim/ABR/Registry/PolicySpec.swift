@@ -1,15 +1,18 @@
 /// A policy as a user names it: a name and parameters, from a scenario (`{"name": "bba", "reservoir": 5}` or
 /// `"bba(reservoir=5)"`) or from the command line (`--policies bba(reservoir=5,cushion=10),throughput`).
 public struct PolicySpec: Equatable, Sendable {
-    /// One parameter value: a number or a word.
+    /// One parameter value: a number, a word, or a list of words (a scenario's JSON array of strings, such as
+    /// an external policy's `command`).
     public enum Value: Equatable, Sendable, CustomStringConvertible {
         case number(Double)
         case text(String)
+        case list([String])
 
         public var description: String {
             switch self {
             case .number(let x): formatParameterNumber(x)
             case .text(let s): s
+            case .list(let items): "[" + items.joined(separator: " ") + "]"
             }
         }
     }

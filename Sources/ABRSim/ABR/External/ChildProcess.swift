@@ -1,0 +1,218 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A child process spoken to in lines: started with `posix_spawnp`, its stdin fed through a socket pair (so that
+/// writing to a child that died is an `EPIPE` error, never a `SIGPIPE` that kills the simulator), its stdout
+/// read line by line with a deadline (`poll(2)`), its stderr drained all the while so that a chatty child
+/// cannot block on a full pipe; the last lines of stderr are kept for error messages.
+///
+/// Used by ``ExternalPolicy``. Killed (`SIGKILL`) and reaped by ``terminate()`` or on deinit.
+final class ChildProcess {
+    /// What went wrong talking to the child, in words for a message.
+    struct Failure: Error, Equatable {
+        var message: String
+    }
+
+    let pid: pid_t
+    private var input: Int32
+    private var output: Int32
+    private var errors: Int32
+    private var pending: [UInt8] = []
+    private var errorTail: [UInt8] = []
+    private var exitDescription: String?
+    /// Bytes of stderr kept for messages.
+    static let errorTailBytes = 2048
+
+    /// Starts `command` (program looked up in `PATH`, then its arguments) in `directory` (`nil`: ours).
+    init(command: [String], directory: String?) throws {
+        guard let program = command.first, !program.isEmpty else { throw Failure(message: "the command is empty") }
+        // Socket pairs rather than pipes: created close-on-exec atomically (so children spawned by other threads
+        // at the same moment never inherit them), and `send(MSG_NOSIGNAL)` turns a dead reader into EPIPE.
+        var stdinPair: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        var stderrPipe: [Int32] = [-1, -1]
+        let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, kind, 0, &stdinPair) == 0, socketpair(AF_UNIX, kind, 0, &stdoutPipe) == 0,
+            socketpair(AF_UNIX, kind, 0, &stderrPipe) == 0
+        else {
+            let code = errno
+            for fd in stdinPair + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+            throw Failure(message: "cannot create socket pairs: \(Self.errorText(code))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        var command = command
+        if let directory {
+            if let addChdir = Self.addChdir {
+                _ = addChdir(&actions, directory)
+            } else {
+                command = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", directory] + command
+            }
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        let status = posix_spawnp(&child, command[0], &actions, nil, argv, environ)
+        close(stdinPair[1])
+        close(stdoutPipe[1])
+        close(stderrPipe[1])
+        guard status == 0 else {
+            close(stdinPair[0])
+            close(stdoutPipe[0])
+            close(stderrPipe[0])
+            throw Failure(message: "cannot start '\(program)': \(Self.errorText(status))")
+        }
+        pid = child
+        input = stdinPair[0]
+        output = stdoutPipe[0]
+        errors = stderrPipe[0]
+    }
+
+    deinit { terminate() }
+
+    /// Sends one line (a newline is appended).
+    func send(_ line: String) throws {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.send(input, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "cannot write to it (\(Self.errorText(errno)))\(exitSuffix())")
+            }
+            offset += written
+        }
+    }
+
+    /// The next line of stdout (without its newline), waiting at most `timeout` seconds.
+    func readLine(timeout: Double) throws -> String {
+        let deadline = Self.now() + timeout
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            let remaining = deadline - Self.now()
+            guard remaining > 0 else {
+                throw Failure(message: "no reply within \(formatParameterNumber(timeout)) s")
+            }
+            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+            if errors >= 0 { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min((remaining * 1000).rounded(.up), 1e9)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "poll failed: \(Self.errorText(errno))")
+            }
+            if fds.count > 1, fds[1].revents != 0 { drainErrors() }
+            if fds[0].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(output, &buffer, buffer.count)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(message: "cannot read its output: \(Self.errorText(errno))")
+                }
+                if count == 0 {
+                    throw Failure(message: "it closed its output before replying\(exitSuffix())")
+                }
+                pending.append(contentsOf: buffer[..<count])
+            }
+        }
+    }
+
+    /// Reads whatever stderr holds now, keeping the last ``errorTailBytes``; closes it at end of file.
+    private func drainErrors() {
+        guard errors >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(errors, &buffer, buffer.count)
+        if count <= 0 {
+            if count < 0, errno == EINTR || errno == EAGAIN { return }
+            close(errors)
+            errors = -1
+            return
+        }
+        errorTail.append(contentsOf: buffer[..<count])
+        if errorTail.count > Self.errorTailBytes { errorTail.removeFirst(errorTail.count - Self.errorTailBytes) }
+    }
+
+    /// The last lines the child wrote to stderr (at most three), for messages; empty if none.
+    func stderrTail() -> String {
+        // Collect what is already there without blocking.
+        while errors >= 0 {
+            var fd = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 0) > 0 else { break }
+            drainErrors()
+        }
+        let text = String(decoding: errorTail, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).suffix(3)
+        return lines.joined(separator: " | ")
+    }
+
+    /// How the child ended, if it has (reaps it); waits up to `grace` seconds for it.
+    private func exitStatus(grace: Double) -> String? {
+        if let exitDescription { return exitDescription }
+        let deadline = Self.now() + grace
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                let code = status & 0x7F
+                exitDescription = code == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(code)"
+                return exitDescription
+            }
+            if result < 0 || Self.now() >= deadline { return nil }
+            usleep(2000)
+        }
+    }
+
+    /// `" (exit status 3)"` when the child has ended, else empty.
+    private func exitSuffix() -> String {
+        exitStatus(grace: 0.5).map { " (\($0))" } ?? ""
+    }
+
+    /// Kills (`SIGKILL`) and reaps the child and closes every descriptor; safe to call twice.
+    func terminate() {
+        if exitDescription == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            exitDescription = "killed"
+        }
+        for fd in [input, output, errors] where fd >= 0 { close(fd) }
+        input = -1
+        output = -1
+        errors = -1
+    }
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), looked up at run time because the Glibc module
+    /// does not declare it; `nil` where it is missing (the child then changes folder through `/bin/sh`).
+    static let addChdir:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+            guard let handle = dlopen(nil, RTLD_NOW),
+                let symbol = dlsym(handle, "posix_spawn_file_actions_addchdir_np")
+            else { return nil }
+            return unsafeBitCast(
+                symbol,
+                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)
+                    .self)
+        }()
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,156 @@
+/// An ABR policy running outside the simulator as a child process speaking JSON lines (DESIGN §2.5: "External
+/// policies run as a child process speaking JSON lines on stdin/stdout … A crash, a timeout or a malformed
+/// reply is a clear error naming the policy"). This is how a Python model (a trained Pensieve, say) plugs in
+/// without recompiling; the protocol is in `docs/external-policy.md`, with `scenarios/policies/bba.py` as a
+/// complete example.
+///
+/// The child starts once, when the policy is made (one per player per run), in the scenario's folder. For each
+/// decision the policy writes one request line (the context: segment, ladder, next sizes, buffer, state, the
+/// last `history` downloads…) and reads one reply line, `{"variant": 3}` or `{"wait": 0.5}`, within `timeout`
+/// seconds. A crash or early exit, a reply that is not that JSON, a variant outside 0…maxVariant or a timeout
+/// makes the policy fail: it records ``failureReason`` (naming the policy, with the last lines of the child's
+/// stderr), kills the child, and the player ends `failed` with that reason. The child is killed and reaped when
+/// the policy is released.
+public final class ExternalPolicy: ABRPolicy {
+    /// The policy as the user wrote it, for messages.
+    public let label: String
+    /// Seconds allowed per reply.
+    public let timeout: Double
+    /// Completed downloads sent with each request (the most recent ones).
+    public let historyLength: Int
+    /// Why the policy stopped deciding, or `nil`.
+    public private(set) var failureReason: String?
+    private let process: ChildProcess
+
+    /// Starts `command` in `directory` (`nil`: the current one). Throws if it cannot be started.
+    public init(command: [String], directory: String?, label: String, timeout: Double = 5, historyLength: Int = 10)
+        throws
+    {
+        self.label = label
+        self.timeout = timeout
+        self.historyLength = historyLength
+        do {
+            process = try ChildProcess(command: command, directory: directory)
+        } catch let failure as ChildProcess.Failure {
+            throw InputError("external policy '\(label)': \(failure.message)")
+        }
+    }
+
+    public func decide(_ context: ABRContext) -> ABRDecision {
+        guard failureReason == nil else { return .wait(seconds: 1) }
+        let line: String
+        do {
+            try process.send(Self.request(for: context, historyLength: historyLength))
+            line = try process.readLine(timeout: timeout)
+        } catch let failure as ChildProcess.Failure {
+            return fail("segment \(context.segmentIndex): \(failure.message)")
+        } catch {
+            return fail("segment \(context.segmentIndex): \(error)")
+        }
+        switch Self.parseReply(line, maxVariant: context.maxVariant) {
+        case .success(let decision): return decision
+        case .failure(let failure): return fail("segment \(context.segmentIndex): \(failure.message)")
+        }
+    }
+
+    /// Records the failure, kills the child, and answers a harmless wait (the player fails on seeing the reason).
+    private func fail(_ message: String) -> ABRDecision {
+        let tail = process.stderrTail()
+        failureReason = "external policy '\(label)': \(message)" + (tail.isEmpty ? "" : "; its stderr: \(tail)")
+        process.terminate()
+        return .wait(seconds: 1)
+    }
+
+    /// The request line for one decision (see `docs/external-policy.md`).
+    static func request(for context: ABRContext, historyLength: Int) -> String {
+        let content = context.content
+        let segment = min(context.segmentIndex, content.segmentCount - 1)
+        var json = JSONLineWriter()
+        json.string("type", "decide")
+        json.number("time", context.time)
+        json.integer("segment", context.segmentIndex)
+        json.integer("segmentCount", content.segmentCount)
+        json.number("segmentDuration", content.segmentDurations[segment])
+        json.numbers("ladderKbps", content.variants.map { $0.bitrateBps / 1000 })
+        json.numbers("sizesBits", (0..<content.variantCount).map { content.sizeBits(segment: segment, variant: $0) })
+        json.number("buffer", context.bufferSeconds)
+        json.number("bufferTarget", context.bufferTargetSeconds)
+        json.integer("lastVariant", context.lastVariant)
+        json.integer("maxVariant", context.maxVariant)
+        json.integer("startVariant", context.startVariant)
+        json.string("state", context.playbackState.csvName)
+        json.number("rate", context.playbackRate)
+        json.bool("afterSeek", context.isAfterSeek)
+        let history = context.history
+        let first = max(0, history.count - historyLength)
+        var samples: [String] = []
+        for index in first..<history.count {
+            let sample = history.samples[index]
+            var item = JSONLineWriter()
+            item.number("bits", sample.bits)
+            item.number("request", sample.requestTime)
+            item.number("firstByte", sample.firstByteTime)
+            item.number("done", sample.doneTime)
+            item.integer("variant", history.variants[index])
+            samples.append(item.finished())
+        }
+        json.raw("history", "[" + samples.joined(separator: ",") + "]")
+        return json.finished()
+    }
+
+    /// A reply line as a decision, or what is wrong with it.
+    static func parseReply(_ line: String, maxVariant: Int) -> Result<ABRDecision, ChildProcess.Failure> {
+        let shown = line.count > 80 ? String(line.prefix(80)) + "…" : line
+        func wrong(_ what: String) -> Result<ABRDecision, ChildProcess.Failure> {
+            .failure(ChildProcess.Failure(message: "\(what), got '\(shown)'"))
+        }
+        guard let value = try? JSONParser.parse(Array(line.utf8), file: "reply"), case .object(let object) = value
+        else { return wrong("the reply is not a JSON object") }
+        if let variant = object["variant"] {
+            guard object.count == 1, case .number(let x) = variant, x == x.rounded() else {
+                return wrong("expected {\"variant\": <whole number>}")
+            }
+            guard x >= 0, x <= Double(maxVariant) else {
+                return wrong("variant \(formatParameterNumber(x)) is outside 0…\(maxVariant)")
+            }
+            return .success(.variant(Int(x)))
+        }
+        if let wait = object["wait"] {
+            guard object.count == 1, case .number(let x) = wait, x >= 0 else {
+                return wrong("expected {\"wait\": <seconds ≥ 0>}")
+            }
+            return .success(.wait(seconds: x))
+        }
+        return wrong("expected {\"variant\": n} or {\"wait\": seconds}")
+    }
+}
+
+extension BuiltInPolicies {
+    /// `{"name": "external", "command": ["python3", "my_abr.py"], "timeout": 5, "history": 10}`.
+    static let external = PolicyDescriptor(
+        name: "external",
+        summary: "a child process speaking JSON lines (docs/external-policy.md; e.g. scenarios/policies/bba.py)",
+        parameters: [
+            PolicyParameter("command", default: "", "program and arguments (a JSON array, or words split on spaces)"),
+            PolicyParameter("timeout", default: "5", "seconds allowed per reply"),
+            PolicyParameter("history", default: "10", "most recent downloads sent with each request"),
+        ]
+    ) { arguments, environment in
+        let command: [String]
+        switch arguments.spec.parameters.first(where: { $0.name == "command" })?.value {
+        case .list(let words)?: command = words
+        case .text(let text)?: command = text.split(separator: " ").map(String.init)
+        default: throw arguments.error("needs a command, e.g. \"command\": [\"python3\", \"my_abr.py\"]")
+        }
+        guard !command.isEmpty else { throw arguments.error("the command is empty") }
+        let timeout = try arguments.positive("timeout", default: 5)
+        let history = try arguments.count("history", default: 10)
+        do {
+            return try ExternalPolicy(
+                command: command, directory: environment.directory, label: arguments.spec.label, timeout: timeout,
+                historyLength: history)
+        } catch let error as InputError {
+            throw InputError(file: arguments.file, location: arguments.location, error.message)
+        }
+    }
+}
