@@ -56,7 +56,7 @@ struct ExternalScenarioTests {
         let reader = JSONReader(try JSONParser.parse(Array(json.utf8), file: "s.json"), file: "s.json")
         let decoder = PlayerDecoder(
             content: try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 4, segmentCount: 1),
-            registry: .builtIn)
+            directory: ".", registry: .builtIn)
         #expect {
             try decoder.decodePolicy(reader)
         } throws: { error in
