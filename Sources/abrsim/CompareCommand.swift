@@ -47,7 +47,17 @@ enum CompareCommand {
         let jobs = try parsed.int("jobs") ?? availableCores
         guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
         let traces = try PathExpansion.files(traceArguments)
-        let content = try ContentSource.load(contentPath, segments: segments)
+        let content: Content
+        if model == .pensieve {
+            guard InputFile.isDirectory(contentPath) else {
+                throw InputError(
+                    file: contentPath, location: "--content",
+                    "the pensieve profile needs a folder of video_size_N files")
+            }
+            content = try PensieveProfile.loadContent(folder: contentPath)
+        } else {
+            content = try ContentSource.load(contentPath, segments: segments)
+        }
         var plan = ComparisonPlan(traces: traces, content: content, policies: policies)
         plan.model = model
         if let rtt = try parsed.double("rtt-ms") {

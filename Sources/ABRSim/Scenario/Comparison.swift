@@ -48,6 +48,7 @@ public enum Comparison {
         for spec in plan.policies {
             _ = try registry.makePolicy(spec, environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
         }
+        if plan.model == .pensieve { return try runPensieve(plan, registry: registry, jobs: jobs) }
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
             try TraceReader.read(path: plan.traces[index])
         }
@@ -56,13 +57,71 @@ public enum Comparison {
             let spec = plan.policies[index / traces.count]
             let trace = traces[index % traces.count]
             let policy = try registry.makePolicy(spec, environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
-            switch plan.model {
-            case .faithful:
-                return try runFaithful(plan, trace: trace, policy: policy, label: spec.label)
-            case .pensieve:
-                throw InputError(location: "--profile", "the pensieve profile is not available in this build")
-            }
+            return try runFaithful(plan, trace: trace, policy: policy, label: spec.label)
         }
+    }
+
+    /// Every (policy, trace) pair on Pensieve's chunk-level simulator, each policy with Pensieve's defaults for
+    /// the parameters the user left out, a fresh instance per trace.
+    static func runPensieve(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
+        guard plan.content.segmentCount >= PensieveProfile.chunkCount else {
+            throw InputError(
+                location: "--content",
+                "the pensieve profile plays \(PensieveProfile.chunkCount) chunks; the content has \(plan.content.segmentCount)"
+            )
+        }
+        let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
+            try PensieveProfile.loadTrace(path: plan.traces[index])
+        }
+        let specs = plan.policies.map(PensieveProfile.policySpecDefaults)
+        let pairs = specs.count * traces.count
+        return try parallelMap(count: pairs, jobs: jobs) { index in
+            let position = index / traces.count
+            let policy = try registry.makePolicy(
+                specs[position], environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
+            let run = PensieveProfile.simulate(
+                trace: traces[index % traces.count], content: plan.content, policy: policy)
+            return report(run, label: plan.policies[position].label, scenario: plan.label, content: plan.content)
+        }
+    }
+
+    /// A Pensieve run as a ``RunReport``: one segment row per chunk, times from the session clock (each chunk's
+    /// delay, then the sleep that brings the buffer under the cap); chunk 0's download counts as rebuffer and
+    /// there is no separate startup, as in Pensieve; `qoe_lin` equals Pensieve's total reward.
+    static func report(_ run: PensieveRun, label: String, scenario: String, content: Content) -> RunReport {
+        var segments: [SegmentRecord] = []
+        var totals = PlayerTotals()
+        var clock = 0.0
+        var buffer = 0.0
+        let rtt = PensieveProfile.rttMilliseconds / 1000
+        for chunk in run.chunks {
+            let delay = chunk.delayMs / 1000
+            let bits = chunk.chunkSizeBytes * 8
+            let afterDownload = max(buffer - delay, 0) + PensieveProfile.chunkMilliseconds / 1000
+            let sleep = max(afterDownload - chunk.bufferSecondsAfter, 0)
+            segments.append(
+                SegmentRecord(
+                    player: 0, segment: chunk.chunk, variant: chunk.variant, bitrateBps: chunk.bitrateKbps * 1000,
+                    durationSeconds: PensieveProfile.chunkMilliseconds / 1000, bytes: chunk.chunkSizeBytes,
+                    requestTime: clock, firstByteTime: clock, doneTime: clock + delay,
+                    throughputBps: delay > rtt ? bits / (delay - rtt) : .infinity, bufferBeforeSeconds: buffer,
+                    bufferAfterSeconds: chunk.bufferSecondsAfter, stallSeconds: chunk.rebufferSeconds))
+            if chunk.rebufferSeconds > 0 { totals.stallCount += 1 }
+            totals.stallSeconds += chunk.rebufferSeconds
+            totals.bytes += chunk.chunkSizeBytes
+            clock += delay + sleep
+            buffer = chunk.bufferSecondsAfter
+        }
+        totals.playedSeconds = Double(run.chunks.count) * PensieveProfile.chunkMilliseconds / 1000
+        totals.finalState = .ended
+        totals.endTime = clock + buffer
+        let summary = SessionSummary(
+            segments: segments, totals: totals, topVariant: content.variantCount - 1, qoe: QoEWeights())
+        return RunReport(
+            scenario: scenario, trace: run.trace, endTime: clock + buffer,
+            players: [
+                RunReport.PlayerReport(id: "player", policy: label, segments: segments, timeline: [], summary: summary)
+            ])
     }
 
     static func runFaithful(_ plan: ComparisonPlan, trace: Trace, policy: any ABRPolicy, label: String) throws
