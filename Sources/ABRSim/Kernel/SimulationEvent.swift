@@ -18,6 +18,8 @@ public enum PlayerEvent: Sendable {
     case bufferRunsOut(generation: UInt64)
     /// Re-evaluate `isPlaybackLikelyToKeepUp` at the instant the predictor said it would turn true.
     case keepUpCheck(generation: UInt64)
+    /// A segment read from the cache is complete.
+    case cacheRead(generation: UInt64)
     /// Report the request in flight's progress to the policy (policies that may abandon requests).
     case progressCheck(generation: UInt64)
     /// The user action at this index of the player's action list.

@@ -28,3 +28,27 @@ public struct QoEWeights: Sendable, Equatable {
         return sum - rebufferPenalty * stallSeconds - smoothnessPenalty * changes - startupPenalty * startupSeconds
     }
 }
+
+/// The weights of every QoE model a run reports: `qoe_lin`, `qoe_log` and `qoe_hd` (reference-literature §6),
+/// each with the model's published defaults (rebuffer penalty 4.3, 2.66 and 8; smoothness 1; no startup term).
+/// Set per scenario under `qoe` (`linear` weights at its top level, `log` and `hd` in their own objects).
+public struct QoESettings: Sendable, Equatable {
+    /// Weights of `qoe_lin`.
+    public var linear = QoEModel.linear.defaultWeights
+    /// Weights of `qoe_log`.
+    public var log = QoEModel.log.defaultWeights
+    /// Weights of `qoe_hd`.
+    public var hd = QoEModel.hd.defaultWeights
+
+    /// The defaults.
+    public init() {}
+
+    /// The weights of `model`.
+    public func weights(for model: QoEModel) -> QoEWeights {
+        switch model {
+        case .linear: linear
+        case .log: log
+        case .hd: hd
+        }
+    }
+}

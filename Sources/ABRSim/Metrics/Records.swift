@@ -32,6 +32,8 @@ public struct SegmentRecord: Sendable, Equatable {
     /// Whether the request was abandoned before it finished (then `bytes` is what arrived, `doneTime` when it
     /// was stopped, and the segment is requested again).
     public var abandoned = false
+    /// Whether the segment came from the player's disk cache (not the network; not a throughput sample).
+    public var cacheHit = false
 }
 
 /// One row of `timeline.csv`: the player's observable state after an event that changed any of it.
@@ -76,8 +78,10 @@ public struct PlayerTotals: Sendable, Equatable {
     public var coordinatedWaitSeconds = 0.0
     /// Media seconds played.
     public var playedSeconds = 0.0
-    /// Bytes transferred, abandoned requests included.
+    /// Bytes transferred over the network, abandoned requests included.
     public var bytes = 0.0
+    /// Segments served from the disk cache.
+    public var cacheHits = 0
     /// Final state.
     public var finalState: PlaybackState = .idle
     /// Simulated time at which the player ended or failed (`nil` if it was still going when the run stopped).

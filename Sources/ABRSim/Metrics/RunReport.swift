@@ -23,4 +23,6 @@ public struct RunReport: Sendable {
     public var endTime: Double
     /// The players, in scenario order.
     public var players: [PlayerReport]
+    /// Fairness between the players (every index 1 for a single player).
+    public var fairness: FairnessSummary?
 }

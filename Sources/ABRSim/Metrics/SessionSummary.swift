@@ -25,17 +25,29 @@ public struct SessionSummary: Sendable, Equatable {
     public var playedSeconds: Double
     /// Seconds waiting for the buffer to refill after seeks and resumes (not stalls).
     public var seekWaitSeconds: Double
+    /// Segments served from the disk cache.
+    public var cacheHits: Int
     /// Media seconds downloaded at the top variant.
     public var topQualitySeconds: Double
-    /// Linear QoE with the scenario's weights.
+    /// Linear QoE with the scenario's weights (q(R) = R in Mbit/s).
     public var qoeLinear: Double
+    /// Log QoE (q(R) = ln(R/R_min)).
+    public var qoeLog: Double
+    /// HD QoE (Pensieve's HD reward table, stretched over other ladders by rung).
+    public var qoeHD: Double
+    /// Bits received over the capacity the shared link offered during the player's session (start to end):
+    /// its average share of the link. Set by the runner, which knows the network.
+    public var averageLinkShare: Double?
+    /// Bits received per second of the player's session.
+    public var averageThroughputBps: Double?
     /// The player's state when the run stopped.
     public var finalState: PlaybackState
     /// When the player ended or failed (`nil` if still going at the end of the run).
     public var endTime: Double?
 
     /// The summary of one player.
-    public init(segments allRecords: [SegmentRecord], totals: PlayerTotals, topVariant: Int, qoe: QoEWeights) {
+    public init(segments allRecords: [SegmentRecord], totals: PlayerTotals, ladderBps: [Double], qoe: QoESettings) {
+        let topVariant = ladderBps.count - 1
         let records = allRecords.filter { !$0.abandoned }
         segments = records.count
         abandonedCount = allRecords.count - records.count
@@ -62,9 +74,16 @@ public struct SessionSummary: Sendable, Equatable {
         playedSeconds = totals.playedSeconds
         seekWaitSeconds = totals.seekWaitSeconds
         topQualitySeconds = top
-        qoeLinear = qoe.linear(
-            bitratesBps: records.map(\.bitrateBps), stallSeconds: totals.stallSeconds,
-            startupSeconds: totals.startupSeconds ?? 0)
+        let bitrates = records.map(\.bitrateBps)
+        let startup = totals.startupSeconds ?? 0
+        qoeLinear = qoe.linear.linear(bitratesBps: bitrates, stallSeconds: totals.stallSeconds, startupSeconds: startup)
+        qoeLog = QoEScorer(model: .log, ladderBps: ladderBps, weights: qoe.log).score(
+            bitratesBps: bitrates, stallSeconds: totals.stallSeconds, startupSeconds: startup)
+        qoeHD = QoEScorer(model: .hd, ladderBps: ladderBps, weights: qoe.hd).score(
+            bitratesBps: bitrates, stallSeconds: totals.stallSeconds, startupSeconds: startup)
+        cacheHits = totals.cacheHits
+        averageLinkShare = nil
+        averageThroughputBps = nil
         finalState = totals.finalState
         endTime = totals.endTime
     }

@@ -8,15 +8,18 @@ public enum RunTables {
     public static let summaryColumns = [
         "scenario", "player", "policy", "trace", "segments", "abandoned_count", "startup_s", "stall_count", "stall_s",
         "rebuffer_ratio",
-        "avg_bitrate_kbps", "switch_count", "bytes", "played_s", "seek_wait_s", "top_quality_s", "qoe_lin",
-        "final_state", "end_s",
+        "avg_bitrate_kbps", "switch_count", "bytes", "played_s", "seek_wait_s", "top_quality_s", "qoe_lin", "qoe_log",
+        "qoe_hd",
+        "final_state", "end_s", "cache_hits", "avg_throughput_kbps", "link_share", "jain_throughput", "jain_bitrate",
+        "jain_qoe",
+        "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness",
     ]
 
     /// Columns of `segments.csv`.
     public static let segmentColumns = [
         "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
         "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
-        "abandoned",
+        "abandoned", "cache_hit",
     ]
 
     /// Columns of `timeline.csv`.
@@ -47,10 +50,26 @@ public enum RunTables {
             writer.append(s.seekWaitSeconds)
             writer.append(s.topQualitySeconds)
             writer.append(s.qoeLinear)
+            writer.append(s.qoeLog)
+            writer.append(s.qoeHD)
             writer.append(s.finalState.csvName)
             if let end = s.endTime { writer.append(end) } else { writer.appendEmpty() }
+            writer.append(s.cacheHits)
+            appendOptional(s.averageThroughputBps.map { $0 / 1000 }, to: &writer)
+            appendOptional(s.averageLinkShare, to: &writer)
+            let f = report.fairness
+            for value in [
+                f?.throughput, f?.bitrate, f?.qoe, f?.throughputWeighted, f?.bitrateWeighted, f?.qoeWeighted,
+                f?.unfairness,
+            ] {
+                appendOptional(value, to: &writer)
+            }
             writer.endRow()
         }
+    }
+
+    static func appendOptional(_ value: Double?, to writer: inout CSVWriter) {
+        if let value { writer.append(value) } else { writer.appendEmpty() }
     }
 
     /// Appends the segment rows of `report` to `writer` (made with ``segmentColumns``).
@@ -75,6 +94,7 @@ public enum RunTables {
                 writer.append(r.bufferAfterSeconds)
                 writer.append(r.stallSeconds)
                 writer.append(r.abandoned)
+                writer.append(r.cacheHit)
                 writer.endRow()
             }
         }

@@ -36,7 +36,7 @@ extension Player {
     /// transfer in flight continues there with the bits it still needs.
     func moveToLink(_ target: Int, at now: Double) {
         guard target != linkIndex else { return }
-        if let current = request, current.firstByteTime != nil {
+        if let current = request, current.firstByteTime != nil, !current.fromCache {
             link.advance(to: now)
             let remaining = link.remainingBits(owner: index) ?? 0
             link.cancelFlow(owner: index, at: now)
@@ -75,8 +75,8 @@ extension Player {
             finish(.ended, at: now)
             return
         }
-        if request != nil {
-            totals.bytes += link.cancelFlow(owner: index, at: now) / 8
+        if let current = request {
+            if !current.fromCache { totals.bytes += link.cancelFlow(owner: index, at: now) / 8 }
             request = nil
             requestGeneration &+= 1
         }

@@ -23,6 +23,7 @@ public final class Player {
         var requestTime: Double
         var firstByteTime: Double?
         var bufferBefore: Double
+        var fromCache = false
     }
 
     /// Index in the scenario.
@@ -47,6 +48,8 @@ public final class Player {
     /// The link this player downloads over: 0 (the shared link) unless routed to an external receiver.
     var linkIndex = 0
     var link: SharedLink { engine.links[linkIndex] }
+    /// This run's disk cache instance (shared with other players when the settings say so).
+    var cache: SegmentCache?
     /// The coordination group this player plays in, if any.
     var coordinator: PlaybackCoordinator?
 
@@ -139,6 +142,9 @@ public final class Player {
         case .keepUpCheck(let generation):
             guard generation == keepUpGeneration, waitKind != .none else { return }
             startIfReady(at: now)
+        case .cacheRead(let generation):
+            guard generation == requestGeneration, request?.fromCache == true else { return }
+            downloadFinished(at: now)
         case .progressCheck(let generation):
             guard generation == requestGeneration, request?.firstByteTime != nil else { return }
             checkProgress(at: now)
@@ -221,6 +227,13 @@ public final class Player {
             segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer)
         lastVariant = variant
         requestGeneration &+= 1
+        if let cache, cache.lookUp(content: content, segment: segment, variant: variant) {
+            request!.fromCache = true
+            request!.firstByteTime = now
+            engine.schedule(
+                at: now + bits / cache.diskBitsPerSecond, .player(index, .cacheRead(generation: requestGeneration)))
+            return
+        }
         let rtt = link.curve.latency(at: now) ?? 0
         if rtt > 0 {
             engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
@@ -282,9 +295,15 @@ public final class Player {
         let firstByte = finished.firstByteTime ?? now
         let sample = ThroughputSample(
             bits: finished.bits, requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now)
-        history.append(sample, variant: finished.variant)
-        estimator.add(sample)
-        totals.bytes += finished.bits / 8
+        if finished.fromCache {
+            totals.cacheHits += 1
+        } else {
+            history.append(sample, variant: finished.variant)
+            estimator.add(sample)
+            totals.bytes += finished.bits / 8
+            cache?.store(
+                content: content, segment: finished.segment, variant: finished.variant, bytes: finished.bits / 8)
+        }
         // The playhead keeps moving until the buffer runs dry; bring it to now before adding media.
         freezePlayhead(at: now)
         bufferedEnd = content.segmentStarts[finished.segment + 1]
@@ -297,9 +316,11 @@ public final class Player {
                 requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now,
                 throughputBps: sample.downloadSeconds > 0 ? finished.bits / sample.downloadSeconds : .infinity,
                 bufferBeforeSeconds: finished.bufferBefore, bufferAfterSeconds: bufferedEnd - playhead,
-                stallSeconds: stallTotal - stallSecondsAtLastArrival))
+                stallSeconds: stallTotal - stallSecondsAtLastArrival, cacheHit: finished.fromCache))
         stallSecondsAtLastArrival = stallTotal
-        policy.downloadFinished(sample, context: makeContext(at: now, buffer: bufferedEnd - playhead))
+        if !finished.fromCache {
+            policy.downloadFinished(sample, context: makeContext(at: now, buffer: bufferedEnd - playhead))
+        }
         requestNextIfNeeded(at: now)
         if waitKind != .none {
             startIfReady(at: now)

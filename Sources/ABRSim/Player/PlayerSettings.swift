@@ -59,6 +59,8 @@ public struct PlayerSettings: Sendable {
     /// `AVPlayerItem.preferredMaximumResolution`; `nil` = no limit. Caps the variants the policy may choose to
     /// those whose resolution fits (variants without a resolution always fit).
     public var preferredMaximumResolution: Resolution?
+    /// The disk cache the player keeps fetched segments in (`nil`: none).
+    public var cache: CacheSettings?
     /// The coordination group (`AVPlaybackCoordinationMedium`) the player belongs to, if any.
     public var coordinationGroup: String?
     /// A limit on the player's own download rate in bit/s (`.infinity` = none): a pacing or app-level limit.
@@ -120,5 +122,23 @@ public struct PlayerConfiguration {
         self.policyLabel = policyLabel
         self.settings = settings
         self.estimator = estimator
+    }
+}
+
+/// A player's disk cache: its budget, its read rate, and whether it is the scenario's shared cache.
+public struct CacheSettings: Sendable, Equatable {
+    /// Budget in bytes.
+    public var capacityBytes: Double
+    /// Read rate in bit/s.
+    public var diskBitsPerSecond: Double
+    /// Whether the player uses the one cache shared by every player that says so (its budget and rate are then
+    /// the shared cache's).
+    public var isShared: Bool
+
+    /// Cache settings.
+    public init(capacityBytes: Double, diskBitsPerSecond: Double, isShared: Bool = false) {
+        self.capacityBytes = capacityBytes
+        self.diskBitsPerSecond = diskBitsPerSecond
+        self.isShared = isShared
     }
 }

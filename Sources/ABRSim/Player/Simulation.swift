@@ -32,6 +32,20 @@ public final class Simulation {
                     recordsTimeline: recordsTimeline))
         }
         self.players = players
+        var sharedCache: SegmentCache?
+        for player in players {
+            guard let settings = player.settings.cache else { continue }
+            if settings.isShared {
+                if sharedCache == nil {
+                    sharedCache = SegmentCache(
+                        capacityBytes: settings.capacityBytes, diskBitsPerSecond: settings.diskBitsPerSecond)
+                }
+                player.cache = sharedCache
+            } else {
+                player.cache = SegmentCache(
+                    capacityBytes: settings.capacityBytes, diskBitsPerSecond: settings.diskBitsPerSecond)
+            }
+        }
         var groups: [String: PlaybackCoordinator] = [:]
         var order: [String] = []
         for player in players {
@@ -81,7 +95,8 @@ public final class Simulation {
         }
         return SimulationResult(
             endTime: end, players: players.map { $0.configuration }, segments: players.map { $0.segments },
-            timeline: players.map { $0.timeline }, totals: players.map { $0.totals })
+            timeline: players.map { $0.timeline }, totals: players.map { $0.totals },
+            priorityWeights: players.map { $0.priorityWeights.weight($0.settings.networkResourcePriority) })
     }
 
     /// After any change to a link's flows, schedules its next completion (once per generation); fails the
@@ -116,4 +131,6 @@ public struct SimulationResult {
     public var timeline: [[TimelineRecord]]
     /// Each player's totals.
     public var totals: [PlayerTotals]
+    /// Each player's priority weight at its start.
+    public var priorityWeights: [Double]
 }

@@ -25,7 +25,7 @@ public struct ComparisonPlan: Sendable {
     /// RTT before each request's first byte when a trace carries no latency (faithful model), seconds.
     public var rttSeconds = 0.08
     /// QoE weights for the summaries.
-    public var qoe = QoEWeights()
+    public var qoe = QoESettings()
     /// Seed of every run.
     public var seed: UInt64 = 1
     /// The label of the `scenario` column.
@@ -50,7 +50,7 @@ public enum Comparison {
         }
         if plan.model == .pensieve { return try runPensieve(plan, registry: registry, jobs: jobs) }
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
-            try TraceReader.read(path: plan.traces[index])
+            try TraceReader.read(path: plan.traces[index], mahimahiBinMs: NetworkDecoder.defaultMahimahiBinMs)
         }
         let pairs = plan.policies.count * traces.count
         return try parallelMap(count: pairs, jobs: jobs) { index in
@@ -116,7 +116,7 @@ public enum Comparison {
         totals.finalState = .ended
         totals.endTime = clock + buffer
         let summary = SessionSummary(
-            segments: segments, totals: totals, topVariant: content.variantCount - 1, qoe: QoEWeights())
+            segments: segments, totals: totals, ladderBps: content.variants.map(\.bitrateBps), qoe: QoESettings())
         return RunReport(
             scenario: scenario, trace: run.trace, endTime: clock + buffer,
             players: [
@@ -133,7 +133,8 @@ public enum Comparison {
             id: "player", content: plan.content, policy: policy, policyLabel: label, settings: plan.settings,
             estimator: DualEWMAEstimator.hlsjs)
         let result = Simulation(curve: network.curve, players: [player], recordsTimeline: false).run()
-        return ScenarioRunner.report(result, scenario: plan.label, trace: trace.name, qoe: plan.qoe)
+        return ScenarioRunner.report(
+            result, scenario: plan.label, trace: trace.name, qoe: plan.qoe, curve: network.curve)
     }
 }
 

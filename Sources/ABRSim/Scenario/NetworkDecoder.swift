@@ -7,6 +7,12 @@
 /// none of their own (presets carry theirs; sabre traces carry per-period latency). `atEnd`: `loop`
 /// (default), `hold`, `end`.
 struct NetworkDecoder {
+    /// Resolution at which mahimahi traces enter the fluid model unless a stretch says otherwise (`binMs`):
+    /// 100 ms. At mahimahi's native 1 ms a link is a train of packet-sized spikes (0, 12, 24 Mbit/s …); a rate
+    /// cap (a player's limit, the loss bound) applied spike by spike would throttle a flow far below its cap,
+    /// whereas a real bottleneck queue smooths delivery over tens of milliseconds. Totals are preserved.
+    static let defaultMahimahiBinMs = 100
+
     let directory: String
 
     func decode(_ reader: JSONReader) throws -> (NetworkTimeline, String) {
@@ -105,7 +111,11 @@ struct NetworkDecoder {
                 }
                 format = parsed
             }
-            let trace = try TraceReader.read(path: path, format: format)
+            var binMs = Self.defaultMahimahiBinMs
+            if let x = object.optional("binMs") {
+                binMs = try x.positiveInt()
+            }
+            let trace = try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
             return (.trace(trace, seconds: try seconds(required: false), rttSeconds: rtt), trace.name)
         default:
             let outageReader = try object.required("outageSeconds")

@@ -9,6 +9,8 @@ struct PlayerDecoder {
     let content: Content?
     let directory: String
     let registry: PolicyRegistry
+    /// The scenario's shared cache (`sharedCache`), for players whose `cache` is `"shared"`.
+    var sharedCache: CacheSettings?
     /// Names of the scenario's external routes (route n + 1 in ``PlayerAction/route(_:)``).
     var routeNames: [String] = []
 
@@ -41,6 +43,15 @@ struct PlayerDecoder {
                 throw x.error("expected a resolution like \"1280x720\"")
             }
             settings.preferredMaximumResolution = size
+        }
+        if let x = object.optional("cache") {
+            if x.isString {
+                guard try x.string() == "shared" else { throw x.error("cache is an object or \"shared\"") }
+                guard let sharedCache else { throw x.error("\"shared\" needs a top-level sharedCache") }
+                settings.cache = sharedCache
+            } else {
+                settings.cache = try Self.decodeCache(x, isShared: false)
+            }
         }
         if let x = object.optional("coordinationGroup") {
             let group = try x.string()
@@ -177,6 +188,16 @@ struct PlayerDecoder {
             throw item.error("an action needs exactly one of \(verbs) (found \(found.count))")
         }
         return TimedAction(time: time, action: found[0])
+    }
+
+    /// `{"megabytes": M, "diskMbps": D}`: a cache of M MB (10⁶ bytes) read at D Mbit/s (default 800, a phone's
+    /// flash storage).
+    static func decodeCache(_ reader: JSONReader, isShared: Bool) throws -> CacheSettings {
+        let object = try reader.object()
+        let megabytes = try object.required("megabytes").positiveDouble()
+        let disk = try object.optional("diskMbps")?.positiveDouble() ?? 800
+        try object.finish()
+        return CacheSettings(capacityBytes: megabytes * 1e6, diskBitsPerSecond: disk * 1e6, isShared: isShared)
     }
 
     /// A route name: `local` (0) or one of the scenario's routes (1…).

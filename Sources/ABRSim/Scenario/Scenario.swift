@@ -18,7 +18,7 @@ public struct Scenario: Sendable {
     /// The players, in file order.
     public var players: [PlayerDescription]
     /// QoE weights for the summaries.
-    public var qoe: QoEWeights
+    public var qoe: QoESettings
     /// Stop after this many simulated seconds (`nil`: when every player has ended or failed).
     public var durationSeconds: Double?
     /// How the link is split between players' downloads.

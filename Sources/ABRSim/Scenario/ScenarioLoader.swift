@@ -24,7 +24,7 @@ public struct ScenarioLoader {
         _ = try root.optional("description")?.string()
         let (network, networkLabel) = try NetworkDecoder(directory: directory).decode(root.required("network"))
         let content = try root.optional("content").map { try ContentDecoder(directory: directory).decode($0) }
-        let qoe = try root.optional("qoe").map(decodeQoE) ?? QoEWeights()
+        let qoe = try root.optional("qoe").map(decodeQoE) ?? QoESettings()
         let duration = try root.optional("durationSeconds")?.positiveDouble()
         var allocation = AllocationStrategy.weighted
         var weights = PriorityWeights()
@@ -42,12 +42,14 @@ public struct ScenarioLoader {
             try object.finish()
         }
         let routeNames = routes.map { $0.name }
+        let sharedCache = try root.optional("sharedCache").map { try PlayerDecoder.decodeCache($0, isShared: true) }
         let playerReaders = try root.required("players").array()
         guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
         var players: [PlayerDescription] = []
         for reader in playerReaders {
             let player = try PlayerDecoder(
-                content: content, directory: directory, registry: registry, routeNames: routeNames
+                content: content, directory: directory, registry: registry, sharedCache: sharedCache,
+                routeNames: routeNames
             ).decode(reader)
             if players.contains(where: { $0.id == player.id }) {
                 throw reader.error("two players have the id '\(player.id)'")
@@ -117,13 +119,31 @@ public struct ScenarioLoader {
         return (strategy, weights)
     }
 
-    func decodeQoE(_ reader: JSONReader) throws -> QoEWeights {
+    /// `{"rebufferPenalty", "smoothnessPenalty", "startupPenalty"}` for `qoe_lin`, and optional `log` and `hd`
+    /// objects with the same keys for `qoe_log` and `qoe_hd`.
+    func decodeQoE(_ reader: JSONReader) throws -> QoESettings {
         let object = try reader.object()
-        var weights = QoEWeights()
+        var settings = QoESettings()
+        settings.linear = try decodeWeights(object, base: settings.linear)
+        if let x = object.optional("log") {
+            let inner = try x.object()
+            settings.log = try decodeWeights(inner, base: settings.log)
+            try inner.finish()
+        }
+        if let x = object.optional("hd") {
+            let inner = try x.object()
+            settings.hd = try decodeWeights(inner, base: settings.hd)
+            try inner.finish()
+        }
+        try object.finish()
+        return settings
+    }
+
+    func decodeWeights(_ object: JSONObjectReader, base: QoEWeights) throws -> QoEWeights {
+        var weights = base
         if let x = object.optional("rebufferPenalty") { weights.rebufferPenalty = try x.nonNegativeDouble() }
         if let x = object.optional("smoothnessPenalty") { weights.smoothnessPenalty = try x.nonNegativeDouble() }
         if let x = object.optional("startupPenalty") { weights.startupPenalty = try x.nonNegativeDouble() }
-        try object.finish()
         return weights
     }
 }

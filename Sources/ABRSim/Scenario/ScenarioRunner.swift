@@ -20,7 +20,7 @@ public struct ScenarioRunner {
                 player.policy,
                 environment: PolicyEnvironment(
                     seed: seed, playerIndex: index, curve: scenario.network.curve, content: player.content,
-                    settings: player.settings, directory: scenarioDirectory(scenario.file)),
+                    settings: player.settings, directory: InputFile.directory(of: scenario.file)),
                 file: scenario.file, location: player.policyLocation)
             configurations.append(
                 PlayerConfiguration(
@@ -32,28 +32,43 @@ public struct ScenarioRunner {
             allocation: scenario.allocation, priorityWeights: scenario.priorityWeights,
             routes: scenario.routes.map { $0.network.curve }, recordsTimeline: recordsTimeline)
         let result = simulation.run()
-        return Self.report(result, scenario: scenario.name, trace: scenario.networkLabel, qoe: scenario.qoe)
+        return Self.report(
+            result, scenario: scenario.name, trace: scenario.networkLabel, qoe: scenario.qoe,
+            curve: scenario.network.curve)
     }
 
-    /// Labels a simulation result for output.
-    public static func report(_ result: SimulationResult, scenario: String, trace: String, qoe: QoEWeights) -> RunReport
-    {
+    /// Labels a simulation result for output, with each player's share of the link and the run's fairness.
+    public static func report(
+        _ result: SimulationResult, scenario: String, trace: String, qoe: QoESettings, curve: CapacityCurve? = nil
+    ) -> RunReport {
         var players: [RunReport.PlayerReport] = []
+        var throughputs: [Double] = []
+        var weights: [Double] = []
         for (index, configuration) in result.players.enumerated() {
-            let summary = SessionSummary(
+            var summary = SessionSummary(
                 segments: result.segments[index], totals: result.totals[index],
-                topVariant: configuration.content.variantCount - 1, qoe: qoe)
+                ladderBps: configuration.content.variants.map(\.bitrateBps), qoe: qoe)
+            let start = configuration.settings.startSeconds
+            let end = result.totals[index].endTime ?? result.endTime
+            let bits = result.totals[index].bytes * 8
+            if end > start {
+                summary.averageThroughputBps = bits / (end - start)
+                if let curve {
+                    let offered = curve.bits(from: start, to: end)
+                    summary.averageLinkShare = offered > 0 ? bits / offered : nil
+                }
+            }
+            throughputs.append(summary.averageThroughputBps ?? 0)
+            weights.append(result.priorityWeights[index])
             players.append(
                 RunReport.PlayerReport(
                     id: configuration.id, policy: configuration.policyLabel, segments: result.segments[index],
                     timeline: result.timeline[index], summary: summary))
         }
-        return RunReport(scenario: scenario, trace: trace, endTime: result.endTime, players: players)
+        let fairness = FairnessSummary(
+            throughputs: throughputs, bitrates: players.map(\.summary.averageBitrateKbps),
+            qoes: players.map(\.summary.qoeLinear), weights: weights)
+        return RunReport(
+            scenario: scenario, trace: trace, endTime: result.endTime, players: players, fairness: fairness)
     }
-}
-
-/// The folder holding `file` (`.` for a bare file name): where a scenario's external policies run.
-func scenarioDirectory(_ file: String) -> String {
-    guard let slash = file.lastIndex(of: "/") else { return "." }
-    return slash == file.startIndex ? "/" : String(file[..<slash])
 }
