@@ -88,8 +88,7 @@ enum CompareCommand {
     /// Per-policy means with 95 % confidence intervals.
     static func table(_ reports: [RunReport], policies: [PolicySpec], traceCount: Int) -> String {
         var text = "\(policies.count) policies × \(traceCount) traces (mean ± 95 % CI half-width)\n"
-        let header = ["policy", "n", "qoe_lin", "avg_bitrate_kbps", "stall_s", "switches"]
-        var rows = [header]
+        var rows = [["policy", "n", "qoe_lin", "avg_bitrate_kbps", "stall_s", "switches"]]
         for (position, spec) in policies.enumerated() {
             let slice = reports[(position * traceCount)..<((position + 1) * traceCount)].map { $0.players[0].summary }
             func cell(_ values: [Double], _ digits: Int) -> String {
@@ -102,6 +101,20 @@ enum CompareCommand {
                 cell(slice.map(\.stallSeconds), 2), cell(slice.map { Double($0.switchCount) }, 1),
             ])
         }
+        // With the offline optimum among the policies: each policy's total QoE over the optimum's.
+        if let optimal = policies.firstIndex(where: { $0.name == "optimal" }) {
+            let best = reports[(optimal * traceCount)..<((optimal + 1) * traceCount)].reduce(0.0) {
+                $0 + $1.players[0].summary.qoeLinear
+            }
+            rows[0].append("share_of_optimal")
+            for position in policies.indices {
+                let total = reports[(position * traceCount)..<((position + 1) * traceCount)].reduce(0.0) {
+                    $0 + $1.players[0].summary.qoeLinear
+                }
+                rows[position + 1].append(best > 0 ? fixed(100 * total / best, 1) + " %" : "-")
+            }
+        }
+        let header = rows[0]
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
             text +=

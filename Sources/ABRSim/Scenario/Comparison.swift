@@ -46,7 +46,7 @@ public enum Comparison {
     {
         // Check every policy once up front, so a typo fails before any work.
         for spec in plan.policies {
-            _ = try registry.makePolicy(spec, environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
+            try registry.validate(spec, location: "--policies")
         }
         if plan.model == .pensieve { return try runPensieve(plan, registry: registry, jobs: jobs) }
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
@@ -56,8 +56,7 @@ public enum Comparison {
         return try parallelMap(count: pairs, jobs: jobs) { index in
             let spec = plan.policies[index / traces.count]
             let trace = traces[index % traces.count]
-            let policy = try registry.makePolicy(spec, environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
-            return try runFaithful(plan, trace: trace, policy: policy, label: spec.label)
+            return try runFaithful(plan, trace: trace, spec: spec, registry: registry)
         }
     }
 
@@ -124,11 +123,17 @@ public enum Comparison {
             ])
     }
 
-    static func runFaithful(_ plan: ComparisonPlan, trace: Trace, policy: any ABRPolicy, label: String) throws
+    static func runFaithful(_ plan: ComparisonPlan, trace: Trace, spec: PolicySpec, registry: PolicyRegistry) throws
         -> RunReport
     {
         let network = try NetworkTimeline.build(
             [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: plan.rttSeconds, atEnd: .loop)
+        let label = spec.label
+        let policy = try registry.makePolicy(
+            spec,
+            environment: PolicyEnvironment(
+                seed: plan.seed, playerIndex: 0, curve: network.curve, content: plan.content, settings: plan.settings),
+            location: "--policies")
         let player = PlayerConfiguration(
             id: "player", content: plan.content, policy: policy, policyLabel: label, settings: plan.settings,
             estimator: DualEWMAEstimator.hlsjs)

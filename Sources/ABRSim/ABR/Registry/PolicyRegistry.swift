@@ -138,6 +138,27 @@ public struct PolicyRegistry: Sendable {
         descriptors.first { $0.name == name }
     }
 
+    /// Checks that `spec` names a registered policy with known parameter names, without making an instance
+    /// (which for some policies starts a process or solves a program).
+    public func validate(_ spec: PolicySpec, file: String? = nil, location: String? = nil) throws {
+        _ = try checkedDescriptor(spec, file: file, location: location)
+    }
+
+    func checkedDescriptor(_ spec: PolicySpec, file: String?, location: String?) throws -> PolicyDescriptor {
+        guard let descriptor = descriptor(named: spec.name) else {
+            throw InputError(
+                file: file, location: location,
+                "unknown policy '\(spec.name)' (known: \(descriptors.map(\.name).joined(separator: ", ")))")
+        }
+        let arguments = PolicyArguments(spec: spec, file: file, location: location)
+        let known = descriptor.parameters.map(\.name)
+        for parameter in spec.parameters where !known.contains(parameter.name) {
+            let expected = known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
+            throw arguments.error("unknown parameter '\(parameter.name)' (\(expected))")
+        }
+        return descriptor
+    }
+
     /// A new instance for `spec`, after checking its name and parameter names.
     public func makePolicy(
         _ spec: PolicySpec, environment: PolicyEnvironment, file: String? = nil, location: String? = nil
