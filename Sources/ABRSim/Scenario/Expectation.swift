@@ -6,7 +6,7 @@
 /// (either or both, inclusive) or `equals` (a number, or a word for text columns such as `final_state`).
 /// Decoded by ``ExpectationDecoder`` (which resolves the players it applies to), evaluated by
 /// ``ExpectationEvaluator``.
-public struct Expectation: Sendable, Equatable {
+public struct MetricExpectation: Sendable, Equatable {
     /// The player filter as written: an id or `*`.
     public var player: String
     /// The policy filter as written (a policy name such as `bba`, or a full label `bba(reservoir=5)`), if any.

@@ -1,4 +1,4 @@
-/// Decodes a scenario's `expect` array into ``Expectation``s, resolving each to the players it applies to.
+/// Decodes a scenario's `expect` array into ``MetricExpectation``s, resolving each to the players it applies to.
 ///
 /// Keys of an item: `metric` (required; a column of ``RunTables/summaryColumns``), `player` (an id or `*`,
 /// default `*`), `policy` (a policy name or label filter), and a bound: `min` and/or `max` (numbers), or
@@ -9,17 +9,17 @@ struct ExpectationDecoder {
     /// The scenario's players, in file order.
     let players: [PlayerDescription]
 
-    func decode(_ reader: JSONReader) throws -> [Expectation] {
+    func decode(_ reader: JSONReader) throws -> [MetricExpectation] {
         try reader.array().map(decodeItem)
     }
 
-    func decodeItem(_ reader: JSONReader) throws -> Expectation {
+    func decodeItem(_ reader: JSONReader) throws -> MetricExpectation {
         let object = try reader.object()
         let metricReader = try object.required("metric")
         let metric = try metricReader.string()
-        guard Expectation.metrics.contains(metric) else {
+        guard MetricExpectation.metrics.contains(metric) else {
             throw metricReader.error(
-                "unknown metric '\(metric)' (metrics: \(Expectation.metrics.joined(separator: ", ")))")
+                "unknown metric '\(metric)' (metrics: \(MetricExpectation.metrics.joined(separator: ", ")))")
         }
         let playerReader = object.optional("player")
         let player = try playerReader?.string() ?? "*"
@@ -38,16 +38,16 @@ struct ExpectationDecoder {
             let policies = players.map { "\($0.id): \($0.policy.label)" }.joined(separator: ", ")
             throw reader.error("this expectation matches no player (players and policies: \(policies))")
         }
-        return Expectation(
+        return MetricExpectation(
             player: player, policy: policy, metric: metric, bound: bound, location: reader.path,
             players: matched.map(\.id))
     }
 
-    func decodeBound(_ object: JSONObjectReader, metric: String) throws -> Expectation.Bound {
+    func decodeBound(_ object: JSONObjectReader, metric: String) throws -> MetricExpectation.Bound {
         let minimum = try object.optional("min")?.double()
         let maximum = try object.optional("max")?.double()
         let equalsReader = object.optional("equals")
-        let isText = Expectation.textColumns.contains(metric)
+        let isText = MetricExpectation.textColumns.contains(metric)
         if let equalsReader {
             guard minimum == nil, maximum == nil else {
                 throw equalsReader.error("give either equals or min/max, not both")

@@ -1,4 +1,4 @@
-/// Checks a scenario's ``Expectation``s against the `summary.csv` rows of one run.
+/// Checks a scenario's ``MetricExpectation``s against the `summary.csv` rows of one run.
 ///
 /// Reads the summary exactly as `abrsim run` writes it (``RunTables/appendSummary(_:to:)``), so every column,
 /// including ones added later, is checkable by name, and a value is judged on the same text a user would see
@@ -43,7 +43,7 @@ public struct ExpectationResult: Sendable, Equatable {
     /// The player's policy label (`policy` column).
     public var policy: String
     /// The expectation checked.
-    public var expectation: Expectation
+    public var expectation: MetricExpectation
     /// The `summary.csv` field, `nil` when empty (a startup that never happened).
     public var measured: String?
     /// Whether the bound holds (a missing value never does).
@@ -51,7 +51,8 @@ public struct ExpectationResult: Sendable, Equatable {
 
     /// Creates a result; ``ExpectationEvaluator`` is the usual source.
     public init(
-        file: String, scenario: String, player: String, policy: String, expectation: Expectation, measured: String?,
+        file: String, scenario: String, player: String, policy: String, expectation: MetricExpectation,
+        measured: String?,
         passed: Bool
     ) {
         self.file = file
