@@ -27,6 +27,8 @@ public struct Scenario: Sendable {
     public var priorityWeights = PriorityWeights()
     /// External playback routes, reachable with `route` actions (route n + 1 in ``PlayerAction/route(_:)``).
     public var routes: [ExternalRoute] = []
+    /// The `expect` list: bounds on `summary.csv` metrics that `abrsim check` verifies after a run.
+    public var expectations: [MetricExpectation] = []
 }
 
 /// An external playback receiver with its own network (`AVRoutingPlaybackArbiter`).

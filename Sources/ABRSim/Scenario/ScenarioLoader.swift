@@ -82,11 +82,13 @@ public struct ScenarioLoader {
                 throw reader.error("coordination group '\(group)' has only this player; a group needs two or more")
             }
         }
+        let expectations = try root.optional("expect").map { try ExpectationDecoder(players: players).decode($0) }
         try root.finish()
         var scenario = Scenario(
             name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
             players: players, qoe: qoe, durationSeconds: duration, allocation: allocation, priorityWeights: weights)
         scenario.routes = routes
+        scenario.expectations = expectations ?? []
         return scenario
     }
 

@@ -1,0 +1,72 @@
+/// Decodes a scenario's `expect` array into ``MetricExpectation``s, resolving each to the players it applies to.
+///
+/// Keys of an item: `metric` (required; a column of ``RunTables/summaryColumns``), `player` (an id or `*`,
+/// default `*`), `policy` (a policy name or label filter), and a bound: `min` and/or `max` (numbers), or
+/// `equals` (a number, or a string for text columns). Unknown metrics, a missing or contradictory bound, a
+/// player id that does not exist and an item that matches no player are errors naming the JSON path. Called
+/// by ``ScenarioLoader`` after the players are decoded.
+struct ExpectationDecoder {
+    /// The scenario's players, in file order.
+    let players: [PlayerDescription]
+
+    func decode(_ reader: JSONReader) throws -> [MetricExpectation] {
+        try reader.array().map(decodeItem)
+    }
+
+    func decodeItem(_ reader: JSONReader) throws -> MetricExpectation {
+        let object = try reader.object()
+        let metricReader = try object.required("metric")
+        let metric = try metricReader.string()
+        guard MetricExpectation.metrics.contains(metric) else {
+            throw metricReader.error(
+                "unknown metric '\(metric)' (metrics: \(MetricExpectation.metrics.joined(separator: ", ")))")
+        }
+        let playerReader = object.optional("player")
+        let player = try playerReader?.string() ?? "*"
+        if let playerReader, player != "*", !players.contains(where: { $0.id == player }) {
+            let ids = players.map(\.id).joined(separator: ", ")
+            throw playerReader.error("no player has the id '\(player)' (players: \(ids); '*' means every player)")
+        }
+        let policy = try object.optional("policy")?.string()
+        let bound = try decodeBound(object, metric: metric)
+        try object.finish()
+        let matched = players.filter { description in
+            (player == "*" || description.id == player)
+                && (policy.map { $0 == description.policy.name || $0 == description.policy.label } ?? true)
+        }
+        guard !matched.isEmpty else {
+            let policies = players.map { "\($0.id): \($0.policy.label)" }.joined(separator: ", ")
+            throw reader.error("this expectation matches no player (players and policies: \(policies))")
+        }
+        return MetricExpectation(
+            player: player, policy: policy, metric: metric, bound: bound, location: reader.path,
+            players: matched.map(\.id))
+    }
+
+    func decodeBound(_ object: JSONObjectReader, metric: String) throws -> MetricExpectation.Bound {
+        let minimum = try object.optional("min")?.double()
+        let maximum = try object.optional("max")?.double()
+        let equalsReader = object.optional("equals")
+        let isText = MetricExpectation.textColumns.contains(metric)
+        if let equalsReader {
+            guard minimum == nil, maximum == nil else {
+                throw equalsReader.error("give either equals or min/max, not both")
+            }
+            if isText {
+                return .equalsText(try equalsReader.string())
+            }
+            return .equalsNumber(try equalsReader.double())
+        }
+        guard minimum != nil || maximum != nil else {
+            throw object.reader.error("an expectation needs a bound: min, max (or both) or equals")
+        }
+        guard !isText else {
+            throw object.reader.error("\(metric) is text: bound it with equals, not min/max")
+        }
+        if let minimum, let maximum, minimum > maximum {
+            throw object.reader.error(
+                "min \(JSONPath.format(minimum)) is greater than max \(JSONPath.format(maximum))")
+        }
+        return .range(min: minimum, max: maximum)
+    }
+}

@@ -1,0 +1,95 @@
+/// Checks a scenario's ``MetricExpectation``s against the `summary.csv` rows of one run.
+///
+/// Reads the summary exactly as `abrsim run` writes it (``RunTables/appendSummary(_:to:)``), so every column,
+/// including ones added later, is checkable by name, and a value is judged on the same text a user would see
+/// in the file. Called by ``ExpectationSuite`` for `abrsim check`.
+public enum ExpectationEvaluator {
+    /// One result per (expectation, player it applies to), in expectation order then player order.
+    public static func evaluate(_ scenario: Scenario, report: RunReport) throws -> [ExpectationResult] {
+        var writer = CSVWriter(columns: RunTables.summaryColumns)
+        RunTables.appendSummary(report, to: &writer)
+        let table = try CSVTable.parse(writer.takeBytes(), file: "summary.csv")
+        let playerColumn = table.columns.firstIndex(of: "player")!
+        let policyColumn = table.columns.firstIndex(of: "policy")!
+        var results: [ExpectationResult] = []
+        for expectation in scenario.expectations {
+            let metricColumn = table.columns.firstIndex(of: expectation.metric)
+            for id in expectation.players {
+                let row = table.rows.first { $0[playerColumn] == id }
+                let field = row.flatMap { row in metricColumn.map { row[$0] } } ?? ""
+                let measured = field.isEmpty ? nil : field
+                results.append(
+                    ExpectationResult(
+                        file: scenario.file, scenario: scenario.name, player: id,
+                        policy: row?[policyColumn] ?? "", expectation: expectation, measured: measured,
+                        passed: measured.map { expectation.bound.holds(for: $0) } ?? false))
+            }
+        }
+        return results
+    }
+}
+
+/// The verdict of one expectation for one player of one run: what was measured, against which bound.
+///
+/// Made by ``ExpectationEvaluator``; printed by `abrsim check` (``line``) and written to JUnit XML
+/// (``caseName``, ``failureMessage``).
+public struct ExpectationResult: Sendable, Equatable {
+    /// The scenario file, as the user named it.
+    public var file: String
+    /// The scenario's name.
+    public var scenario: String
+    /// The player's id.
+    public var player: String
+    /// The player's policy label (`policy` column).
+    public var policy: String
+    /// The expectation checked.
+    public var expectation: MetricExpectation
+    /// The `summary.csv` field, `nil` when empty (a startup that never happened).
+    public var measured: String?
+    /// Whether the bound holds (a missing value never does).
+    public var passed: Bool
+
+    /// Creates a result; ``ExpectationEvaluator`` is the usual source.
+    public init(
+        file: String, scenario: String, player: String, policy: String, expectation: MetricExpectation,
+        measured: String?,
+        passed: Bool
+    ) {
+        self.file = file
+        self.scenario = scenario
+        self.player = player
+        self.policy = policy
+        self.expectation = expectation
+        self.measured = measured
+        self.passed = passed
+    }
+
+    /// The measured value for people: numbers rounded to three decimals, unless rounding would change the
+    /// verdict (then every digit); `nil` when there is no value.
+    public var displayedValue: String? {
+        guard let measured else { return nil }
+        guard let value = Double(measured), value.isFinite else { return measured }
+        let rounded = formatCSVNumber((value * 1000).rounded() / 1000)
+        return expectation.bound.holds(for: rounded) == passed ? rounded : measured
+    }
+
+    /// `PASS file player metric = value (bound)`, or `FAIL file player metric: no value (bound)`.
+    public var line: String {
+        let verdict = passed ? "PASS" : "FAIL"
+        let subject = "\(file) \(player) \(expectation.metric)"
+        guard let value = displayedValue else { return "\(verdict) \(subject): no value (\(expectation.bound))" }
+        return "\(verdict) \(subject) = \(value) (\(expectation.bound))"
+    }
+
+    /// The test-case name in JUnit XML: `player metric (bound)`.
+    public var caseName: String {
+        "\(player) \(expectation.metric) (\(expectation.bound))"
+    }
+
+    /// Why it failed, `nil` when it passed: `measured 3, bound max 0` or `no value, bound max 1`.
+    public var failureMessage: String? {
+        if passed { return nil }
+        guard let value = displayedValue else { return "no value, bound \(expectation.bound)" }
+        return "measured \(value), bound \(expectation.bound)"
+    }
+}

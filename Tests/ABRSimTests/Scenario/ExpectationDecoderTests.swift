@@ -1,0 +1,132 @@
+import Testing
+
+@testable import ABRSim
+
+/// Decoding a scenario's `expect` list: defaults, filters, bounds, and every kind of mistake named by file and
+/// JSON path.
+struct ExpectationDecoderTests {
+    /// A two-player scenario (`main` on throughput, `side` on bba(reservoir=5)) with `expect` set to `items`.
+    static func scenario(_ items: String) -> String {
+        #"""
+        {"name": "e", "network": {"preset": "lte"},
+         "content": {"ladderKbps": [500, 2000], "segmentSeconds": 4, "segments": 3},
+         "players": [{"id": "main", "policy": "throughput"}, {"id": "side", "policy": "bba(reservoir=5)"}],
+         "expect": \#(items)}
+        """#
+    }
+
+    static func load(_ items: String) throws -> Scenario {
+        let path = writeFile(TestPaths.scratch("expect"), "s.json", scenario(items))
+        return try ScenarioLoader().load(path)
+    }
+
+    static func loadError(_ items: String) -> InputError? {
+        do {
+            _ = try load(items)
+            return nil
+        } catch let error as InputError {
+            return error
+        } catch {
+            return InputError("unexpected error \(error)")
+        }
+    }
+
+    @Test func aPlayerDefaultsToEveryPlayerInFileOrder() throws {
+        let scenario = try Self.load(#"[{"metric": "startup_s", "max": 2.5}]"#)
+        #expect(scenario.expectations.count == 1)
+        let expectation = scenario.expectations[0]
+        #expect(expectation.player == "*")
+        #expect(expectation.players == ["main", "side"])
+        #expect(expectation.bound == .range(min: nil, max: 2.5))
+        #expect(expectation.location == "$.expect[0]")
+    }
+
+    @Test func policyFiltersMatchTheNameOrTheFullLabel() throws {
+        let scenario = try Self.load(
+            #"""
+            [{"policy": "bba", "metric": "avg_bitrate_kbps", "min": 1800},
+             {"policy": "bba(reservoir=5)", "metric": "stall_count", "max": 0},
+             {"player": "main", "policy": "throughput", "metric": "stall_s", "min": 0, "max": 3}]
+            """#)
+        #expect(scenario.expectations.map(\.players) == [["side"], ["side"], ["main"]])
+        #expect(scenario.expectations[2].bound == .range(min: 0, max: 3))
+    }
+
+    @Test func equalsTakesAWordForTextColumnsAndANumberOtherwise() throws {
+        let scenario = try Self.load(
+            #"[{"metric": "final_state", "equals": "ended"}, {"metric": "stall_count", "equals": 0}]"#)
+        #expect(scenario.expectations.map(\.bound) == [.equalsText("ended"), .equalsNumber(0)])
+    }
+
+    @Test func everyMeasuredSummaryColumnIsAMetric() throws {
+        let measured = RunTables.summaryColumns.filter { !["scenario", "player", "policy", "trace"].contains($0) }
+        #expect(MetricExpectation.metrics == measured)
+        for metric in measured where metric != "final_state" {
+            let scenario = try Self.load(#"[{"metric": "\#(metric)", "min": 0}]"#)
+            #expect(scenario.expectations[0].metric == metric)
+        }
+    }
+
+    @Test func aScenarioWithoutExpectHasNoExpectations() throws {
+        let path = writeFile(
+            TestPaths.scratch("expect"), "s.json",
+            #"{"network": {"preset": "lte"}, "content": {"ladderKbps": [500], "segmentSeconds": 4, "segments": 1},"#
+                + #" "players": [{"id": "a", "policy": "fixed"}]}"#)
+        #expect(try ScenarioLoader().load(path).expectations.isEmpty)
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var label: String
+        var items: String
+        /// Every string the message must contain.
+        var mentions: [String]
+        var testDescription: String { label }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            label: "unknown metric", items: #"[{"metric": "stall_count", "max": 0}, {"metric": "stalls", "max": 0}]"#,
+            mentions: ["$.expect[1].metric", "unknown metric 'stalls'", "stall_count"]),
+        Case(
+            label: "identity column as a metric", items: #"[{"metric": "player", "equals": "main"}]"#,
+            mentions: ["$.expect[0].metric", "unknown metric 'player'"]),
+        Case(label: "no bound", items: #"[{"metric": "stall_count"}]"#, mentions: ["$.expect[0]", "needs a bound"]),
+        Case(
+            label: "equals with min", items: #"[{"metric": "stall_count", "equals": 0, "min": 0}]"#,
+            mentions: ["$.expect[0].equals", "not both"]),
+        Case(
+            label: "min above max", items: #"[{"metric": "stall_s", "min": 3, "max": 1}]"#,
+            mentions: ["$.expect[0]", "min 3 is greater than max 1"]),
+        Case(
+            label: "range on a text column", items: #"[{"metric": "final_state", "max": 1}]"#,
+            mentions: ["$.expect[0]", "final_state is text"]),
+        Case(
+            label: "number for a text column", items: #"[{"metric": "final_state", "equals": 1}]"#,
+            mentions: ["$.expect[0].equals", "a string"]),
+        Case(
+            label: "word for a numeric column", items: #"[{"metric": "stall_count", "equals": "none"}]"#,
+            mentions: ["$.expect[0].equals", "a number"]),
+        Case(
+            label: "unknown player id", items: #"[{"player": "mian", "metric": "stall_count", "max": 0}]"#,
+            mentions: ["$.expect[0].player", "'mian'", "main, side"]),
+        Case(
+            label: "matches no player",
+            items:
+                #"[{"metric": "stall_count", "max": 0}, {"player": "main", "policy": "bba", "metric": "stall_s", "max": 0}]"#,
+            mentions: ["$.expect[1]", "matches no player", "side: bba(reservoir=5)"]),
+        Case(
+            label: "unknown key", items: #"[{"metric": "stall_count", "max": 0, "maximum": 1}]"#,
+            mentions: ["$.expect[0]", "maximum"]),
+        Case(label: "not an array", items: #"{"metric": "stall_count"}"#, mentions: ["$.expect", "an array"]),
+    ]
+
+    @Test(arguments: cases) func mistakesNameTheFileAndTheJSONPath(_ testCase: Case) {
+        let error = Self.loadError(testCase.items)
+        #expect(error != nil)
+        let text = error?.description ?? ""
+        #expect(error?.file?.hasSuffix("s.json") == true, "\(text)")
+        for mention in testCase.mentions {
+            #expect(text.contains(mention), "\(text) should mention \(mention)")
+        }
+    }
+}
