@@ -1,6 +1,7 @@
 /// `index.html` beside the plots: the summary table(s) and every plot inlined as SVG, in one self-contained
 /// file (no scripts, no external style sheets, fonts or images), so it opens offline in any browser.
 ///
+/// The markup is also well-formed XML (void elements self-closed), so tests can check it with an XML parser.
 /// Written by `abrsim run`, `abrsim compare` and `abrsim plot` into the plots folder.
 public enum HTMLIndex {
     /// A table to show: a heading and the CSV it comes from.
@@ -36,7 +37,7 @@ public enum HTMLIndex {
 
     /// The page titled `title`, with `tables` then `figures`.
     public static func page(title: String, note: String = "", tables: [Table], figures: [Figure]) -> [UInt8] {
-        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
         html += "<title>\(escapeXML(title))</title>\n<style>\n"
         html += "body { font-family: Helvetica, Arial, sans-serif; margin: 24px; color: #222; }\n"
         html += "table { border-collapse: collapse; font-size: 13px; margin-bottom: 24px; }\n"

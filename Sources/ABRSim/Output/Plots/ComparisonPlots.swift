@@ -57,9 +57,10 @@ public enum BarPlot {
             high = max(high, s.mean + s.confidenceHalfWidth95)
         }
         let count = max(samples.policies.count, 1)
-        let panelWidth = max(320, min(900, Double(count) * 110))
+        let panelWidth = max(420, min(900, Double(count) * 110))
         var svg = SVGDocument(width: panelWidth + 140, height: 460)
-        svg.text("Mean \(title) per policy, 95 % confidence interval", x: 80, y: 26, size: 16, bold: true)
+        svg.text("Mean \(title) per policy", x: 80, y: 26, size: 16, bold: true)
+        svg.text("whiskers: 95 % confidence interval of the mean (Student t)", x: 80, y: 44, size: 12)
         let panel = PlotPanel(
             left: 80, top: 60, width: panelWidth, height: 320,
             xScale: NiceScale(minimum: 0, maximum: Double(count), maximumTicks: 2),
