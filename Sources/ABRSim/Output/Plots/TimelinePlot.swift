@@ -56,7 +56,13 @@ public enum TimelinePlot {
         for (position, player) in players.enumerated() {
             legend.append(.init("\(player.id) share", colour: colours[position], isLine: false, opacity: 0.45))
         }
-        legend.append(.init("stall", colour: Palette.vermillion, isLine: false, opacity: 0.25))
+        if players.count == 1 {
+            legend.append(.init("stall", colour: Palette.vermillion, isLine: false, opacity: 0.25))
+        } else {
+            for (position, player) in players.enumerated() {
+                legend.append(.init("\(player.id) stall", colour: colours[position], isLine: false, opacity: 0.25))
+            }
+        }
         PlotLegend.draw(&svg, entries: legend, x: throughputPanel.right + 20, y: throughputPanel.top + 12)
 
         // 2. Bitrate.
