@@ -1,8 +1,11 @@
 import ABRSim
 
 /// `abrsim compare --traces PATH_OR_GLOB... --content PATH --policies a,b,c [--profile NAME] [--segments N]
-/// [--out DIR] [--jobs N]`: every policy on every trace (one player), in parallel; writes `summary.csv` and
-/// `segments.csv` and prints per-policy means with 95 % confidence intervals.
+/// [--baseline NAME] [--out DIR] [--plots DIR] [--jobs N]`: every policy on every trace (one player), in
+/// parallel; writes `summary.csv`, `segments.csv` and `stats.csv` (per policy and metric, with paired differences
+/// against the baseline policy, default the first), draws CDFs and confidence-interval bars with an `index.html`
+/// into the plots folder (default `plots/compare`, or `DIR/plots` with `--out`), and prints per-policy means
+/// with 95 % confidence intervals.
 enum CompareCommand {
     static let spec = CommandSpec(
         name: "abrsim compare", summary: "every policy on every trace, with per-policy means and 95 % intervals",
@@ -17,7 +20,9 @@ enum CompareCommand {
             ),
             .option("profile", valueName: "NAME", help: "model: faithful (default) or pensieve"),
             .option("segments", valueName: "N", help: "play only the first N segments"),
+            .option("baseline", valueName: "NAME", help: "policy the paired differences are against (default: first)"),
             .option("out", valueName: "DIR", help: "output folder (default: results/compare)"),
+            .option("plots", valueName: "DIR", help: "plots folder (default: plots/compare, or DIR/plots with --out)"),
             .option("jobs", valueName: "N", help: "parallel runs (default: all cores)"),
             .option("rtt-ms", valueName: "MS", help: "RTT per request when a trace has none (default: 80)"),
             .option("forward-buffer", valueName: "S", help: "preferredForwardBufferDuration (default: 0 = 60 s)"),
@@ -35,6 +40,12 @@ enum CompareCommand {
         let policyText = parsed.values("policies").joined(separator: ",")
         guard !policyText.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
         let policies = try splitPolicyList(policyText).map { try PolicySpec.parse($0, source: "--policies") }
+        let baseline = parsed.value("baseline") ?? policies[0].label
+        guard policies.contains(where: { $0.label == baseline }) else {
+            throw InputError(
+                location: "--baseline",
+                "'\(baseline)' is not one of the policies (\(policies.map(\.label).joined(separator: ", ")))")
+        }
         var model = ComparisonPlan.Model.faithful
         if let name = parsed.value("profile") {
             guard let chosen = ComparisonPlan.Model(rawValue: name) else {
@@ -78,10 +89,15 @@ enum CompareCommand {
         var bundle = OutputBundle()
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())
         bundle.add(name: "segments.csv", bytes: segmentRows.takeBytes())
+        let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baseline)
+        bundle.add(name: "stats.csv", bytes: statistics.csv())
         let out = parsed.value("out") ?? "results/compare"
         try bundle.commit(to: out)
+        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
+        try PlotCommand.comparisonBundle(results: out).commit(to: plots)
         writeStandardOutput(
-            table(reports, policies: policies, traceCount: traces.count) + "wrote \(out)/summary.csv, segments.csv\n")
+            table(reports, policies: policies, traceCount: traces.count)
+                + "wrote \(out)/summary.csv, segments.csv, stats.csv\nplots: \(plots)/index.html\n")
         return 0
     }
 

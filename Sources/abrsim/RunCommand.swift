@@ -1,13 +1,16 @@
 import ABRSim
 
-/// `abrsim run SCENARIO [--out DIR] [--seed N]`: one run of a scenario, its CSV tables written atomically to
-/// DIR (default `results/<name>/`), and a per-player summary table on stdout.
+/// `abrsim run SCENARIO [--out DIR] [--plots DIR] [--seed N]`: one run of a scenario, its CSV tables (and
+/// `capacity.csv` for the plots) written atomically to DIR (default `results/<name>/`), the plots and
+/// `index.html` drawn from those files into the plots folder (default `plots/<name>/`, or `DIR/plots` with
+/// `--out`), and a per-player summary table on stdout.
 enum RunCommand {
     static let spec = CommandSpec(
-        name: "abrsim run", summary: "run one scenario and write segments.csv, timeline.csv, summary.csv",
+        name: "abrsim run", summary: "run one scenario; write its CSV tables, plots and index.html",
         positionals: [PositionalSpec("SCENARIO", help: "scenario file (JSON)")],
         options: [
             .option("out", valueName: "DIR", help: "output folder (default: results/<scenario name>)"),
+            .option("plots", valueName: "DIR", help: "plots folder (default: plots/<name>, or DIR/plots with --out)"),
             .option("seed", valueName: "N", help: "seed of every random stream (default: the scenario's seed)"),
         ])
 
@@ -26,8 +29,14 @@ enum RunCommand {
         let scenario = try ScenarioLoader().load(path)
         let report = try ScenarioRunner().run(scenario, seed: seed)
         let out = parsed.value("out") ?? "results/\(scenario.name)"
-        try RunTables.bundle(for: report).commit(to: out)
-        writeStandardOutput(summaryTable(report) + "wrote \(out)/summary.csv, segments.csv, timeline.csv\n")
+        var bundle = RunTables.bundle(for: report)
+        bundle.add(name: "capacity.csv", bytes: CapacityTable.csv(curve: scenario.network.curve, end: report.endTime))
+        try bundle.commit(to: out)
+        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")
+        try PlotBundles.run(try RunPlotData.load(directory: out)).commit(to: plots)
+        writeStandardOutput(
+            summaryTable(report) + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv\n"
+                + "plots: \(plots)/index.html\n")
         return 0
     }
 

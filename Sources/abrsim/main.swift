@@ -9,6 +9,7 @@ import ABRSim
 let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)] = [
     ("run", RunCommand.spec.summary, RunCommand.main),
     ("compare", CompareCommand.spec.summary, CompareCommand.main),
+    ("plot", PlotCommand.spec.summary, PlotCommand.main),
     ("policies", PoliciesCommand.spec.summary, PoliciesCommand.main),
     ("bench", BenchCommand.spec.summary, BenchCommand.main),
     ("check", CheckCommand.spec.summary, CheckCommand.main),

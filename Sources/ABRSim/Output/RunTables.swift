@@ -1,4 +1,5 @@
-/// The CSV tables of a run (`segments.csv`, `timeline.csv`, `summary.csv`; DESIGN §2.6), as bytes.
+/// The CSV tables of a run (`segments.csv`, `timeline.csv`, `summary.csv`, `access_log.csv`; DESIGN §2.6), as
+/// bytes.
 ///
 /// Reads only ``RunReport``s, never the model. Column names carry units; one observation per row; booleans
 /// `true`/`false`; empty fields where a value does not exist (a startup that never happened). Called by the
@@ -27,6 +28,46 @@ public enum RunTables {
         "t_s", "player", "state", "time_control_status", "waiting_reason", "buffer_s", "bitrate_kbps",
         "link_share", "likely_to_keep_up", "buffer_empty", "buffer_full", "failure_reason",
     ]
+
+    /// Columns of `access_log.csv`: the event's place, then AVPlayerItemAccessLogEvent's fields in snake_case
+    /// (bit/s, seconds, bytes; −1 = unknown; see ``AccessLogEvent``).
+    public static let accessLogColumns = [
+        "scenario", "player", "policy", "trace", "event", "start_s", "end_s", "indicated_bitrate", "observed_bitrate",
+        "observed_bitrate_standard_deviation", "switch_bitrate", "number_of_stalls", "startup_time",
+        "duration_watched", "segments_downloaded_duration", "number_of_bytes_transferred", "transfer_duration",
+        "number_of_media_requests", "download_overdue",
+    ]
+
+    /// Appends the access-log rows of `report` to `writer` (made with ``accessLogColumns``), player by player,
+    /// events numbered from 0.
+    public static func appendAccessLog(_ report: RunReport, to writer: inout CSVWriter) {
+        for player in report.players {
+            let events = AccessLog.events(timeline: player.timeline, segments: player.segments, endTime: report.endTime)
+            for (index, e) in events.enumerated() {
+                writer.beginRow()
+                writer.append(report.scenario)
+                writer.append(player.id)
+                writer.append(player.policy)
+                writer.append(report.trace)
+                writer.append(index)
+                writer.append(e.startTime)
+                writer.append(e.endTime)
+                writer.append(e.indicatedBitrate)
+                writer.append(e.observedBitrate)
+                writer.append(e.observedBitrateStandardDeviation)
+                writer.append(e.switchBitrate)
+                writer.append(e.numberOfStalls)
+                writer.append(e.startupTime)
+                writer.append(e.durationWatched)
+                writer.append(e.segmentsDownloadedDuration)
+                writer.append(e.numberOfBytesTransferred)
+                writer.append(e.transferDuration)
+                writer.append(e.numberOfMediaRequests)
+                writer.append(e.downloadOverdue)
+                writer.endRow()
+            }
+        }
+    }
 
     /// Appends the summary rows of `report` to `writer` (made with ``summaryColumns``).
     public static func appendSummary(_ report: RunReport, to writer: inout CSVWriter) {
@@ -130,7 +171,7 @@ public enum RunTables {
         }
     }
 
-    /// The three tables of one run, ready to commit as an ``OutputBundle``.
+    /// The four tables of one run, ready to commit as an ``OutputBundle``.
     public static func bundle(for report: RunReport) -> OutputBundle {
         var summary = CSVWriter(columns: summaryColumns)
         appendSummary(report, to: &summary)
@@ -142,6 +183,9 @@ public enum RunTables {
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())
         bundle.add(name: "segments.csv", bytes: segments.takeBytes())
         bundle.add(name: "timeline.csv", bytes: timeline.takeBytes())
+        var accessLog = CSVWriter(columns: accessLogColumns)
+        appendAccessLog(report, to: &accessLog)
+        bundle.add(name: "access_log.csv", bytes: accessLog.takeBytes())
         return bundle
     }
 }

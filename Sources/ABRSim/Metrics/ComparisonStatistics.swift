@@ -1,0 +1,182 @@
+/// Per-policy values of a metric over the traces of a comparison: what ``ComparisonStatistics`` summarises
+/// and the comparison plots draw.
+///
+/// Values are keyed by trace (the trace's label and, for a label that occurs more than once, its occurrence
+/// number), so that policy A's value on a trace pairs with policy B's value on the same trace. A metric a run
+/// does not have (a startup that never happened) is left out for that run.
+public struct ComparisonSamples: Sendable, Equatable {
+    /// Policies in first-seen order.
+    public private(set) var policies: [String] = []
+    /// Metrics in the order given.
+    public let metrics: [String]
+    /// `values[metric][policy]`: the (trace key, value) pairs in run order.
+    public private(set) var values: [String: [String: [(key: String, value: Double)]]] = [:]
+    private var occurrences: [String: [String: Int]] = [:]
+
+    /// Empty samples of `metrics`.
+    public init(metrics: [String]) { self.metrics = metrics }
+
+    /// The metrics `abrsim compare` summarises, named as `summary.csv`'s columns.
+    public static let defaultMetrics = [
+        "qoe_lin", "avg_bitrate_kbps", "stall_s", "stall_count", "rebuffer_ratio", "switch_count", "startup_s",
+    ]
+
+    /// Adds one run of `policy` on `trace`; `value(metric)` is `nil` (or NaN) when the run has no such value.
+    public mutating func add(policy: String, trace: String, value: (String) -> Double?) {
+        if !policies.contains(policy) { policies.append(policy) }
+        let occurrence = occurrences[policy, default: [:]][trace, default: 0]
+        occurrences[policy, default: [:]][trace] = occurrence + 1
+        let key = occurrence == 0 ? trace : "\(trace)#\(occurrence)"
+        for metric in metrics {
+            guard let x = value(metric), !x.isNaN else { continue }
+            values[metric, default: [:]][policy, default: []].append((key, x))
+        }
+    }
+
+    /// The values of `metric` for `policy`, in run order.
+    public func values(_ metric: String, policy: String) -> [Double] {
+        (values[metric]?[policy] ?? []).map(\.value)
+    }
+
+    /// `policy` − `baseline` on every trace both have a value of `metric` for, in `policy`'s run order.
+    public func pairedDifferences(_ metric: String, policy: String, baseline: String) -> [Double] {
+        var base: [String: Double] = [:]
+        for pair in values[metric]?[baseline] ?? [] { base[pair.key] = pair.value }
+        return (values[metric]?[policy] ?? []).compactMap { pair in base[pair.key].map { pair.value - $0 } }
+    }
+
+    /// The samples of one-player reports (a comparison's), each player's ``SessionSummary`` under its policy
+    /// and the report's trace.
+    public init(reports: [RunReport], metrics: [String] = defaultMetrics) {
+        self.init(metrics: metrics)
+        for report in reports {
+            for player in report.players {
+                add(policy: player.policy, trace: report.trace) { player.summary.value(of: $0) }
+            }
+        }
+    }
+
+    public static func == (lhs: ComparisonSamples, rhs: ComparisonSamples) -> Bool {
+        guard lhs.policies == rhs.policies, lhs.metrics == rhs.metrics else { return false }
+        for metric in lhs.metrics {
+            for policy in lhs.policies {
+                let a = lhs.values[metric]?[policy] ?? []
+                let b = rhs.values[metric]?[policy] ?? []
+                guard a.count == b.count, zip(a, b).allSatisfy({ $0.key == $1.key && $0.value == $1.value }) else {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+}
+
+extension SessionSummary {
+    /// The value of a `summary.csv` metric column by name (`nil` for an unknown name or a missing startup).
+    public func value(of metric: String) -> Double? {
+        switch metric {
+        case "qoe_lin": qoeLinear
+        case "avg_bitrate_kbps": averageBitrateKbps
+        case "stall_s": stallSeconds
+        case "stall_count": Double(stallCount)
+        case "rebuffer_ratio": rebufferRatio
+        case "switch_count": Double(switchCount)
+        case "startup_s": startupSeconds
+        case "segments": Double(segments)
+        case "bytes": bytes
+        case "top_quality_s": topQualitySeconds
+        case "played_s": playedSeconds
+        default: nil
+        }
+    }
+}
+
+/// Comparison statistics (`stats.csv`): per policy and metric, n, mean, standard deviation, the 95 % confidence
+/// interval of the mean (Student t with n − 1 degrees of freedom, from GSL), percentiles 5/25/50/75/95, and the
+/// paired difference against a baseline policy (policy − baseline on the same trace) with its own interval.
+///
+/// All numbers come from ``SampleStatistics`` (GSL). Made by `abrsim compare`; the intervals are left empty
+/// below two values.
+public struct ComparisonStatistics: Sendable {
+    /// One row: a policy's statistics for one metric.
+    public struct Row: Sendable {
+        /// The policy.
+        public var policy: String
+        /// The metric (a `summary.csv` column).
+        public var metric: String
+        /// Statistics of its values (`nil` when it has none).
+        public var statistics: SampleStatistics?
+        /// Statistics of the paired differences policy − baseline (`nil` for the baseline itself or when no
+        /// trace has both values).
+        public var difference: SampleStatistics?
+    }
+
+    /// The baseline policy.
+    public let baseline: String
+    /// Rows, metric by metric, each over the policies in order.
+    public let rows: [Row]
+
+    /// The statistics of `samples` against `baseline` (which must be one of the policies).
+    public init(_ samples: ComparisonSamples, baseline: String) {
+        self.baseline = baseline
+        var rows: [Row] = []
+        for metric in samples.metrics {
+            for policy in samples.policies {
+                let values = samples.values(metric, policy: policy)
+                let differences =
+                    policy == baseline
+                    ? [] : samples.pairedDifferences(metric, policy: policy, baseline: baseline)
+                rows.append(
+                    Row(
+                        policy: policy, metric: metric, statistics: values.isEmpty ? nil : SampleStatistics(values),
+                        difference: differences.isEmpty ? nil : SampleStatistics(differences)))
+            }
+        }
+        self.rows = rows
+    }
+
+    /// Columns of `stats.csv`.
+    public static let columns = [
+        "policy", "metric", "n", "mean", "sd", "ci95_low", "ci95_high", "p5", "p25", "p50", "p75", "p95",
+        "baseline", "diff_n", "diff_mean", "diff_sd", "diff_ci95_low", "diff_ci95_high",
+    ]
+
+    /// `stats.csv`: one row per (metric, policy); empty fields where a value does not exist.
+    public func csv() -> [UInt8] {
+        var writer = CSVWriter(columns: Self.columns)
+        for row in rows {
+            writer.beginRow()
+            writer.append(row.policy)
+            writer.append(row.metric)
+            writer.append(row.statistics?.count ?? 0)
+            if let s = row.statistics {
+                writer.append(s.mean)
+                appendSpread(s, to: &writer)
+                for p in [s.p5, s.p25, s.p50, s.p75, s.p95] { writer.append(p) }
+            } else {
+                for _ in 0..<9 { writer.appendEmpty() }
+            }
+            writer.append(baseline)
+            writer.append(row.difference?.count ?? 0)
+            if let d = row.difference {
+                writer.append(d.mean)
+                appendSpread(d, to: &writer)
+            } else {
+                for _ in 0..<4 { writer.appendEmpty() }
+            }
+            writer.endRow()
+        }
+        return writer.takeBytes()
+    }
+
+    /// sd, ci95_low, ci95_high (empty below two values).
+    private func appendSpread(_ s: SampleStatistics, to writer: inout CSVWriter) {
+        guard s.count > 1 else {
+            for _ in 0..<3 { writer.appendEmpty() }
+            return
+        }
+        writer.append(s.standardDeviation)
+        writer.append(s.mean - s.confidenceHalfWidth95)
+        writer.append(s.mean + s.confidenceHalfWidth95)
+    }
+}

@@ -1,0 +1,75 @@
+/// `index.html` beside the plots: the summary table(s) and every plot inlined as SVG, in one self-contained
+/// file (no scripts, no external style sheets, fonts or images), so it opens offline in any browser.
+///
+/// The markup is also well-formed XML (void elements self-closed), so tests can check it with an XML parser.
+/// Written by `abrsim run`, `abrsim compare` and `abrsim plot` into the plots folder.
+public enum HTMLIndex {
+    /// A table to show: a heading and the CSV it comes from.
+    public struct Table: Sendable {
+        /// The heading above it.
+        public var heading: String
+        /// Its content (numbers with a fraction are shown with at most three decimals).
+        public var table: CSVTable
+
+        /// A table under `heading`.
+        public init(heading: String, table: CSVTable) {
+            self.heading = heading
+            self.table = table
+        }
+    }
+
+    /// A plot to show: a heading, the file it was written to (linked), and its drawing (inlined).
+    public struct Figure: Sendable {
+        /// The heading above it.
+        public var heading: String
+        /// The SVG file's name beside the index.
+        public var file: String
+        /// The drawing.
+        public var svg: SVGDocument
+
+        /// A figure under `heading`.
+        public init(heading: String, file: String, svg: SVGDocument) {
+            self.heading = heading
+            self.file = file
+            self.svg = svg
+        }
+    }
+
+    /// The page titled `title`, with `tables` then `figures`.
+    public static func page(title: String, note: String = "", tables: [Table], figures: [Figure]) -> [UInt8] {
+        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+        html += "<title>\(escapeXML(title))</title>\n<style>\n"
+        html += "body { font-family: Helvetica, Arial, sans-serif; margin: 24px; color: #222; }\n"
+        html += "table { border-collapse: collapse; font-size: 13px; margin-bottom: 24px; }\n"
+        html += "th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }\n"
+        html += "th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }\n"
+        html += "figure { margin: 0 0 32px 0; } svg { max-width: 100%; height: auto; }\n"
+        html += "</style>\n</head>\n<body>\n<h1>\(escapeXML(title))</h1>\n"
+        if !note.isEmpty { html += "<p>\(escapeXML(note))</p>\n" }
+        for table in tables {
+            html += "<h2>\(escapeXML(table.heading))</h2>\n<table>\n<tr>"
+            for column in table.table.columns { html += "<th>\(escapeXML(column))</th>" }
+            html += "</tr>\n"
+            for row in table.table.rows {
+                html += "<tr>"
+                for field in row { html += "<td>\(escapeXML(cellText(field)))</td>" }
+                html += "</tr>\n"
+            }
+            html += "</table>\n"
+        }
+        for figure in figures {
+            html += "<figure>\n<h2>\(escapeXML(figure.heading))</h2>\n"
+            html += figure.svg.text
+            html += "<figcaption><a href=\"\(escapeXML(figure.file))\">\(escapeXML(figure.file))</a></figcaption>\n"
+            html += "</figure>\n"
+        }
+        html += "</body>\n</html>\n"
+        return Array(html.utf8)
+    }
+
+    /// A CSV field for people: a number with a fraction rounded to three decimals, anything else as written.
+    static func cellText(_ field: String) -> String {
+        guard field.contains("."), !field.contains("e"), let value = Double(field) else { return field }
+        return fixedDecimals(value, 3, trimZeros: true)
+    }
+}

@@ -1,0 +1,138 @@
+/// A small SVG 1.1 writer: shapes, paths and text appended in order to one `<svg>` element, with every number
+/// written by ``svgNumber(_:)`` (at most two decimals, no locale) and every text escaped, so the same drawing
+/// gives byte-identical files.
+///
+/// Used by the plot types (``TimelinePlot``, ``CDFPlot``, ``BarPlot``); coordinates are pixels, origin at the
+/// top left, y growing downwards.
+public struct SVGDocument: Sendable {
+    /// Width of the drawing in pixels.
+    public let width: Double
+    /// Height of the drawing in pixels.
+    public let height: Double
+    private var body = ""
+
+    /// An empty drawing of `width` × `height` pixels with a white background.
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+        rect(x: 0, y: 0, width: width, height: height, fill: "#ffffff")
+    }
+
+    /// A rectangle; `stroke` `nil` draws no outline.
+    public mutating func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
+        stroke: String? = nil
+    ) {
+        body += "<rect x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" width=\"\(svgNumber(max(width, 0)))\""
+        body += " height=\"\(svgNumber(max(height, 0)))\" fill=\"\(fill)\""
+        if opacity < 1 { body += " fill-opacity=\"\(svgNumber(opacity))\"" }
+        if let stroke { body += " stroke=\"\(stroke)\"" }
+        body += "/>\n"
+    }
+
+    /// A straight line.
+    public mutating func line(
+        x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dashed: Bool = false
+    ) {
+        body += "<line x1=\"\(svgNumber(x1))\" y1=\"\(svgNumber(y1))\" x2=\"\(svgNumber(x2))\""
+        body += " y2=\"\(svgNumber(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(svgNumber(width))\""
+        if dashed { body += " stroke-dasharray=\"4 3\"" }
+        body += "/>\n"
+    }
+
+    /// An open polyline through `points` (nothing for fewer than two points).
+    public mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width: Double = 1.5) {
+        guard points.count >= 2 else { return }
+        body += "<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(svgNumber(width))\""
+        body += " stroke-linejoin=\"round\" points=\""
+        appendPoints(points)
+        body += "\"/>\n"
+    }
+
+    /// A closed, filled polygon through `points`.
+    public mutating func polygon(_ points: [(x: Double, y: Double)], fill: String, opacity: Double = 1) {
+        guard points.count >= 3 else { return }
+        body += "<polygon fill=\"\(fill)\""
+        if opacity < 1 { body += " fill-opacity=\"\(svgNumber(opacity))\"" }
+        body += " stroke=\"none\" points=\""
+        appendPoints(points)
+        body += "\"/>\n"
+    }
+
+    /// Text at (`x`, `y`) (the baseline); `anchor` is `start`, `middle` or `end`; `rotation` in degrees about
+    /// the anchor point.
+    public mutating func text(
+        _ string: String, x: Double, y: Double, size: Double = 13, anchor: String = "start", fill: String = "#222222",
+        bold: Bool = false, rotation: Double = 0
+    ) {
+        body += "<text x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" font-size=\"\(svgNumber(size))\""
+        if anchor != "start" { body += " text-anchor=\"\(anchor)\"" }
+        if bold { body += " font-weight=\"bold\"" }
+        if rotation != 0 {
+            body += " transform=\"rotate(\(svgNumber(rotation)) \(svgNumber(x)) \(svgNumber(y)))\""
+        }
+        body += " fill=\"\(fill)\">\(escapeXML(string))</text>\n"
+    }
+
+    /// The document: an `<svg>` element with the drawing (no XML declaration, so it can also be inlined in HTML).
+    public var text: String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(svgNumber(width))\""
+            + " height=\"\(svgNumber(height))\" viewBox=\"0 0 \(svgNumber(width)) \(svgNumber(height))\""
+            + " font-family=\"Helvetica, Arial, sans-serif\">\n" + body + "</svg>\n"
+    }
+
+    /// The document as UTF-8 bytes, for an output file.
+    public var bytes: [UInt8] { Array(text.utf8) }
+
+    private mutating func appendPoints(_ points: [(x: Double, y: Double)]) {
+        var first = true
+        for point in points {
+            if !first { body += " " }
+            first = false
+            body += svgNumber(point.x) + "," + svgNumber(point.y)
+        }
+    }
+}
+
+/// `x` rounded to two decimals, without trailing zeros or a locale: `12`, `12.5`, `-0.25`; `-0` and non-finite
+/// values (which a drawing should never hold) print `0`. The number format of every SVG and HTML output.
+public func svgNumber(_ x: Double) -> String {
+    fixedDecimals(x, 2, trimZeros: true)
+}
+
+/// `x` with exactly `digits` decimals (or fewer when `trimZeros`), deterministic and locale-free; used for SVG
+/// coordinates and for tick and table labels.
+public func fixedDecimals(_ x: Double, _ digits: Int, trimZeros: Bool = false) -> String {
+    guard x.isFinite, x.magnitude < 1e15 else { return x.isNaN || x.magnitude < 1e15 ? "0" : formatCSVNumber(x) }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (x * scale).rounded()
+    guard scaled.magnitude < 9e18 else { return formatCSVNumber(x) }
+    let units = Int64(scaled)
+    let magnitude = units.magnitude
+    let whole = magnitude / UInt64(scale)
+    var fraction = digits > 0 ? String(magnitude % UInt64(scale)) : ""
+    fraction = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction
+    if trimZeros {
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+    }
+    let sign = units < 0 ? "-" : ""
+    return sign + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
+}
+
+/// Escapes `&`, `<`, `>`, `"` and `'` for XML text and attribute values.
+public func escapeXML(_ string: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(string.utf8.count)
+    for character in string {
+        switch character {
+        case "&": escaped += "&amp;"
+        case "<": escaped += "&lt;"
+        case ">": escaped += "&gt;"
+        case "\"": escaped += "&quot;"
+        case "'": escaped += "&apos;"
+        default: escaped.append(character)
+        }
+    }
+    return escaped
+}

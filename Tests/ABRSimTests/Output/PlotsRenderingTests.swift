@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+/// Decodes a PNG with python3's standard library (zlib + the five row filters) and prints
+/// "width height distinct-colours".
+private let pngProbe = #"""
+    import struct, sys, zlib
+    data = open(sys.argv[1], 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n'
+    pos, idat = 8, b''
+    while pos < len(data):
+        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b'IHDR':
+            width, height, depth, colour = struct.unpack('>IIBB', body[:10])
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + length
+    assert depth == 8
+    bpp = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    previous = bytearray(stride)
+    colours = set()
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = previous[i]
+            c = previous[i - bpp] if i >= bpp else 0
+            if kind == 1: line[i] = (line[i] + a) & 255
+            elif kind == 2: line[i] = (line[i] + b) & 255
+            elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        for x in range(0, stride, bpp):
+            colours.add(bytes(line[x:x + bpp]))
+        previous = line
+    print(width, height, len(colours))
+    """#
+
+/// Runs `executable` with `arguments`; returns its status and standard output.
+private func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [executable] + arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = Pipe()
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+struct PlotsRenderingTests {
+    static func read(_ path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    @Test func theDefaultScenarioPlotsParseRenderAndShowTheDescent() throws {
+        let directory = TestPaths.scratch("plots")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outcome = try runABRSim([
+            "run", TestPaths.scenarios + "/wifi-lte-3g.json", "--out", directory + "/r", "--plots", directory + "/p",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let svg = try Self.read(directory + "/p/timeline.svg")
+        let html = try Self.read(directory + "/p/index.html")
+        #expect(isWellFormedXML(svg))
+        #expect(isWellFormedXML(html))
+        // Self-contained: the plot inlined, no scripts, nothing fetched.
+        #expect(html.contains("<svg"))
+        #expect(html.contains("throughput(safety=0.9,estimator=ewma)"))
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("<link"))
+
+        // The capacity file shows the descent: the WiFi-class first 120 s carry several times what 3G does.
+        let data = try RunPlotData.load(directory: directory + "/r")
+        func mean(_ range: ClosedRange<Double>) -> Double {
+            let values = data.capacity.filter { range.contains($0.time) }.map(\.kbps)
+            return values.reduce(0, +) / Double(values.count)
+        }
+        #expect(mean(0...120) > 4 * mean(270...600))
+        #expect(data.players.count == 1 && data.players[0].timeline.count > 10)
+
+        // Rendered by rsvg-convert (Debian librsvg2-bin, from scripts/setup) at 40 % (python decodes it quickly):
+        // a PNG of the SVG's width × 0.4, not blank.
+        let png = directory + "/timeline.png"
+        let (status, _) = try run("rsvg-convert", ["--zoom", "0.4", directory + "/p/timeline.svg", "-o", png])
+        #expect(status == 0, "rsvg-convert failed; run scripts/setup")
+        let probe = writeFile(directory, "probe.py", pngProbe)
+        let (probeStatus, text) = try run("python3", [probe, png])
+        #expect(probeStatus == 0)
+        let numbers = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(numbers.count == 3)
+        #expect(numbers.first == 440)
+        #expect((numbers.last ?? 0) > 8, "the PNG is (nearly) one colour: \(text)")
+    }
+
+    @Test func plotRedrawsTheSameFilesFromTheCSVAlone() throws {
+        let directory = TestPaths.scratch("replot")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let results = directory + "/results/stall"
+        let first = try runABRSim(["run", TestPaths.scenarios + "/tunnel-stall.json", "--out", results])
+        #expect(first.status == 0, "\(first.standardError)")
+        let again = try runABRSim(["plot", results])
+        #expect(again.status == 0, "\(again.standardError)")
+        for name in ["timeline.svg", "index.html"] {
+            let a = try Self.read(results + "/plots/" + name)
+            let b = try Self.read(directory + "/plots/stall/" + name)
+            #expect(a == b, "\(name) differs when redrawn")
+        }
+        // Stalls are shaded (vermillion) and the buffering state appears in the strip.
+        let svg = try Self.read(results + "/plots/timeline.svg")
+        #expect(svg.contains("fill=\"\(Palette.vermillion)\" fill-opacity=\"0.25\""))
+        #expect(svg.contains(">buffering</text>"))
+
+        let missing = try runABRSim(["plot", directory + "/nowhere"])
+        #expect(missing.status == 2)
+        try FileManager.default.removeItem(atPath: results + "/capacity.csv")
+        let broken = try runABRSim(["plot", results, "--out", directory + "/x"])
+        #expect(broken.status == 2)
+        #expect(broken.standardError.contains("capacity.csv"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/x"))
+    }
+}
