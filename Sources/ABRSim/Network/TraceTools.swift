@@ -112,3 +112,43 @@ public enum TraceTools {
         return result
     }
 }
+
+extension TraceTools {
+    /// A stretch written on a command line: `FILE` or `FILE=S` (a trace, looped or cut to S seconds),
+    /// `preset:NAME=S`, `kbps:K=S` (a constant rate) or `outage=S`; with its label (file name, preset key,
+    /// `<K>kbps`, `outage`). Used by `abrsim trace concat`.
+    public static func stretch(parsing text: String) throws -> (NetworkStretch, String) {
+        var head = Substring(text)
+        var seconds: Double?
+        if let equals = text.lastIndex(of: "=") {
+            head = text[..<equals]
+            let value = text[text.index(after: equals)...]
+            guard let parsed = Double(value), parsed.isFinite, parsed > 0 else {
+                throw InputError(location: text, "‘\(value)’ is not a positive number of seconds")
+            }
+            seconds = parsed
+        }
+        func required() throws -> Double {
+            guard let seconds else { throw InputError(location: text, "give the stretch's length: \(head)=SECONDS") }
+            return seconds
+        }
+        if head == "outage" { return (.outage(seconds: try required()), "outage") }
+        if head.hasPrefix("preset:") {
+            let name = String(head.dropFirst("preset:".count))
+            guard let preset = NetworkPreset.named(name) else {
+                let known = NetworkPreset.catalogue.map(\.name).joined(separator: ", ")
+                throw InputError(location: text, "unknown preset '\(name)' (known: \(known))")
+            }
+            return (.preset(preset, seconds: try required()), preset.name)
+        }
+        if head.hasPrefix("kbps:") {
+            let value = head.dropFirst("kbps:".count)
+            guard let kbps = Double(value), kbps.isFinite, kbps >= 0 else {
+                throw InputError(location: text, "‘\(value)’ is not a rate in kbit/s ≥ 0")
+            }
+            return (.constant(bps: kbps * 1000, seconds: try required(), rttSeconds: nil), "\(value)kbps")
+        }
+        let trace = try TraceReader.read(path: String(head))
+        return (.trace(trace, seconds: seconds, rttSeconds: nil), trace.name)
+    }
+}

@@ -87,3 +87,18 @@ public enum HLSContent {
             startVariantIndex: order.firstIndex(of: 0)!, file: path)
     }
 }
+
+extension HLSContent {
+    /// Whether the file at `path` starts with `#EXTM3U` (after an optional byte-order mark and blank lines): an
+    /// HLS playlist rather than another content description. Throws if the file cannot be opened.
+    public static func isPlaylist(_ path: String) throws -> Bool {
+        let reader = try LineReader(path: path)
+        // A long first line (a one-line JSON movie) is simply not a playlist.
+        while let line = (try? reader.nextLine(maxLineBytes: 1 << 16)) ?? nil {
+            let text = TraceText.trimmed(line)
+            if text.isEmpty { continue }
+            return text.elementsEqual("#EXTM3U".utf8)
+        }
+        return false
+    }
+}

@@ -29,8 +29,10 @@ public enum SyntheticTraceGenerator {
             for j in 0..<count {
                 let t = start + Double(j) * model.sampleSeconds
                 if t >= start + length { break }
+                let value = rate.draw(random)
+                if rates.last == value { continue }  // a constant state continues the previous piece
                 starts.append(t)
-                rates.append(rate.draw(random))
+                rates.append(value)
             }
         }
         switch model.base {
