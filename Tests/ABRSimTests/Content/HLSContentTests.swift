@@ -130,8 +130,10 @@ struct HLSContentTests {
             (nil, "#EXTM3U\n#EXTINF:6,\nv.mp4\n#EXT-X-ENDLIST\n", "TARGETDURATION"),
             (nil, Self.media(["6.0", "abc", "2.25"]), "not a number"),
             (nil, Self.media(["6.0", "nan", "2.25"]), "not a number"),
-            ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=5\nhigh.m3u8\n", nil,
-             "also declared on line 2"),
+            (
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=5\nhigh.m3u8\n", nil,
+                "also declared on line 2"
+            ),
             ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n", nil, "not followed by a URI"),
             ("not a playlist\n", nil, "#EXTM3U"),
             (Self.media(["6.0"]), nil, "media playlist"),

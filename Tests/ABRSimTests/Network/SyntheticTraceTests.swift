@@ -26,7 +26,8 @@ extension NetworkTests {
             let sample = moments(values)
             let meanTolerance = z * sd / n.squareRoot()
             let sdTolerance = z * sd * ((2 + excessKurtosis) / (4 * n)).squareRoot()
-            #expect(abs(sample.mean - mean) <= meanTolerance, "\(label) mean \(sample.mean) vs \(mean) ± \(meanTolerance)")
+            #expect(
+                abs(sample.mean - mean) <= meanTolerance, "\(label) mean \(sample.mean) vs \(mean) ± \(meanTolerance)")
             #expect(abs(sample.sd - sd) <= sdTolerance, "\(label) sd \(sample.sd) vs \(sd) ± \(sdTolerance)")
         }
 
@@ -36,10 +37,11 @@ extension NetworkTests {
             let trace = try SyntheticTraceGenerator.generate(model, seconds: 20_000, seed: 11)
             #expect(trace.pieceCount == 20_000)  // one piece per 1-s sample
             // ln(rate) is normal with μ and σ (excess kurtosis 0).
-            Self.checkMoments(trace.ratesBps.map { log($0) }, mean: rate.mu, sd: rate.sigma, excessKurtosis: 0, "log rate")
+            Self.checkMoments(
+                trace.ratesBps.map { log($0) }, mean: rate.mu, sd: rate.sigma, excessKurtosis: 0, "log rate")
             // σ² = ln(1 + cv²), μ = ln(mean) − σ²/2, computed by hand.
             #expect(abs(rate.sigma - 0.554513029376) < 1e-9)
-            #expect(abs(rate.mu - (log(3e6) - 0.153742) ) < 1e-6)
+            #expect(abs(rate.mu - (log(3e6) - 0.153742)) < 1e-6)
             // The rates themselves: mean 3 Mbit/s, sd 0.6 × mean (lognormal kurtosis from σ).
             let s2 = rate.sigma * rate.sigma
             let excess = exp(4 * s2) + 2 * exp(3 * s2) + 3 * exp(2 * s2) - 6
@@ -147,8 +149,14 @@ extension NetworkTests {
             (#"{"model": "lognormal", "meanKbps": 100, "spread": -1}"#, "$.spread"),
             (#"{"model": "wavy", "meanKbps": 100}"#, "$.model"),
             (#"{"model": "lognormal"}"#, "$"),
-            (#"{"model": "markov", "states": [{"meanKbps": 1, "meanSojournSeconds": 1}, {"meanKbps": 2, "meanSojournSeconds": 1}], "transitions": [[1, 0], [1, 0]]}"#, "$.transitions[0]"),
-            (#"{"model": "lognormal", "meanKbps": 1, "outages": {"perMinute": 0, "meanSeconds": 1}}"#, "$.outages.perMinute"),
+            (
+                #"{"model": "markov", "states": [{"meanKbps": 1, "meanSojournSeconds": 1}, {"meanKbps": 2, "meanSojournSeconds": 1}], "transitions": [[1, 0], [1, 0]]}"#,
+                "$.transitions[0]"
+            ),
+            (
+                #"{"model": "lognormal", "meanKbps": 1, "outages": {"perMinute": 0, "meanSeconds": 1}}"#,
+                "$.outages.perMinute"
+            ),
             (#"{"model": "lognormal", "meanKbps": 1, "jitter": 3}"#, "$"),
         ])
         func invalidModelsNameTheJSONPath(json: String, location: String) {
