@@ -18,7 +18,8 @@ extension NetworkTests {
         }
 
         /// Checks the sample mean and standard deviation of `values` against a distribution with `mean`, `sd` and
-        /// excess kurtosis `excessKurtosis` (the standard error of a sample SD is sd·√((κ − 1)/(4n)), κ = 3 + excess).
+        /// excess kurtosis `excessKurtosis` (the standard error of a sample SD is sd·√((κ − 1)/(4n)),
+        /// κ = 3 + excess).
         static func checkMoments(
             _ values: [Double], mean: Double, sd: Double, excessKurtosis: Double, _ label: String
         ) {

@@ -92,14 +92,14 @@ extension NetworkTests {
             #expect(trace.duration == 17)
         }
 
-        /// Every trace shipped in scenarios/traces, written in every other format and read back, keeps its bits
-        /// per period within 0.1 % (mahimahi read in 1 s bins, which keep the bits exactly, to keep the test quick; the 1 ms round trip of the
-        /// largest one is in TraceCommandTests).
         /// The trace files shipped in scenarios/traces.
         static let shipped = NetworkTestSupport.files(in: TestPaths.scenarios + "/traces").filter {
             !$0.hasSuffix(".md")
         }
 
+        /// Every trace shipped in scenarios/traces, written in every other format and read back, keeps its bits
+        /// per period within 0.1 %. Mahimahi is read in 1 s bins, which keep the bits exactly, to keep the test
+        /// quick; the 1 ms round trip of the largest trace is in TraceCommandTests.
         @Test(arguments: shipped)
         func everyShippedTraceRoundTripsThroughEveryFormat(name: String) throws {
             #expect(Self.shipped.count >= 6)
