@@ -13,6 +13,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("policies", PoliciesCommand.spec.summary, PoliciesCommand.main),
     ("bench", BenchCommand.spec.summary, BenchCommand.main),
     ("check", CheckCommand.spec.summary, CheckCommand.main),
+    ("trace", TraceCommand.spec.summary, TraceCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {

@@ -7,7 +7,7 @@
 ///
 /// A small dedicated scanner reads this flat format (no dependency on a general JSON parser). Errors name the
 /// file and the JSON path of the offending value (`$[17].bandwidth_kbps`: wrong type, out of range, unknown or
-/// missing key), or the line and column of a syntax error. Loss rates are dropped when writing.
+/// missing key) with its line, or the line and column of a syntax error. Loss rates are dropped when writing.
 enum SabreTrace {
     /// The keys a period may have.
     static let keys = ["duration_ms", "bandwidth_kbps", "latency_ms"]
@@ -119,9 +119,17 @@ enum SabreTrace {
             while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
         }
 
-        /// An error at a JSON path.
+        /// An error at a JSON path; the message ends with the line the scanner is on, so a user can find the
+        /// value in a long file.
         func error(at jsonPath: String, _ message: String) -> InputError {
-            InputError(file: path, location: jsonPath, message)
+            InputError(file: path, location: jsonPath, "\(message) (line \(currentLine))")
+        }
+
+        /// The 1-based line of the scanner's position.
+        var currentLine: Int {
+            var line = 1
+            for byte in bytes[0..<min(position, bytes.count)] where byte == 0x0A { line += 1 }
+            return line
         }
 
         /// An error at the current line and column.

@@ -144,7 +144,8 @@ public enum Comparison {
 }
 
 /// Loads content named on a command line: a folder of Pensieve `video_size_N` files (with Pensieve's ladder
-/// unless one is given, 4 s segments), or a sabre movie JSON file.
+/// unless one is given, 4 s segments), a local HLS master playlist (a file starting with `#EXTM3U`), or a sabre movie
+/// JSON file.
 public enum ContentSource {
     /// Pensieve's ladder (kbit/s), for `video_size_N` folders.
     public static let pensieveLadderKbps: [Double] = [300, 750, 1200, 1850, 2850, 4300]
@@ -158,6 +159,7 @@ public enum ContentSource {
             return try PensieveSizes.read(
                 folder: path, ladderKbps: ladder, segmentSeconds: segmentSeconds, segments: segments)
         }
+        if try HLSContent.isPlaylist(path) { return try HLSContent.read(masterPath: path, segments: segments) }
         let content = try SabreMovie.read(path: path)
         guard let segments else { return content }
         guard segments <= content.segmentCount else {

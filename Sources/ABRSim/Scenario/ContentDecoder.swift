@@ -1,7 +1,8 @@
 /// Decodes a scenario's `content` object into ``Content``:
 /// constant bitrate (`ladderKbps`, `segmentSeconds`, `segments` or `durationSeconds`, optional `resolutions`),
 /// Pensieve size files (`pensieveSizes` folder with `ladderKbps`, `segmentSeconds`, optional `segments`), or a
-/// sabre movie (`sabreMovie` file, optional `segments` to play only the first ones).
+/// sabre movie (`sabreMovie` file, optional `segments` to play only the first ones), or a local HLS master
+/// playlist (`hlsMaster` file, optional `segments`; see ``HLSContent``).
 struct ContentDecoder {
     let directory: String
 
@@ -15,6 +16,9 @@ struct ContentDecoder {
             content = try PensieveSizes.read(
                 folder: InputFile.resolve(try folder.string(), against: directory), ladderKbps: ladder,
                 segmentSeconds: seconds, segments: segments)
+        } else if let master = object.optional("hlsMaster") {
+            let path = InputFile.resolve(try master.string(), against: directory)
+            content = try HLSContent.read(masterPath: path, segments: try object.optional("segments")?.positiveInt())
         } else if let movie = object.optional("sabreMovie") {
             let full = try SabreMovie.read(path: InputFile.resolve(try movie.string(), against: directory))
             if let segments = object.optional("segments") {

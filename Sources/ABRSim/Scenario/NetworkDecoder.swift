@@ -3,7 +3,8 @@
 /// Forms: `{"trace": "x.down", "format"?, "rttMs"?, "atEnd"?}` (one trace), `{"preset": "lte", …}` (one
 /// preset), or `{"stretches": [...], "rttMs"?, "atEnd"?, "name"?}` where each stretch is `{"preset": "wifi",
 /// "seconds": 60}`, `{"constantKbps": 1000, "seconds": 30, "rttMs"?}`, `{"trace": "…", "format"?,
-/// "seconds"?, "rttMs"?}` or `{"outageSeconds": 2}`. `rttMs` at the top is the RTT of stretches that carry
+/// "seconds"?, "rttMs"?}`, `{"synthetic": {...}, "seconds"?}` (a generated trace, see ``SyntheticModelDecoder``;
+/// its seed defaults to the scenario's) or `{"outageSeconds": 2}`; a whole network may also be `{"synthetic": …}`. `rttMs` at the top is the RTT of stretches that carry
 /// none of their own (presets carry theirs; sabre traces carry per-period latency). `atEnd`: `loop`
 /// (default), `hold`, `end`.
 struct NetworkDecoder {
@@ -14,6 +15,8 @@ struct NetworkDecoder {
     static let defaultMahimahiBinMs = 100
 
     let directory: String
+    /// The default seed of synthetic traces (the scenario's seed).
+    var seed: UInt64 = 1
 
     func decode(_ reader: JSONReader) throws -> (NetworkTimeline, String) {
         let object = try reader.object()
@@ -29,9 +32,9 @@ struct NetworkDecoder {
         let name = try object.optional("name")?.string()
         var stretches: [NetworkStretch] = []
         var labels: [String] = []
-        let forms = ["trace", "preset", "stretches"].filter { object.has($0) }
+        let forms = ["trace", "preset", "stretches", "synthetic"].filter { object.has($0) }
         guard forms.count == 1 else {
-            throw reader.error("give exactly one of trace, preset or stretches")
+            throw reader.error("give exactly one of trace, preset, synthetic or stretches")
         }
         if object.has("stretches") {
             let list = try object.required("stretches").array()
@@ -70,9 +73,9 @@ struct NetworkDecoder {
     func decodeStretch(_ reader: JSONReader, object: JSONObjectReader, isWholeNetwork: Bool) throws -> (
         NetworkStretch, String
     ) {
-        let kinds = ["preset", "constantKbps", "trace", "outageSeconds"].filter { object.has($0) }
+        let kinds = ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"].filter { object.has($0) }
         guard kinds.count == 1 else {
-            throw reader.error("a stretch needs exactly one of preset, constantKbps, trace, outageSeconds")
+            throw reader.error("a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds")
         }
         let rttReader = isWholeNetwork ? nil : object.optional("rttMs")
         let rtt = try rttReader.map { try $0.nonNegativeDouble() / 1000 }
@@ -117,6 +120,23 @@ struct NetworkDecoder {
             }
             let trace = try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
             return (.trace(trace, seconds: try seconds(required: false), rttSeconds: rtt), trace.name)
+        case "synthetic":
+            let syntheticReader = try object.required("synthetic")
+            let decoded = try SyntheticModelDecoder().decode(syntheticReader)
+            let stretchSeconds = try seconds(required: false)
+            guard let length = decoded.seconds ?? stretchSeconds else {
+                throw syntheticReader.error("give the trace's length: \"seconds\" here or on the stretch")
+            }
+            let trace: Trace
+            do {
+                trace = try SyntheticTraceGenerator.generate(
+                    decoded.model, seconds: length, seed: decoded.seed ?? seed, name: decoded.label)
+            } catch var error as InputError {
+                error.file = error.file ?? syntheticReader.file
+                error.location = error.location ?? syntheticReader.path
+                throw error
+            }
+            return (.trace(trace, seconds: stretchSeconds, rttSeconds: rtt), decoded.label)
         default:
             let outageReader = try object.required("outageSeconds")
             if isWholeNetwork { throw outageReader.error("a network cannot be only an outage") }

@@ -22,7 +22,8 @@ public struct ScenarioLoader {
         try checkName(name, root.optional("name") ?? root.reader)
         let seed = try root.optional("seed").map { try $0.nonNegativeInt() } ?? 1
         _ = try root.optional("description")?.string()
-        let (network, networkLabel) = try NetworkDecoder(directory: directory).decode(root.required("network"))
+        let (network, networkLabel) = try NetworkDecoder(directory: directory, seed: UInt64(seed)).decode(
+            root.required("network"))
         let content = try root.optional("content").map { try ContentDecoder(directory: directory).decode($0) }
         let qoe = try root.optional("qoe").map(decodeQoE) ?? QoESettings()
         let duration = try root.optional("durationSeconds")?.positiveDouble()

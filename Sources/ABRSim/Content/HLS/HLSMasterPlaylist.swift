@@ -1,0 +1,96 @@
+/// An HLS master (multivariant) playlist: the variant streams a player chooses among (RFC 8216 §4.3.4.2).
+///
+/// Reads `#EXT-X-STREAM-INF` with its `BANDWIDTH` (required), `AVERAGE-BANDWIDTH`, `RESOLUTION`, `CODECS` and
+/// `FRAME-RATE` attributes, each followed by the URI of the variant's media playlist. Variants keep the order in
+/// which they are listed: the first is the one AVPlayer starts with. `#EXT-X-I-FRAME-STREAM-INF`, `#EXT-X-MEDIA`
+/// and other tags are ignored. Called by ``HLSContent``; errors are ``InputError``s naming the file and line.
+public struct HLSMasterPlaylist: Sendable {
+    /// One `#EXT-X-STREAM-INF` entry.
+    public struct VariantStream: Sendable, Equatable {
+        /// `BANDWIDTH`: peak bit rate, bit/s.
+        public var bandwidthBps: Double
+        /// `AVERAGE-BANDWIDTH`, bit/s, when given.
+        public var averageBandwidthBps: Double?
+        /// `RESOLUTION`, when given.
+        public var resolution: Resolution?
+        /// `CODECS`, when given.
+        public var codecs: String?
+        /// `FRAME-RATE`, frames per second, when given.
+        public var frameRate: Double?
+        /// The media playlist's URI as written.
+        public var uri: String
+        /// The line of the `#EXT-X-STREAM-INF` tag.
+        public var line: Int
+    }
+
+    /// The path the playlist was read from.
+    public var path: String
+    /// The variant streams in listed order.
+    public var variants: [VariantStream]
+
+    /// Reads the master playlist at `path`.
+    public static func read(path: String) throws -> HLSMasterPlaylist {
+        let lines = try HLSPlaylistLines(path: path).lines
+        var variants: [VariantStream] = []
+        var pending: (attributes: HLSAttributeList, line: Int)?
+        for line in lines {
+            if let text = HLSPlaylistLines.value(of: "#EXT-X-STREAM-INF", in: line.text) {
+                if let pending {
+                    throw InputError.atLine(
+                        path, line.number, "#EXT-X-STREAM-INF on line \(pending.line) is not followed by a URI")
+                }
+                pending = (try HLSAttributeList(String(text), file: path, line: line.number), line.number)
+            } else if line.text.hasPrefix("#EXTINF") {
+                throw InputError.atLine(
+                    path, line.number,
+                    "this is a media playlist (#EXTINF); give the master playlist (#EXT-X-STREAM-INF)")
+            } else if line.text.hasPrefix("#") {
+                continue
+            } else {
+                guard let (attributes, tagLine) = pending else {
+                    throw InputError.atLine(
+                        path, line.number, "URI ‘\(line.text)’ without an #EXT-X-STREAM-INF before it")
+                }
+                variants.append(try variant(attributes, uri: line.text, path: path, line: tagLine))
+                pending = nil
+            }
+        }
+        if let pending {
+            throw InputError.atLine(path, pending.line, "#EXT-X-STREAM-INF is not followed by a URI")
+        }
+        guard !variants.isEmpty else {
+            throw InputError(file: path, "no #EXT-X-STREAM-INF variant streams: not a master playlist")
+        }
+        return HLSMasterPlaylist(path: path, variants: variants)
+    }
+
+    static func variant(_ attributes: HLSAttributeList, uri: String, path: String, line: Int) throws -> VariantStream {
+        func bitRate(_ name: String) throws -> Double? {
+            guard let text = attributes[name] else { return nil }
+            guard let value = UInt64(text), value > 0 else {
+                throw InputError.atLine(path, line, "\(name)=\(text) is not a positive whole number of bit/s")
+            }
+            return Double(value)
+        }
+        guard let bandwidth = try bitRate("BANDWIDTH") else {
+            throw InputError.atLine(path, line, "#EXT-X-STREAM-INF without BANDWIDTH (it is required)")
+        }
+        var resolution: Resolution?
+        if let text = attributes["RESOLUTION"] {
+            guard let parsed = Resolution(parsing: text) else {
+                throw InputError.atLine(path, line, "RESOLUTION=\(text) is not WIDTHxHEIGHT")
+            }
+            resolution = parsed
+        }
+        var frameRate: Double?
+        if let text = attributes["FRAME-RATE"] {
+            guard let value = HLSPlaylistLines.number(Substring(text)), value > 0 else {
+                throw InputError.atLine(path, line, "FRAME-RATE=\(text) is not a positive number")
+            }
+            frameRate = value
+        }
+        return VariantStream(
+            bandwidthBps: bandwidth, averageBandwidthBps: try bitRate("AVERAGE-BANDWIDTH"), resolution: resolution,
+            codecs: attributes["CODECS"], frameRate: frameRate, uri: uri, line: line)
+    }
+}

@@ -1,0 +1,87 @@
+/// An HLS media playlist: the segments of one variant (RFC 8216 §4.3.2–4.3.3).
+///
+/// Reads `#EXT-X-TARGETDURATION` (required), each `#EXTINF:<duration>,[title]` (segments may differ in length)
+/// with an optional `#EXT-X-BYTERANGE:<length>[@<offset>]`, the segment URIs, and `#EXT-X-ENDLIST` (required:
+/// ABRSim plays video on demand, not live playlists). Other tags are ignored. Called by ``HLSContent``; errors
+/// are ``InputError``s naming the file and line.
+public struct HLSMediaPlaylist: Sendable {
+    /// One media segment.
+    public struct Segment: Sendable, Equatable {
+        /// `#EXTINF` duration, seconds.
+        public var durationSeconds: Double
+        /// `#EXT-X-BYTERANGE` length in bytes, when given.
+        public var byteRangeLength: Int?
+        /// The segment's URI as written.
+        public var uri: String
+        /// The line of the `#EXTINF` tag.
+        public var line: Int
+    }
+
+    /// The path the playlist was read from.
+    public var path: String
+    /// `#EXT-X-TARGETDURATION`, seconds.
+    public var targetDurationSeconds: Double
+    /// The segments in order.
+    public var segments: [Segment]
+
+    /// Reads the media playlist at `path`.
+    public static func read(path: String) throws -> HLSMediaPlaylist {
+        let lines = try HLSPlaylistLines(path: path).lines
+        var target: Double?
+        var segments: [Segment] = []
+        var duration: (seconds: Double, line: Int)?
+        var byteRange: Int?
+        var ended = false
+        for line in lines {
+            let n = line.number
+            if ended, !line.text.hasPrefix("#") {
+                throw InputError.atLine(path, n, "a segment after #EXT-X-ENDLIST")
+            }
+            if let text = HLSPlaylistLines.value(of: "#EXT-X-TARGETDURATION", in: line.text) {
+                guard let value = UInt64(text.trimmingBlanks()), value > 0 else {
+                    throw InputError.atLine(path, n, "#EXT-X-TARGETDURATION:\(text) is not a positive whole number")
+                }
+                target = Double(value)
+            } else if let text = HLSPlaylistLines.value(of: "#EXTINF", in: line.text) {
+                if let duration {
+                    throw InputError.atLine(path, n, "#EXTINF on line \(duration.line) is not followed by a URI")
+                }
+                let field = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                guard let seconds = HLSPlaylistLines.number(field) else {
+                    throw InputError.atLine(path, n, "#EXTINF duration ‘\(field)’ is not a number")
+                }
+                guard seconds > 0 else {
+                    throw InputError.atLine(path, n, "#EXTINF duration \(field) must be positive")
+                }
+                duration = (seconds, n)
+            } else if let text = HLSPlaylistLines.value(of: "#EXT-X-BYTERANGE", in: line.text) {
+                let length = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                guard let bytes = Int(length.trimmingBlanks()), bytes > 0 else {
+                    throw InputError.atLine(path, n, "#EXT-X-BYTERANGE length ‘\(length)’ is not a positive integer")
+                }
+                byteRange = bytes
+            } else if line.text == "#EXT-X-ENDLIST" {
+                ended = true
+            } else if line.text.hasPrefix("#EXT-X-STREAM-INF") {
+                throw InputError.atLine(path, n, "a master playlist tag in a media playlist")
+            } else if line.text.hasPrefix("#") {
+                continue
+            } else {
+                guard let (seconds, tagLine) = duration else {
+                    throw InputError.atLine(path, n, "segment URI ‘\(line.text)’ without an #EXTINF before it")
+                }
+                segments.append(
+                    Segment(durationSeconds: seconds, byteRangeLength: byteRange, uri: line.text, line: tagLine))
+                duration = nil
+                byteRange = nil
+            }
+        }
+        if let duration { throw InputError.atLine(path, duration.line, "#EXTINF is not followed by a URI") }
+        guard let target else { throw InputError(file: path, "no #EXT-X-TARGETDURATION (it is required)") }
+        guard !segments.isEmpty else { throw InputError(file: path, "the media playlist has no segments") }
+        guard ended else {
+            throw InputError(file: path, "no #EXT-X-ENDLIST: live playlists are not supported, only video on demand")
+        }
+        return HLSMediaPlaylist(path: path, targetDurationSeconds: target, segments: segments)
+    }
+}

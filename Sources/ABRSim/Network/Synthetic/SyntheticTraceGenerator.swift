@@ -1,0 +1,57 @@
+/// Generates a ``Trace`` from a ``SyntheticTraceModel`` and a seed, with GSL's MT19937 (``RandomSource``).
+///
+/// The same model, length and seed give the same trace on every machine: GSL's generator is specified bit for bit
+/// and the draws are taken in a fixed order. The base process and the outages use separate streams (derived from
+/// the seed), so adding outages does not change the base rates underneath them. Called by the scenario loader
+/// (`{"synthetic": …}` networks and stretches) and `abrsim trace generate`.
+public enum SyntheticTraceGenerator {
+    /// The most pieces a generated trace may have (about 380 MB of piece arrays).
+    public static let maximumPieces = 10_000_000
+
+    /// A trace of `seconds` seconds named `name`; throws an ``InputError`` for an invalid model or length.
+    public static func generate(_ model: SyntheticTraceModel, seconds: Double, seed: UInt64, name: String = "synthetic")
+        throws -> Trace
+    {
+        try model.validate()
+        guard seconds.isFinite, seconds > 0 else {
+            throw InputError("a synthetic trace must last a positive number of seconds, not \(seconds)")
+        }
+        guard seconds / model.sampleSeconds <= Double(maximumPieces) else {
+            throw InputError(
+                "\(seconds) s in samples of \(model.sampleSeconds) s is more than \(maximumPieces) pieces;"
+                    + " use a longer sampleSeconds")
+        }
+        let random = RandomSource(seed: seed)
+        var starts: [Double] = []
+        var rates: [Double] = []
+        func sample(from start: Double, length: Double, _ rate: LognormalRate) {
+            let count = max(1, Int((length / model.sampleSeconds).rounded(.up)))
+            for j in 0..<count {
+                let t = start + Double(j) * model.sampleSeconds
+                if t >= start + length { break }
+                let value = rate.draw(random)
+                if rates.last == value { continue }  // a constant state continues the previous piece
+                starts.append(t)
+                rates.append(value)
+            }
+        }
+        switch model.base {
+        case .lognormal(let rate):
+            sample(from: 0, length: seconds, rate)
+        case .markov(let chain):
+            for visit in chain.visits(seconds: seconds, random) where visit.length > 0 {
+                sample(from: visit.start, length: visit.length, chain.states[visit.state].rate)
+            }
+        }
+        var trace = Trace(name: name, starts: starts, ratesBps: rates, duration: seconds)
+        if let outages = model.outages {
+            let outageRandom = RandomSource(seed: seed ^ 0x5BD1_E995)
+            trace = TraceTools.zeroed(trace, during: outages.intervals(seconds: seconds, outageRandom))
+        }
+        if let latency = model.latencySeconds {
+            trace.latencySeconds = Array(repeating: latency, count: trace.pieceCount)
+        }
+        if let loss = model.lossRate { trace.lossRates = Array(repeating: loss, count: trace.pieceCount) }
+        return trace
+    }
+}
