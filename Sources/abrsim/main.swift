@@ -11,6 +11,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("compare", CompareCommand.spec.summary, CompareCommand.main),
     ("policies", PoliciesCommand.spec.summary, PoliciesCommand.main),
     ("bench", BenchCommand.spec.summary, BenchCommand.main),
+    ("tune", TuneCommand.spec.summary, TuneCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {

@@ -27,6 +27,8 @@ public struct Scenario: Sendable {
     public var priorityWeights = PriorityWeights()
     /// External playback routes, reachable with `route` actions (route n + 1 in ``PlayerAction/route(_:)``).
     public var routes: [ExternalRoute] = []
+    /// `abrsim tune`'s settings from the `tune` key (`nil` when absent).
+    public var tune: TuneSettings?
 }
 
 /// An external playback receiver with its own network (`AVRoutingPlaybackArbiter`).

@@ -82,11 +82,13 @@ public struct ScenarioLoader {
                 throw reader.error("coordination group '\(group)' has only this player; a group needs two or more")
             }
         }
+        let tune = try root.optional("tune").map(TuneSettingsDecoder.decode)
         try root.finish()
         var scenario = Scenario(
             name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
             players: players, qoe: qoe, durationSeconds: duration, allocation: allocation, priorityWeights: weights)
         scenario.routes = routes
+        scenario.tune = tune
         return scenario
     }
 
