@@ -136,7 +136,7 @@ enum TuneCommand {
             if !isFit { row.append(point.score.isFeasible ? "yes" : "no") }
             rows.append(row)
         }
-        text += align(rows)
+        text += align(rows, leftColumns: 3)
         var players = [["player", "priority", "qoe_lin", "stall_s", "rebuffer_ratio", "avg_kbps", "link_share"]]
         for (index, player) in outcome.best.report.players.enumerated() {
             let s = player.summary
@@ -146,7 +146,7 @@ enum TuneCommand {
                 s.averageLinkShare.map { fixed($0, 3) } ?? "-",
             ])
         }
-        return text + "best point's players:\n" + align(players)
+        return text + "best point's players:\n" + align(players, leftColumns: 2)
     }
 
     /// A weight with at most four decimals, trailing zeros dropped.
@@ -157,11 +157,12 @@ enum TuneCommand {
         return text
     }
 
-    static func align(_ rows: [[String]]) -> String {
+    static func align(_ rows: [[String]], leftColumns: Int) -> String {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
-                column < 3 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
+                column < leftColumns
+                    ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }

@@ -123,3 +123,27 @@ struct TuningSearchTests {
         } throws: { "\($0)".contains("every player has the same networkResourcePriority") }
     }
 }
+
+/// The acceptance check on the shipped multi-view scenario (about half a second in a debug build).
+struct TuningShippedScenarioTests {
+    @Test func tuningTheShippedScenarioBeatsTheDefaultTableReproducibly() throws {
+        let scenario = try ScenarioLoader().load(TestPaths.scenarios + "/multiview-priority.json")
+        let objective = try TuneObjective.parse(
+            "max qoe_lin[main] subject to rebuffer_ratio[tile*] <= 2%", source: "x"
+        ).bind(to: scenario, source: "x")
+        func tune(jobs: Int) throws -> Tuner.Outcome {
+            try Tuner(scenario: scenario, scoring: .objective(objective), settings: TuneSettings(), seed: 1, jobs: jobs)
+                .run()
+        }
+        let first = try tune(jobs: 2)
+        #expect(first.baseline.weights == PriorityWeights(low: 1, standard: 2, high: 4))
+        #expect(first.best.score.isFeasible)
+        #expect(first.best.score.value! > first.baseline.score.value!)
+        #expect(first.best.weights.high / first.best.weights.low > 4)
+        let ids = scenario.players.map(\.id)
+        let again = try tune(jobs: 1)
+        #expect(
+            TuneTable.bytes(again.points, players: ids, isFit: false)
+                == TuneTable.bytes(first.points, players: ids, isFit: false))
+    }
+}
