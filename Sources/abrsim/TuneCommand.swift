@@ -15,7 +15,8 @@ enum TuneCommand {
                 help: "what to optimise (default: the scenario's tune.objective, else 'max sum qoe_lin')"),
             .option("grid", valueName: "LIST", help: "weight ratios the grid tries (default: 1,2,4,8,16,32)"),
             .flag("search-priorities", help: "also try every assignment of low/default/high to the players"),
-            .option("max-evaluations", valueName: "N", help: "Nelder–Mead budget of runs; 0 = grid only (default: 40)"),
+            .option(
+                "max-evaluations", valueName: "N", help: "Nelder–Mead budget of runs; 0 = grid only (default: 40)"),
             .option("calibrate", valueName: "CSV", help: "fit the weights to measured throughput (t_s,player,…)"),
             .option("bin-seconds", valueName: "S", help: "calibration time bin (default: 10)"),
             .option("seed", valueName: "N", help: "seed of every run (default: the scenario's seed)"),

@@ -52,7 +52,8 @@ struct TuneCommandTests {
         text = text.replacingOccurrences(
             of: "\"seed\": 3,",
             with:
-                "\"seed\": 3, \"tune\": {\"objective\": \"max min qoe_lin\", \"grid\": [1, 4], \"maxSimplexEvaluations\": 0},"
+                "\"seed\": 3, \"tune\": {\"objective\": \"max min qoe_lin\", \"grid\": [1, 4], "
+                + "\"maxSimplexEvaluations\": 0},"
         )
         let path = writeFile(directory, "s.json", text)
         let outcome = try runABRSim(["tune", path, "--out", directory + "/out"])
