@@ -14,6 +14,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("bench", BenchCommand.spec.summary, BenchCommand.main),
     ("check", CheckCommand.spec.summary, CheckCommand.main),
     ("trace", TraceCommand.spec.summary, TraceCommand.main),
+    ("tune", TuneCommand.spec.summary, TuneCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {

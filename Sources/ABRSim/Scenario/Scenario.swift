@@ -29,6 +29,8 @@ public struct Scenario: Sendable {
     public var routes: [ExternalRoute] = []
     /// The `expect` list: bounds on `summary.csv` metrics that `abrsim check` verifies after a run.
     public var expectations: [MetricExpectation] = []
+    /// `abrsim tune`'s settings from the `tune` key (`nil` when absent).
+    public var tune: TuneSettings?
 }
 
 /// An external playback receiver with its own network (`AVRoutingPlaybackArbiter`).

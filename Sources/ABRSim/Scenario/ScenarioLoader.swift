@@ -84,12 +84,14 @@ public struct ScenarioLoader {
             }
         }
         let expectations = try root.optional("expect").map { try ExpectationDecoder(players: players).decode($0) }
+        let tune = try root.optional("tune").map(TuneSettingsDecoder.decode)
         try root.finish()
         var scenario = Scenario(
             name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
             players: players, qoe: qoe, durationSeconds: duration, allocation: allocation, priorityWeights: weights)
         scenario.routes = routes
         scenario.expectations = expectations ?? []
+        scenario.tune = tune
         return scenario
     }
 
