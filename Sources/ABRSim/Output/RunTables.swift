@@ -25,7 +25,7 @@ public enum RunTables {
 
     /// Columns of `timeline.csv`.
     public static let timelineColumns = [
-        "t_s", "player", "state", "time_control_status", "waiting_reason", "buffer_s", "bitrate_kbps",
+        "t_s", "player", "state", "time_control_status", "waiting_reason", "buffer_s", "playhead_s", "bitrate_kbps",
         "link_share", "likely_to_keep_up", "buffer_empty", "buffer_full", "failure_reason",
     ]
 
@@ -161,6 +161,7 @@ public enum RunTables {
             writer.append(r.timeControlStatus.rawValue)
             if let reason = r.waitingReason { writer.append(reason.rawValue) } else { writer.appendEmpty() }
             writer.append(r.bufferSeconds)
+            writer.append(r.playheadSeconds)
             writer.append(r.bitrateBps / 1000)
             writer.append(r.linkShare)
             writer.append(r.isPlaybackLikelyToKeepUp)
