@@ -17,6 +17,9 @@ enum BenchCommand {
                 "policies", valueName: "LIST", help: "comma-separated policies",
                 defaultValue: "throughput,fixed(variant=3)"),
             .option("seconds", valueName: "S", help: "minimum wall time per measurement", defaultValue: "2"),
+            .option(
+                "players", valueName: "LIST",
+                help: "also time N players sharing the link, for each N in the comma-separated list (e.g. 1,4,16,64)"),
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -73,6 +76,44 @@ enum BenchCommand {
                 text += fixed(Double(events) / elapsed, 0).leftPadding(toLength: 11)
                 text += fixed(elapsed / Double(events) * 1e9, 1).leftPadding(toLength: 11)
                 text += String(runs).leftPadding(toLength: 7) + "\n"
+            }
+        }
+        if let list = parsed.value("players") {
+            text += "\nplayers sharing the link (throughput policy, timeline off)\n"
+            text += "players   segments/s   events/s   ns/event   µs/segment/player\n"
+            for item in list.split(separator: ",") {
+                guard let count = Int(item), count >= 1 else {
+                    throw InputError(location: "--players", "expected whole numbers ≥ 1, got '\(item)'")
+                }
+                var segments = 0
+                var events = 0
+                let clock = ContinuousClock()
+                let start = clock.now
+                var elapsed = 0.0
+                repeat {
+                    var players: [PlayerConfiguration] = []
+                    for index in 0..<count {
+                        var settings = PlayerSettings()
+                        settings.preferredForwardBufferDuration = 60
+                        players.append(
+                            PlayerConfiguration(
+                                id: "p\(index)", content: content,
+                                policy: ThroughputPolicy(estimator: DualEWMAEstimator.dashjs),
+                                policyLabel: "throughput",
+                                settings: settings, estimator: DualEWMAEstimator.hlsjs))
+                    }
+                    let simulation = Simulation(curve: network.curve, players: players, recordsTimeline: false)
+                    let result = simulation.run()
+                    segments += result.segments.reduce(0) { $0 + $1.count }
+                    events += simulation.eventCount
+                    let duration = clock.now - start
+                    elapsed = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+                } while elapsed < minimumSeconds
+                text += String(count).leftPadding(toLength: 7)
+                text += fixed(Double(segments) / elapsed, 0).leftPadding(toLength: 13)
+                text += fixed(Double(events) / elapsed, 0).leftPadding(toLength: 11)
+                text += fixed(elapsed / Double(events) * 1e9, 1).leftPadding(toLength: 11)
+                text += fixed(elapsed / Double(segments) * 1e6, 3).leftPadding(toLength: 20) + "\n"
             }
         }
         writeStandardOutput(text)
