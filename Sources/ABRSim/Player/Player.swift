@@ -73,6 +73,8 @@ public final class Player {
     var request: Request?
     var lastVariant: Int?
     var isAfterSeek = false
+    /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).
+    var isPolicyWaiting = false
 
     // Generations invalidate stale timed events.
     var wakeGeneration: UInt64 = 0
@@ -130,6 +132,7 @@ public final class Player {
         case .wake(let generation):
             guard generation == wakeGeneration else { return }
             requestNextIfNeeded(at: now)
+            if waitKind != .none { startIfReady(at: now) }
         case .firstByte(let generation):
             guard generation == requestGeneration, var current = request else { return }
             current.firstByteTime = now
@@ -179,9 +182,14 @@ public final class Player {
 
     var isFullyLoaded: Bool { nextSegment >= content.segmentCount && request == nil }
 
-    /// Whether loading is suspended with the buffer above its target, or everything is loaded.
+    /// `isPlaybackBufferFull`: further loading is suspended — everything is loaded, the buffer is above its
+    /// target, or the policy chose to wait with media buffered (BOLA's "no positive utility") — which, as
+    /// Apple documents for `toMinimizeStalls`, also lets a waiting player resume.
     func isBufferFull(at time: Double) -> Bool {
-        isFullyLoaded || (request == nil && isAboveTarget(bufferLevel(at: time)))
+        if isFullyLoaded { return true }
+        guard request == nil else { return false }
+        let buffer = bufferLevel(at: time)
+        return isAboveTarget(buffer) || (isPolicyWaiting && buffer > SimulationTime.tolerance)
     }
 
     /// The OFF condition: the player requests while the buffer is at or below its target.
@@ -208,6 +216,7 @@ public final class Player {
         }
         switch decision {
         case .wait(let seconds):
+            isPolicyWaiting = true
             wakeGeneration &+= 1
             // At least 1 ms, so a policy that keeps answering "wait 0" cannot stall simulated time.
             engine.schedule(at: now + max(seconds, 0.001), .player(index, .wake(generation: wakeGeneration)))
@@ -222,6 +231,7 @@ public final class Player {
 
     /// Sends the request for `segment` at `variant` (its first byte comes one RTT later).
     func send(segment: Int, variant: Int, buffer: Double, at now: Double) {
+        isPolicyWaiting = false
         let bits = content.sizeBits(segment: segment, variant: variant)
         request = Request(
             segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer)
