@@ -11,6 +11,8 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("compare", CompareCommand.spec.summary, CompareCommand.main),
     ("policies", PoliciesCommand.spec.summary, PoliciesCommand.main),
     ("bench", BenchCommand.spec.summary, BenchCommand.main),
+    ("sweep", SweepCommand.spec.summary, SweepCommand.main),
+    ("merge", MergeCommand.spec.summary, MergeCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {
