@@ -16,6 +16,12 @@ public enum SweepInterruption {
 
     /// Installs the handlers for SIGINT and SIGTERM.
     public static func install() {
+        // A parent may have started us with these signals blocked (some process launchers do); unblock them.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for number in [SIGINT, SIGTERM] {
             _ = Glibc.signal(number) { number in
                 if received.exchange(number, ordering: .relaxed) != 0 {
