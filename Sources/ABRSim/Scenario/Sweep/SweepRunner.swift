@@ -20,7 +20,8 @@ public struct SweepProgress: Sendable {
 /// A batch is a run of consecutive positions of the shard: its traces are read, its runs computed in parallel on
 /// up to `jobs` threads (``parallelMap``, results in order), each run's rows formatted on its worker, then the
 /// whole batch committed in run order. So the files never depend on `jobs` or on batch sizes, only per-batch rows
-/// are ever in memory, and an interruption loses at most the batch in flight. Batch size: `batchRuns` when set,
+/// are ever in memory, and an interruption loses at most the batch in flight (commits run inside
+/// ``SweepInterruption/writing(_:)``, so a signal never cuts one short). Batch size: `batchRuns` when set,
 /// else adaptive — about `targetBatchSeconds` of work and at most `maximumBatchBytes` of rows. Called by
 /// `abrsim sweep`.
 public struct SweepRunner {
@@ -76,7 +77,7 @@ public struct SweepRunner {
             let count = min(batch, total - first)
             let batchStart = ContinuousClock.now
             let rows = try runBatch(plan, runs: (first..<(first + count)).map(shard.globalRun(at:)))
-            try store.commit(rows)
+            guard try SweepInterruption.writing({ try store.commit(rows) }) else { return false }
             let seconds = seconds(since: batchStart)
             progress(
                 SweepProgress(
