@@ -11,7 +11,12 @@ enum SweepCommand {
     static let spec = CommandSpec(
         name: "abrsim sweep",
         summary: "a scenario on many traces × policies, in parallel; resumable; shardable across machines",
-        positionals: [PositionalSpec("SCENARIO", help: "scenario file (JSON): content, players, settings")],
+        positionals: [
+            PositionalSpec("SCENARIO", help: "scenario file (JSON): content, players, settings"),
+            PositionalSpec(
+                "TRACE", help: "more trace files (after --traces, as a shell glob expands)", isOptional: true,
+                isVariadic: true),
+        ],
         options: [
             .option(
                 "traces", valueName: "PATH_OR_GLOB",
@@ -45,7 +50,7 @@ enum SweepCommand {
             seed = UInt64(value)
         }
         let scenario = try ScenarioLoader().load(parsed.positional("SCENARIO")!)
-        let traceArguments = parsed.values("traces")
+        let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)
         var policies: [PolicySpec] = []
         for item in splitPolicyList(parsed.values("policies").joined(separator: ",")) {

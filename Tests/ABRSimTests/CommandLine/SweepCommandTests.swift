@@ -93,6 +93,21 @@ struct SweepCommandTests {
             fileBytes(fixture.directory + "/lean/summary.csv") == fileBytes(fixture.directory + "/full/summary.csv"))
     }
 
+    @Test func tracesGivenAsSeveralArgumentsAreAllSwept() throws {
+        let fixture = SweepFixture("sweep-args")
+        defer { fixture.remove() }
+        let folder = try fixture.sweep(["--policies", "bba", "--out", fixture.directory + "/folder"])
+        let listed = try runABRSim(
+            ["sweep", fixture.scenario, "--traces"] + (0..<4).map { fixture.traces + "/t\($0)" } + [
+                "--policies", "bba", "--out", fixture.directory + "/listed",
+            ])
+        #expect(folder.status == 0 && listed.status == 0, "\(listed.standardError)")
+        #expect(try sweepSummary(fixture.directory + "/listed").rows.count == 4)
+        #expect(
+            fileBytes(fixture.directory + "/listed/summary.csv") == fileBytes(fixture.directory + "/folder/summary.csv")
+        )
+    }
+
     @Test func withoutTracesOrPoliciesTheSweepIsTheScenarioItself() throws {
         let fixture = SweepFixture("sweep-plain")
         defer { fixture.remove() }
