@@ -34,7 +34,7 @@ public struct SweepRunner {
     /// Wall time an adaptive batch aims at, seconds.
     public var targetBatchSeconds = 1.0
     /// Most bytes of rows an adaptive batch may hold.
-    public var maximumBatchBytes = 32 << 20
+    public var maximumBatchBytes = 8 << 20
 
     /// A runner on `jobs` threads.
     public init(jobs: Int, batchRuns: Int? = nil) {
