@@ -15,6 +15,8 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("check", CheckCommand.spec.summary, CheckCommand.main),
     ("trace", TraceCommand.spec.summary, TraceCommand.main),
     ("tune", TuneCommand.spec.summary, TuneCommand.main),
+    ("sweep", SweepCommand.spec.summary, SweepCommand.main),
+    ("merge", MergeCommand.spec.summary, MergeCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {

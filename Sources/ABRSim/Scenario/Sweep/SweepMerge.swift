@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Joins the output folders of the shards of one sweep into exactly the folder a single, unsharded sweep writes
+/// (the same `summary.csv`, `segments.csv` and `.sweep` state, byte for byte).
+///
+/// Checks first, writing nothing on failure: every input is a sweep folder; all have the same manifest apart from
+/// the shard; the shards are 1/N … N/N, each exactly once, each complete. Then it streams: global run r is the
+/// next run of shard (r mod N) + 1 (see ``SweepShard``), whose rows are copied by the byte counts in that
+/// shard's `.sweep/runs.csv`, so memory stays flat however big the tables are. Files are written beside their
+/// targets, flushed, and renamed into place; the state (`progress`) comes last. Called by `abrsim merge`.
+public enum SweepMerge {
+    /// Merges `inputs` (shard folders, any order) into `output`; returns the number of runs and shards.
+    @discardableResult
+    public static func merge(_ inputs: [String], into output: String) throws -> (runs: Int, shards: Int) {
+        guard !inputs.isEmpty else { throw InputError(location: "DIR", "give the shard folders to merge") }
+        let shards = try inputs.map(ShardFolder.init)
+        let first = shards[0]
+        for shard in shards.dropFirst() where shard.baseManifest != first.baseManifest {
+            throw InputError(
+                file: shard.directory,
+                "is a shard of another sweep than \(first.directory) ("
+                    + SweepStore.firstDifference(first.baseManifest, shard.baseManifest) + ")")
+        }
+        let count = first.shard.count
+        var byIndex = [ShardFolder?](repeating: nil, count: count)
+        for shard in shards {
+            guard shard.shard.count == count else {
+                throw InputError(
+                    file: shard.directory, "is shard \(shard.shard) but \(first.directory) is shard \(first.shard)")
+            }
+            if let other = byIndex[shard.shard.index - 1] {
+                throw InputError(file: shard.directory, "is shard \(shard.shard), as is \(other.directory)")
+            }
+            byIndex[shard.shard.index - 1] = shard
+        }
+        if let missing = byIndex.firstIndex(where: { $0 == nil }) {
+            throw InputError(location: "DIR", "shard \(missing + 1)/\(count) is missing")
+        }
+        let ordered = byIndex.map { $0! }
+        for shard in ordered {
+            let expected = shard.shard.runCount(of: first.runs)
+            guard shard.done == expected else {
+                throw InputError(
+                    file: shard.directory,
+                    "shard \(shard.shard) is incomplete (\(shard.done) of \(expected) runs); run its sweep again to finish it"
+                )
+            }
+        }
+        let realOutput = realPath(output)
+        for shard in ordered where realOutput != nil && realPath(shard.directory) == realOutput {
+            throw InputError(location: "--out", "'\(output)' is one of the shard folders; merge into a new folder")
+        }
+        try write(ordered, runs: first.runs, segments: first.segments, manifest: first.baseManifest, to: output)
+        return (first.runs, count)
+    }
+
+    static func write(_ shards: [ShardFolder], runs: Int, segments: Bool, manifest: String, to output: String) throws {
+        let files = SweepFiles(directory: output)
+        try AtomicFileWriter.createDirectory(files.state)
+        let lock = try SweepStore.lock(InputFile.resolve("lock", against: files.state), directory: output)
+        defer { close(lock) }
+        unlink(files.progress)
+        let suffix = ".merge-\(getpid())"
+        let temporary = { (path: String) in
+            InputFile.resolve("." + InputFile.fileName(of: path) + suffix, against: InputFile.directory(of: path))
+        }
+        let targets = [files.summary, files.index] + (segments ? [files.segments] : [])
+        var written: [String] = []
+        do {
+            let summaryOut = try AppendFile(path: temporary(files.summary), truncatingTo: 0)
+            written.append(summaryOut.path)
+            let indexOut = try AppendFile(path: temporary(files.index), truncatingTo: 0)
+            written.append(indexOut.path)
+            let segmentsOut = segments ? try AppendFile(path: temporary(files.segments), truncatingTo: 0) : nil
+            if let segmentsOut { written.append(segmentsOut.path) }
+            let summaryHeader = CSVWriter(columns: RunTables.summaryColumns).bytes
+            let segmentHeader = CSVWriter(columns: RunTables.segmentColumns).bytes
+            try summaryOut.append(summaryHeader)
+            try segmentsOut?.append(segmentHeader)
+            try indexOut.append(Array(SweepFiles.indexHeader.utf8))
+            var readers = try shards.map { try ShardReader($0, segments: segments) }
+            for reader in readers {
+                try reader.summary.skip(summaryHeader.count)
+                try reader.segments?.skip(segmentHeader.count)
+            }
+            for run in 0..<runs {
+                let entry = try readers[run % shards.count].next(expecting: run)
+                try readers[run % shards.count].summary.copy(entry.summary, to: summaryOut)
+                if let segmentsOut { try readers[run % shards.count].segments!.copy(entry.segments, to: segmentsOut) }
+                try indexOut.append(Array("\(run),\(entry.summary),\(entry.segments)\n".utf8))
+            }
+            for reader in readers { try reader.finish() }
+            readers.removeAll()
+            var progress = "done \(runs)\nsummary.csv \(summaryOut.length)\n"
+            if let segmentsOut { progress += "segments.csv \(segmentsOut.length)\n" }
+            progress += "runs.csv \(indexOut.length)\n"
+            for file in [summaryOut, indexOut] + (segmentsOut.map { [$0] } ?? []) { try file.sync() }
+            try AtomicFileWriter.write(Array(manifest.utf8), to: files.manifest)
+            for target in targets where rename(temporary(target), target) != 0 {
+                throw OutputError(
+                    path: target, "cannot replace the file: \(AtomicFileWriter.reason(errno))", code: errno)
+            }
+            written.removeAll()
+            AtomicFileWriter.syncDirectory(of: files.summary)
+            try AtomicFileWriter.write(Array(progress.utf8), to: files.progress)
+        } catch {
+            for path in written { unlink(path) }
+            throw error
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// One shard's output folder, as `merge` reads it: its manifest and committed state.
+struct ShardFolder {
+    let directory: String
+    let shard: SweepShard
+    let runs: Int
+    let segments: Bool
+    let done: Int
+    /// The manifest with the shard line as an unsharded sweep writes it (`shard 1/1`).
+    let baseManifest: String
+
+    init(_ directory: String) throws {
+        self.directory = directory
+        let files = SweepFiles(directory: directory)
+        guard let bytes = try? InputFile.readAll(files.manifest) else {
+            throw InputError(file: directory, "is not a sweep output folder (no \(SweepStore.stateFolder)/manifest)")
+        }
+        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        func value(_ key: String) -> (Int, String)? {
+            guard let index = lines.firstIndex(where: { $0.hasPrefix(key + " ") }) else { return nil }
+            return (index, String(lines[index].dropFirst(key.count + 1)))
+        }
+        guard let shardEntry = value("shard"), let runsEntry = value("runs"), let runs = Int(runsEntry.1),
+            let segmentsEntry = value("segments")
+        else { throw InputError(file: files.manifest, "is damaged (no shard, runs or segments line)") }
+        shard = try SweepShard.parse(shardEntry.1, source: files.manifest)
+        self.runs = runs
+        segments = segmentsEntry.1 == "on"
+        lines[shardEntry.0] = "shard 1/1"
+        baseManifest = lines.joined(separator: "\n")
+        done = try SweepStore.readProgress(state: files.state, directory: directory)?.done ?? 0
+    }
+}
+
+/// Reads one shard's tables and run index in step, during a merge.
+struct ShardReader {
+    let folder: ShardFolder
+    let summary: SequentialFileReader
+    let segments: SequentialFileReader?
+    let index: LineReader
+
+    init(_ folder: ShardFolder, segments: Bool) throws {
+        self.folder = folder
+        let files = SweepFiles(directory: folder.directory)
+        summary = try SequentialFileReader(path: files.summary)
+        self.segments = segments ? try SequentialFileReader(path: files.segments) : nil
+        index = try LineReader(path: files.index)
+        guard try index.nextString() == String(SweepFiles.indexHeader.dropLast()) else {
+            throw InputError.atLine(files.index, 1, "expected the header '\(SweepFiles.indexHeader.dropLast())'")
+        }
+    }
+
+    /// The byte counts of the shard's next run, which must be global run `run`.
+    func next(expecting run: Int) throws -> (summary: Int, segments: Int) {
+        guard let line = try index.nextString() else {
+            throw InputError(file: index.path, "ends before run \(run)")
+        }
+        let fields = line.split(separator: ",").compactMap { Int($0) }
+        guard fields.count == 3, fields[0] == run, fields[1] >= 0, fields[2] >= 0 else {
+            throw InputError.atLine(index.path, index.lineNumber, "expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES")
+        }
+        return (fields[1], fields[2])
+    }
+
+    /// Checks that the index has no runs left over.
+    func finish() throws {
+        if try index.nextString() != nil {
+            throw InputError.atLine(index.path, index.lineNumber, "more runs than the sweep has")
+        }
+    }
+}

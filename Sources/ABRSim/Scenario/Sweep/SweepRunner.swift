@@ -1,0 +1,145 @@
+/// How far a sweep has got, for progress lines.
+public struct SweepProgress: Sendable {
+    /// Runs committed (this shard), including resumed ones.
+    public var done: Int
+    /// Runs this shard has in all.
+    public var total: Int
+    /// Runs that were already done when this process started.
+    public var resumed: Int
+    /// Seconds since this process started running.
+    public var elapsedSeconds: Double
+
+    /// Runs per second in this process.
+    public var rate: Double { elapsedSeconds > 0 ? Double(done - resumed) / elapsedSeconds : 0 }
+    /// Estimated seconds left at the current rate (`nil` before the first batch).
+    public var secondsLeft: Double? { rate > 0 ? Double(total - done) / rate : nil }
+}
+
+/// Executes a ``SweepPlan`` (or one shard of it) into a ``SweepStore``, in ordered batches.
+///
+/// A batch is a run of consecutive positions of the shard: its traces are read, its runs computed in parallel on
+/// up to `jobs` threads (``parallelMap``, results in order), each run's rows formatted on its worker, then the
+/// whole batch committed in run order. So the files never depend on `jobs` or on batch sizes, only per-batch rows
+/// are ever in memory, and an interruption loses at most the batch in flight (commits run inside
+/// ``SweepInterruption/writing(_:)``, so a signal never cuts one short). Batch size: `batchRuns` when set,
+/// else adaptive — about `targetBatchSeconds` of work and at most `maximumBatchBytes` of rows. Called by
+/// `abrsim sweep`.
+public struct SweepRunner {
+    /// Policies the plan may name.
+    public var registry: PolicyRegistry = .builtIn
+    /// Parallel runs.
+    public var jobs: Int
+    /// Runs per batch (`nil`: adaptive).
+    public var batchRuns: Int?
+    /// Wall time an adaptive batch aims at, seconds.
+    public var targetBatchSeconds = 1.0
+    /// Most bytes of rows an adaptive batch may hold.
+    public var maximumBatchBytes = 8 << 20
+
+    /// A runner on `jobs` threads.
+    public init(jobs: Int, batchRuns: Int? = nil) {
+        self.jobs = max(1, jobs)
+        self.batchRuns = batchRuns.map { max(1, $0) }
+    }
+
+    /// Checks that every trace reads and every policy can be made, before any output exists (a sweep must not
+    /// fail halfway on a typo). Traces are read in parallel and dropped.
+    public func validate(_ plan: SweepPlan) throws {
+        let scenario = plan.scenario
+        for spec in plan.policies {
+            for (index, player) in scenario.players.enumerated() {
+                _ = try registry.makePolicy(
+                    spec,
+                    environment: PolicyEnvironment(
+                        seed: plan.seed, playerIndex: index, curve: scenario.network.curve, content: player.content,
+                        settings: player.settings, directory: scenarioDirectory(scenario.file)),
+                    location: "--policies")
+            }
+        }
+        _ = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
+            _ = try TraceReader.read(path: plan.traces[index])
+        }
+    }
+
+    /// Runs the shard's remaining runs into `store`, reporting after each batch; stops early (returning `false`)
+    /// after a committed batch when `shouldStop` says so. Returns `true` when the store is complete.
+    public func run(
+        _ plan: SweepPlan, shard: SweepShard, store: SweepStore, shouldStop: () -> Bool = { false },
+        progress: (SweepProgress) -> Void = { _ in }
+    ) throws -> Bool {
+        let total = shard.runCount(of: plan.runCount)
+        precondition(store.runCount == total, "the store was opened for another shard size")
+        let start = ContinuousClock.now
+        var batch = batchRuns ?? jobs * 2
+        while !store.isComplete {
+            if shouldStop() { return false }
+            let first = store.completedRuns
+            let count = min(batch, total - first)
+            let batchStart = ContinuousClock.now
+            let rows = try runBatch(plan, runs: (first..<(first + count)).map(shard.globalRun(at:)))
+            guard try SweepInterruption.writing({ try store.commit(rows) }) else { return false }
+            let seconds = seconds(since: batchStart)
+            progress(
+                SweepProgress(
+                    done: store.completedRuns, total: total, resumed: store.resumedRuns,
+                    elapsedSeconds: self.seconds(since: start)))
+            if batchRuns == nil {
+                let bytes = rows.reduce(0) { $0 + $1.summary.count + $1.segments.count }
+                batch = nextBatchSize(count: count, seconds: seconds, bytes: bytes)
+            }
+        }
+        return true
+    }
+
+    /// Computes the rows of `runs` (global indices, ascending) in parallel, in order.
+    func runBatch(_ plan: SweepPlan, runs: [Int]) throws -> [SweepRunRows] {
+        var needed: [Int] = []
+        if !plan.traces.isEmpty {
+            for run in runs where needed.last != plan.coordinates(ofRun: run).trace {
+                needed.append(plan.coordinates(ofRun: run).trace)
+            }
+        }
+        let traceIndices = needed
+        let loaded = try parallelMap(count: traceIndices.count, jobs: jobs) { position in
+            try TraceReader.read(path: plan.traces[traceIndices[position]])
+        }
+        let traces = Dictionary(uniqueKeysWithValues: zip(traceIndices, loaded))
+        let registry = self.registry
+        let writesSegments = plan.writesSegments
+        return try parallelMap(count: runs.count, jobs: jobs) { position in
+            let run = runs[position]
+            let scenario = try plan.scenario(forRun: run, trace: traces[plan.coordinates(ofRun: run).trace])
+            let report = try ScenarioRunner(registry: registry).run(scenario, recordsTimeline: false)
+            return Self.rows(report, run: run, writesSegments: writesSegments)
+        }
+    }
+
+    /// The CSV rows (no headers) of one run's report.
+    static func rows(_ report: RunReport, run: Int, writesSegments: Bool) -> SweepRunRows {
+        var summary = CSVWriter(columns: RunTables.summaryColumns)
+        _ = summary.takeBytes()
+        RunTables.appendSummary(report, to: &summary)
+        var segmentBytes: [UInt8] = []
+        if writesSegments {
+            var segments = CSVWriter(columns: RunTables.segmentColumns, reservingBytes: 1 << 14)
+            _ = segments.takeBytes()
+            RunTables.appendSegments(report, to: &segments)
+            segmentBytes = segments.takeBytes()
+        }
+        return SweepRunRows(run: run, summary: summary.takeBytes(), segments: segmentBytes)
+    }
+
+    /// The next adaptive batch size: about `targetBatchSeconds` at the last batch's pace, within the byte cap,
+    /// at least `jobs`, and at most four times the last.
+    func nextBatchSize(count: Int, seconds: Double, bytes: Int) -> Int {
+        let perRun = max(seconds, 1e-6) / Double(count)
+        var next = min(Double(count * 4), targetBatchSeconds / perRun)
+        if bytes > 0 { next = min(next, Double(maximumBatchBytes) * Double(count) / Double(bytes)) }
+        return max(jobs, Int(next))
+    }
+
+    private func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The rows one completed run adds to a sweep's tables, as CSV bytes without a header.
+public struct SweepRunRows: Sendable {
+    /// The run's global index (see ``SweepPlan``).
+    public var run: Int
+    /// Its `summary.csv` rows.
+    public var summary: [UInt8]
+    /// Its `segments.csv` rows (empty when segments are off).
+    public var segments: [UInt8]
+
+    /// Rows of run `run`.
+    public init(run: Int, summary: [UInt8], segments: [UInt8]) {
+        self.run = run
+        self.summary = summary
+        self.segments = segments
+    }
+}
+
+/// A sweep's output folder, written so that an interrupted sweep loses nothing and resumes where it stopped.
+///
+/// Layout of `DIR`:
+/// - `summary.csv`, `segments.csv` (unless segments are off): the tables, rows in run order;
+/// - `.sweep/manifest`: what the sweep is (``SweepPlan/manifest(shard:)``); a resume must match it exactly;
+/// - `.sweep/runs.csv`: one line `run,summary_bytes,segments_bytes` per committed run (what `merge` reads);
+/// - `.sweep/progress`: the committed state — runs done and the committed length of each of the three files;
+/// - `.sweep/lock`: held (flock) while a process writes here, so two writers never share a folder.
+///
+/// ``commit(_:)`` appends a batch's rows to the three files, fsyncs them, then atomically replaces `progress`
+/// (write, fsync, rename). Whatever kills the process, `progress` describes a prefix of complete rows; bytes past
+/// it (a batch cut short) are cut off when the store is opened again. A process stopped between batches
+/// (Ctrl-C, SIGTERM: see ``SweepInterruption``) leaves exactly the committed rows. Written by ``SweepRunner``.
+public final class SweepStore {
+    /// The hidden folder holding the sweep's state.
+    public static let stateFolder = ".sweep"
+    /// The output folder.
+    public let directory: String
+    /// Runs this store holds when complete (the shard's share of the plan).
+    public let runCount: Int
+    /// Whether `segments.csv` is written.
+    public let writesSegments: Bool
+    /// Runs committed so far.
+    public private(set) var completedRuns: Int
+    /// Runs that were already committed when the store was opened (a resumed sweep).
+    public let resumedRuns: Int
+    private let summary: AppendFile
+    private let segments: AppendFile?
+    private let index: AppendFile
+    private let lockDescriptor: Int32
+
+    /// Opens `directory` for the sweep described by `manifest`: resumes it when its state folder holds the same
+    /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's.
+    public init(directory: String, manifest: String, runCount: Int, writesSegments: Bool) throws {
+        self.directory = directory
+        self.runCount = runCount
+        self.writesSegments = writesSegments
+        let state = InputFile.resolve(Self.stateFolder, against: directory)
+        try AtomicFileWriter.createDirectory(state)
+        lockDescriptor = try Self.lock(InputFile.resolve("lock", against: state), directory: directory)
+        var lengths: Progress?
+        do {
+            let manifestPath = InputFile.resolve("manifest", against: state)
+            if let existing = try? InputFile.readAll(manifestPath) {
+                guard existing == Array(manifest.utf8) else {
+                    throw InputError(
+                        file: directory,
+                        "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
+                            + "choose another --out or remove the folder")
+                }
+                lengths = try Self.readProgress(state: state, directory: directory)
+            }
+            if let done = lengths?.done, done > runCount {
+                throw InputError(
+                    file: SweepFiles(directory: directory).progress, "records \(done) runs done of \(runCount)")
+            }
+            if lengths == nil {
+                unlink(InputFile.resolve("progress", against: state))
+                try AtomicFileWriter.write(Array(manifest.utf8), to: manifestPath)
+            }
+            let fresh = lengths == nil
+            let files = SweepFiles(directory: directory)
+            summary = try AppendFile(path: files.summary, truncatingTo: lengths?.summary ?? 0)
+            segments = writesSegments ? try AppendFile(path: files.segments, truncatingTo: lengths?.segments ?? 0) : nil
+            index = try AppendFile(path: files.index, truncatingTo: lengths?.index ?? 0)
+            if fresh {
+                try summary.append(CSVWriter(columns: RunTables.summaryColumns).bytes)
+                try segments?.append(CSVWriter(columns: RunTables.segmentColumns).bytes)
+                try index.append(Array(SweepFiles.indexHeader.utf8))
+                try summary.sync()
+                try segments?.sync()
+                try index.sync()
+            }
+            completedRuns = lengths?.done ?? 0
+            resumedRuns = completedRuns
+        } catch {
+            close(lockDescriptor)
+            throw error
+        }
+        if lengths == nil { try writeProgress() }
+    }
+
+    deinit { close(lockDescriptor) }
+
+    /// Whether every run is committed.
+    public var isComplete: Bool { completedRuns == runCount }
+
+    /// Appends `batch` (the next runs, in order), flushes every file, and records the new committed state.
+    public func commit(_ batch: [SweepRunRows]) throws {
+        guard !batch.isEmpty else { return }
+        var indexText = ""
+        for rows in batch {
+            try summary.append(rows.summary)
+            try segments?.append(rows.segments)
+            indexText += "\(rows.run),\(rows.summary.count),\(rows.segments.count)\n"
+        }
+        try index.append(Array(indexText.utf8))
+        try summary.sync()
+        try segments?.sync()
+        try index.sync()
+        completedRuns += batch.count
+        try writeProgress()
+    }
+
+    private func writeProgress() throws {
+        var text = "done \(completedRuns)\nsummary.csv \(summary.length)\n"
+        if let segments { text += "segments.csv \(segments.length)\n" }
+        text += "runs.csv \(index.length)\n"
+        try AtomicFileWriter.write(Array(text.utf8), to: SweepFiles(directory: directory).progress)
+    }
+
+    /// The committed state read back from `progress`.
+    struct Progress {
+        var done: Int
+        var summary: Int
+        var segments: Int?
+        var index: Int
+    }
+
+    /// Reads `progress` (nil when missing) and checks that every file is at least as long as it records.
+    static func readProgress(state: String, directory: String) throws -> Progress? {
+        let files = SweepFiles(directory: directory)
+        guard let bytes = try? InputFile.readAll(files.progress) else { return nil }
+        var values: [String: Int] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let value = Int(parts[1]), value >= 0 else {
+                throw InputError(file: files.progress, "damaged line '\(line)'; remove the folder to start over")
+            }
+            values[String(parts[0])] = value
+        }
+        guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"] else {
+            throw InputError(file: files.progress, "incomplete; remove the folder to start over")
+        }
+        let progress = Progress(done: done, summary: summary, segments: values["segments.csv"], index: index)
+        for (path, length) in [
+            (files.summary, summary), (files.index, index), (files.segments, progress.segments ?? 0),
+        ]
+        where length > 0 {
+            let size = (try? InputFile.size(path)) ?? -1
+            guard size >= length else {
+                throw InputError(
+                    file: path,
+                    "is shorter (\(size) bytes) than its committed \(length); remove the folder to start over")
+            }
+        }
+        return progress
+    }
+
+    static func lock(_ path: String, directory: String) throws -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw OutputError(path: path, "cannot create: \(AtomicFileWriter.reason(errno))", code: errno)
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw InputError(file: directory, "another abrsim sweep is writing this folder")
+        }
+        return descriptor
+    }
+
+    /// The first line where two manifests differ, for the error message.
+    static func firstDifference(_ old: String, _ new: String) -> String {
+        let a = old.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = new.split(separator: "\n", omittingEmptySubsequences: false)
+        for i in 0..<max(a.count, b.count) {
+            let x = i < a.count ? String(a[i]) : "(nothing)"
+            let y = i < b.count ? String(b[i]) : "(nothing)"
+            if x != y { return "it has '\(x)', this sweep '\(y)'" }
+        }
+        return "same lines"
+    }
+}
+
+/// The paths of a sweep folder's files.
+struct SweepFiles {
+    static let indexHeader = "run,summary_bytes,segments_bytes\n"
+    let directory: String
+    var summary: String { InputFile.resolve("summary.csv", against: directory) }
+    var segments: String { InputFile.resolve("segments.csv", against: directory) }
+    var state: String { InputFile.resolve(SweepStore.stateFolder, against: directory) }
+    var manifest: String { InputFile.resolve("manifest", against: state) }
+    var index: String { InputFile.resolve("runs.csv", against: state) }
+    var progress: String { InputFile.resolve("progress", against: state) }
+}
