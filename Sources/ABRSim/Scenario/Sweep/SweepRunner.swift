@@ -52,7 +52,7 @@ public struct SweepRunner {
                     spec,
                     environment: PolicyEnvironment(
                         seed: plan.seed, playerIndex: index, curve: scenario.network.curve, content: player.content,
-                        settings: player.settings, directory: scenarioDirectory(scenario.file)),
+                        settings: player.settings, directory: InputFile.directory(of: scenario.file)),
                     location: "--policies")
             }
         }
