@@ -186,3 +186,16 @@ struct PlayerBehaviourTests {
         #expect(result.timeline[0].contains { $0.state == .readyToPlay })
     }
 }
+
+/// A policy that waits (BOLA's "no positive utility") suspends loading, which counts as a full buffer: a player
+/// waiting to minimise stalling resumes instead of waiting forever for downloads the policy will not make.
+struct PolicyWaitTests {
+    @Test func bolaEAfterATunnelStallResumesAndEnds() throws {
+        var scenario = try ScenarioLoader().load(TestPaths.scenarios + "/tunnel-stall.json")
+        scenario.players[0].policy = PolicySpec(name: "bola-e")
+        scenario.durationSeconds = 3600
+        let report = try ScenarioRunner().run(scenario, recordsTimeline: false)
+        #expect(report.players[0].summary.finalState == .ended)
+        #expect(abs(report.players[0].summary.playedSeconds - 360) < 1e-6)
+    }
+}
