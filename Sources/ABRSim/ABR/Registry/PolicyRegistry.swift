@@ -163,17 +163,8 @@ public struct PolicyRegistry: Sendable {
     public func makePolicy(
         _ spec: PolicySpec, environment: PolicyEnvironment, file: String? = nil, location: String? = nil
     ) throws -> any ABRPolicy {
-        guard let descriptor = descriptor(named: spec.name) else {
-            throw InputError(
-                file: file, location: location,
-                "unknown policy '\(spec.name)' (known: \(descriptors.map(\.name).joined(separator: ", ")))")
-        }
+        let descriptor = try checkedDescriptor(spec, file: file, location: location)
         let arguments = PolicyArguments(spec: spec, file: file, location: location)
-        let known = descriptor.parameters.map(\.name)
-        for parameter in spec.parameters where !known.contains(parameter.name) {
-            let expected = known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
-            throw arguments.error("unknown parameter '\(parameter.name)' (\(expected))")
-        }
         return try descriptor.make(arguments, environment)
     }
 
