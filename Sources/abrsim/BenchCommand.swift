@@ -48,34 +48,24 @@ enum BenchCommand {
         for label in splitPolicyList(policyList) {
             let spec = try PolicySpec.parse(label, source: "--policies")
             for recordsTimeline in [false, true] {
-                var runs = 0
-                var segments = 0
-                var events = 0
-                let clock = ContinuousClock()
-                let start = clock.now
-                var elapsed = 0.0
-                repeat {
+                let m = try measure(
+                    curve: network.curve, minimumSeconds: minimumSeconds, recordsTimeline: recordsTimeline
+                ) {
                     var settings = PlayerSettings()
                     settings.preferredForwardBufferDuration = 60
                     let policy = try PolicyRegistry.builtIn.makePolicy(
                         spec, environment: PolicyEnvironment(seed: 1, playerIndex: 0))
-                    let player = PlayerConfiguration(
-                        id: "bench", content: content, policy: policy, policyLabel: label, settings: settings,
-                        estimator: DualEWMAEstimator.hlsjs)
-                    let simulation = Simulation(
-                        curve: network.curve, players: [player], recordsTimeline: recordsTimeline)
-                    let result = simulation.run()
-                    segments += result.segments[0].count
-                    events += simulation.eventCount
-                    runs += 1
-                    let duration = clock.now - start
-                    elapsed = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-                } while elapsed < minimumSeconds
+                    return [
+                        PlayerConfiguration(
+                            id: "bench", content: content, policy: policy, policyLabel: label, settings: settings,
+                            estimator: DualEWMAEstimator.hlsjs)
+                    ]
+                }
                 text += label.padding(toLength: 28) + (recordsTimeline ? "on " : "off").padding(toLength: 8)
-                text += fixed(Double(segments) / elapsed, 0).leftPadding(toLength: 12)
-                text += fixed(Double(events) / elapsed, 0).leftPadding(toLength: 11)
-                text += fixed(elapsed / Double(events) * 1e9, 1).leftPadding(toLength: 11)
-                text += String(runs).leftPadding(toLength: 7) + "\n"
+                text += fixed(m.segmentsPerSecond, 0).leftPadding(toLength: 12)
+                text += fixed(m.eventsPerSecond, 0).leftPadding(toLength: 11)
+                text += fixed(m.nanosecondsPerEvent, 1).leftPadding(toLength: 11)
+                text += String(m.runs).leftPadding(toLength: 7) + "\n"
             }
         }
         if let list = parsed.value("players") {
@@ -85,38 +75,56 @@ enum BenchCommand {
                 guard let count = Int(item), count >= 1 else {
                     throw InputError(location: "--players", "expected whole numbers ≥ 1, got '\(item)'")
                 }
-                var segments = 0
-                var events = 0
-                let clock = ContinuousClock()
-                let start = clock.now
-                var elapsed = 0.0
-                repeat {
-                    var players: [PlayerConfiguration] = []
-                    for index in 0..<count {
+                let m = try measure(curve: network.curve, minimumSeconds: minimumSeconds, recordsTimeline: false) {
+                    (0..<count).map { index in
                         var settings = PlayerSettings()
                         settings.preferredForwardBufferDuration = 60
-                        players.append(
-                            PlayerConfiguration(
-                                id: "p\(index)", content: content,
-                                policy: ThroughputPolicy(estimator: DualEWMAEstimator.dashjs),
-                                policyLabel: "throughput",
-                                settings: settings, estimator: DualEWMAEstimator.hlsjs))
+                        return PlayerConfiguration(
+                            id: "p\(index)", content: content,
+                            policy: ThroughputPolicy(estimator: DualEWMAEstimator.dashjs), policyLabel: "throughput",
+                            settings: settings, estimator: DualEWMAEstimator.hlsjs)
                     }
-                    let simulation = Simulation(curve: network.curve, players: players, recordsTimeline: false)
-                    let result = simulation.run()
-                    segments += result.segments.reduce(0) { $0 + $1.count }
-                    events += simulation.eventCount
-                    let duration = clock.now - start
-                    elapsed = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-                } while elapsed < minimumSeconds
+                }
                 text += String(count).leftPadding(toLength: 7)
-                text += fixed(Double(segments) / elapsed, 0).leftPadding(toLength: 13)
-                text += fixed(Double(events) / elapsed, 0).leftPadding(toLength: 11)
-                text += fixed(elapsed / Double(events) * 1e9, 1).leftPadding(toLength: 11)
-                text += fixed(elapsed / Double(segments) * 1e6, 3).leftPadding(toLength: 20) + "\n"
+                text += fixed(m.segmentsPerSecond, 0).leftPadding(toLength: 13)
+                text += fixed(m.eventsPerSecond, 0).leftPadding(toLength: 11)
+                text += fixed(m.nanosecondsPerEvent, 1).leftPadding(toLength: 11)
+                text += fixed(1e6 / m.segmentsPerSecond, 3).leftPadding(toLength: 20) + "\n"
             }
         }
         writeStandardOutput(text)
         return 0
+    }
+
+    /// What repeated whole runs achieved.
+    struct Measurement {
+        var runs = 0
+        var segments = 0
+        var events = 0
+        var seconds = 0.0
+        var segmentsPerSecond: Double { Double(segments) / seconds }
+        var eventsPerSecond: Double { Double(events) / seconds }
+        var nanosecondsPerEvent: Double { seconds / Double(events) * 1e9 }
+    }
+
+    /// Repeats whole runs of the players `makePlayers` builds (fresh each run) over `curve` for at least
+    /// `minimumSeconds` of wall time.
+    static func measure(
+        curve: CapacityCurve, minimumSeconds: Double, recordsTimeline: Bool,
+        _ makePlayers: () throws -> [PlayerConfiguration]
+    ) throws -> Measurement {
+        var result = Measurement()
+        let clock = ContinuousClock()
+        let start = clock.now
+        repeat {
+            let simulation = Simulation(curve: curve, players: try makePlayers(), recordsTimeline: recordsTimeline)
+            let run = simulation.run()
+            result.segments += run.segments.reduce(0) { $0 + $1.count }
+            result.events += simulation.eventCount
+            result.runs += 1
+            let duration = clock.now - start
+            result.seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        } while result.seconds < minimumSeconds
+        return result
     }
 }

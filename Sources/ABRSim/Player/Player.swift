@@ -276,13 +276,8 @@ public final class Player {
             let received = link.cancelFlow(owner: index, at: now)
             totals.bytes += received / 8
             segments.append(
-                SegmentRecord(
-                    player: index, segment: current.segment, variant: current.variant,
-                    bitrateBps: content.variants[current.variant].bitrateBps,
-                    durationSeconds: content.segmentDurations[current.segment], bytes: received / 8,
-                    requestTime: current.requestTime, firstByteTime: firstByte, doneTime: now,
-                    throughputBps: now > firstByte ? received / (now - firstByte) : 0,
-                    bufferBeforeSeconds: current.bufferBefore, bufferAfterSeconds: buffer, stallSeconds: 0,
+                record(
+                    current, bits: received, firstByte: firstByte, at: now, bufferAfter: buffer, stallSeconds: 0,
                     abandoned: true))
             request = nil
             let variant = min(max(chosen, 0), maxVariant)
@@ -319,13 +314,8 @@ public final class Player {
         bufferedEnd = content.segmentStarts[finished.segment + 1]
         let stallTotal = stallSeconds(at: now)
         segments.append(
-            SegmentRecord(
-                player: index, segment: finished.segment, variant: finished.variant,
-                bitrateBps: content.variants[finished.variant].bitrateBps,
-                durationSeconds: content.segmentDurations[finished.segment], bytes: finished.bits / 8,
-                requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now,
-                throughputBps: sample.downloadSeconds > 0 ? finished.bits / sample.downloadSeconds : .infinity,
-                bufferBeforeSeconds: finished.bufferBefore, bufferAfterSeconds: bufferedEnd - playhead,
+            record(
+                finished, bits: finished.bits, firstByte: firstByte, at: now, bufferAfter: bufferedEnd - playhead,
                 stallSeconds: stallTotal - stallSecondsAtLastArrival, cacheHit: finished.fromCache))
         stallSecondsAtLastArrival = stallTotal
         if !finished.fromCache {
@@ -340,6 +330,21 @@ public final class Player {
             state = .readyToPlay
         }
         recordRow(at: now)
+    }
+
+    /// The `segments.csv` row of `request`, ended at `now` with `bits` received.
+    func record(
+        _ request: Request, bits: Double, firstByte: Double, at now: Double, bufferAfter: Double, stallSeconds: Double,
+        abandoned: Bool = false, cacheHit: Bool = false
+    ) -> SegmentRecord {
+        SegmentRecord(
+            player: index, segment: request.segment, variant: request.variant,
+            bitrateBps: content.variants[request.variant].bitrateBps,
+            durationSeconds: content.segmentDurations[request.segment], bytes: bits / 8,
+            requestTime: request.requestTime, firstByteTime: firstByte, doneTime: now,
+            throughputBps: now > firstByte ? bits / (now - firstByte) : (bits > 0 ? .infinity : 0),
+            bufferBeforeSeconds: request.bufferBefore, bufferAfterSeconds: bufferAfter, stallSeconds: stallSeconds,
+            abandoned: abandoned, cacheHit: cacheHit)
     }
 
     func hasMedia(at now: Double) -> Bool { bufferLevel(at: now) > SimulationTime.tolerance }

@@ -75,26 +75,7 @@ final class MPCPlanner {
         var chosen = 0
         var any = false
         while true {
-            var buffer = startBuffer
-            var rebuffer = 0.0
-            var a = 0.0
-            var s = 0.0
-            var last = lastVariant ?? sequence[0]
-            for position in 0..<horizon {
-                let variant = sequence[position]
-                let download = downloadSeconds[position * choices + variant]
-                if buffer < download {
-                    rebuffer += download - buffer
-                    buffer = 0
-                } else {
-                    buffer -= download
-                }
-                buffer += segmentSeconds[position]
-                a += bitratesKbps[variant]
-                s += abs(bitratesKbps[variant] - bitratesKbps[last])
-                last = variant
-            }
-            let value = score(a, s, rebuffer)
+            let value = sequenceScore { sequence[$0] }
             if !any || value >= bestScore {
                 bestScore = value
                 chosen = sequence[0]
@@ -165,27 +146,34 @@ final class MPCPlanner {
     private func bestConstantScore() -> Double {
         var top = -Double.infinity
         for variant in 0..<choices {
-            var buffer = startBuffer
-            var rebuffer = 0.0
-            var a = 0.0
-            var s = 0.0
-            var last = lastVariant ?? variant
-            for position in 0..<horizon {
-                let download = downloadSeconds[position * choices + variant]
-                if buffer < download {
-                    rebuffer += download - buffer
-                    buffer = 0
-                } else {
-                    buffer -= download
-                }
-                buffer += segmentSeconds[position]
-                a += bitratesKbps[variant]
-                s += abs(bitratesKbps[variant] - bitratesKbps[last])
-                last = variant
-            }
-            top = max(top, score(a, s, rebuffer))
+            top = max(top, sequenceScore { _ in variant })
         }
         return top
+    }
+
+    /// The score of the sequence with variant `variantAt(position)` at each position, walked in mpc.py's
+    /// operation order (the reference both brute force and the search's starting threshold use).
+    private func sequenceScore(_ variantAt: (Int) -> Int) -> Double {
+        var buffer = startBuffer
+        var rebuffer = 0.0
+        var a = 0.0
+        var s = 0.0
+        var last = lastVariant ?? variantAt(0)
+        for position in 0..<horizon {
+            let variant = variantAt(position)
+            let download = downloadSeconds[position * choices + variant]
+            if buffer < download {
+                rebuffer += download - buffer
+                buffer = 0
+            } else {
+                buffer -= download
+            }
+            buffer += segmentSeconds[position]
+            a += bitratesKbps[variant]
+            s += abs(bitratesKbps[variant] - bitratesKbps[last])
+            last = variant
+        }
+        return score(a, s, rebuffer)
     }
 }
 
