@@ -87,6 +87,25 @@ public final class Content: Sendable {
         suffixMinimumDuration = shortest
     }
 
+    /// A copy with its own storage: equal in every value, sharing no buffer (and no reference count) with this
+    /// one. Parallel runs each take one, so that threads do not contend for the reference counts of one shared
+    /// object in the hot loop (``SweepPlan`` does).
+    public func privateCopy() -> Content {
+        Content(copying: self)
+    }
+
+    private init(copying other: Content) {
+        func fresh<T>(_ array: [T]) -> [T] { array.withUnsafeBufferPointer { Array($0) } }
+        variants = fresh(other.variants)
+        segmentCount = other.segmentCount
+        segmentDurations = fresh(other.segmentDurations)
+        segmentStarts = fresh(other.segmentStarts)
+        startVariantIndex = other.startVariantIndex
+        sizes = fresh(other.sizes)
+        suffixMaximumBits = fresh(other.suffixMaximumBits)
+        suffixMinimumDuration = fresh(other.suffixMinimumDuration)
+    }
+
     /// Total media duration, seconds.
     public var duration: Double { segmentStarts[segmentCount] }
 

@@ -48,6 +48,7 @@ public final class SharedLink {
     var fractions: [Double] = []
     var scratchCaps: [Double] = []
     var scratchRates: [Double] = []
+    var scratchDemands: [FlowDemand] = []
     var lastUpdate = 0.0
     var lastCumulativeBits = 0.0
     /// The flow whose finish ``nextCompletionTime()`` predicted last (`nil`: the time was a re-evaluation point).
@@ -103,16 +104,20 @@ public final class SharedLink {
     /// Recomputes tiers, shares and uncapped fractions after a change, and invalidates pending completions.
     func reassign() {
         let count = flows.count
-        tiers = [Int](repeating: 0, count: count)
-        shares = [Double](repeating: 0, count: count)
-        fractions = [Double](repeating: 0, count: count)
-        scratchCaps = [Double](repeating: .infinity, count: count)
-        scratchRates = [Double](repeating: 0, count: count)
+        // Refilled in place: after the first few events these buffers have their capacity, so the hot loop does
+        // not allocate.
+        Self.refill(&tiers, with: 0, count: count)
+        Self.refill(&shares, with: 0, count: count)
+        Self.refill(&fractions, with: 0, count: count)
+        Self.refill(&scratchCaps, with: .infinity, count: count)
+        Self.refill(&scratchRates, with: 0, count: count)
         if count == 1 {
             fractions[0] = 1
             shares[0] = 1
         } else if count > 1 {
-            allocator.assign(flows.map(\.demand), tiers: &tiers, shares: &shares)
+            scratchDemands.removeAll(keepingCapacity: true)
+            for flow in flows { scratchDemands.append(flow.demand) }
+            allocator.assign(scratchDemands, tiers: &tiers, shares: &shares)
             // Uncapped, the lowest tier with a positive share takes everything, split by shares.
             var top = Int.max
             for index in 0..<count where shares[index] > 0 { top = min(top, tiers[index]) }
@@ -121,6 +126,13 @@ public final class SharedLink {
             for index in 0..<count where tiers[index] == top && total > 0 { fractions[index] = shares[index] / total }
         }
         generation &+= 1
+    }
+
+    /// Makes `array` hold `count` copies of `value`, keeping its storage.
+    @inline(__always)
+    private static func refill<T>(_ array: inout [T], with value: T, count: Int) {
+        array.removeAll(keepingCapacity: true)
+        for _ in 0..<count { array.append(value) }
     }
 
     // MARK: - Time

@@ -59,6 +59,15 @@ public struct SweepPlan: Sendable {
                 [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: rttSeconds, atEnd: .loop)
             run.networkLabel = trace.name
         }
+        // Each run gets its own copy of the content, so parallel runs share no reference-counted object in the
+        // hot loop; players that shared content within the scenario still share it (a shared cache keys on it).
+        var copies: [ObjectIdentifier: Content] = [:]
+        for player in run.players.indices {
+            let content = run.players[player].content
+            let copy = copies[ObjectIdentifier(content), default: content.privateCopy()]
+            copies[ObjectIdentifier(content)] = copy
+            run.players[player].content = copy
+        }
         if !policies.isEmpty {
             for player in run.players.indices {
                 run.players[player].policy = policies[policy]
