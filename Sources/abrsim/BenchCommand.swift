@@ -1,11 +1,16 @@
 import ABRSim
 
-/// `abrsim bench`: times long runs in this (release) build and prints simulated segments per second and
-/// nanoseconds per event, for `BENCHMARKS.md`.
+/// `abrsim bench`: times long runs in this (release) build and prints, per policy, simulated segments per second,
+/// nanoseconds per event and peak memory; then the standard workload's wall time on 1 and on all cores; for
+/// `BENCHMARKS.md`.
 ///
-/// Workload: one player, an hour of 4 s segments (900) on Pensieve's six-rung ladder, over a one-hour network
-/// made of the shipped mahimahi traces (600 s T-Mobile LTE, 600 s Verizon LTE, 1200 s T-Mobile UMTS,
-/// 1200 s Verizon EVDO, each looped within its stretch), 60 s forward buffer.
+/// Per-policy workload: one player, an hour of 4 s segments (900) on Pensieve's six-rung ladder, over a one-hour
+/// network made of the shipped mahimahi traces (600 s T-Mobile LTE, 600 s Verizon LTE, 1200 s T-Mobile UMTS,
+/// 1200 s Verizon EVDO, each looped within its stretch), 60 s forward buffer. Each policy is measured in a child
+/// process of its own (this binary, `--child`), so its peak resident memory is its own.
+///
+/// Standard workload: every trace of Pensieve's test set × {bba, bola, throughput, robust-mpc} under the
+/// `pensieve` profile (as `abrsim compare --profile pensieve` computes it, without writing files).
 enum BenchCommand {
     static let spec = CommandSpec(
         name: "abrsim bench", summary: "time long runs (build with -c release) and print segments per second",
@@ -14,12 +19,19 @@ enum BenchCommand {
                 "traces", valueName: "DIR", help: "folder with the shipped mahimahi traces",
                 defaultValue: "scenarios/traces"),
             .option(
-                "policies", valueName: "LIST", help: "comma-separated policies",
-                defaultValue: "throughput,fixed(variant=3)"),
+                "policies", valueName: "LIST",
+                help: "comma-separated policies (default: every built-in policy but external and the offline optimal)"),
             .option("seconds", valueName: "S", help: "minimum wall time per measurement", defaultValue: "2"),
             .option(
                 "players", valueName: "LIST",
                 help: "also time N players sharing the link, for each N in the comma-separated list (e.g. 1,4,16,64)"),
+            .option(
+                "workload-traces", valueName: "DIR", help: "the standard workload's traces ('none' to skip it)",
+                defaultValue: "../shared/data/traces/pensieve/test"),
+            .option(
+                "workload-content", valueName: "DIR", help: "the standard workload's video_size_N folder",
+                defaultValue: "../shared/data/content/pensieve-envivio"),
+            .flag("child", help: "internal: measure one policy in this process and print one line per timeline mode"),
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -42,30 +54,28 @@ enum BenchCommand {
         let network = try NetworkTimeline.build(stretches, defaultRttSeconds: 0.08, atEnd: .loop)
         let content = try Content.constantBitrate(
             ladderKbps: [300, 750, 1200, 1850, 2850, 4300], segmentSeconds: 4, segmentCount: 900)
-        let policyList = (parsed.value("policies") ?? "throughput,fixed(variant=3)")
+        let policyList =
+            parsed.value("policies")
+            ?? PolicyRegistry.builtIn.descriptors.map(\.name).filter { $0 != "external" && $0 != "optimal" }.joined(
+                separator: ",")
+        if parsed.flag("child") {
+            writeStandardOutput(try childMeasurements(policyList, network: network, content: content, minimumSeconds))
+            return 0
+        }
         var text = "one-hour network (\(network.curve.pieceCount) pieces), 900 segments of 4 s, one player\n"
-        text += "policy                      timeline  segments/s   events/s   ns/event   runs\n"
+        text += "policy                      timeline  segments/s   events/s   ns/event   runs  peak MB\n"
         for label in splitPolicyList(policyList) {
-            let spec = try PolicySpec.parse(label, source: "--policies")
-            for recordsTimeline in [false, true] {
-                let m = try measure(
-                    curve: network.curve, minimumSeconds: minimumSeconds, recordsTimeline: recordsTimeline
-                ) {
-                    var settings = PlayerSettings()
-                    settings.preferredForwardBufferDuration = 60
-                    let policy = try PolicyRegistry.builtIn.makePolicy(
-                        spec, environment: PolicyEnvironment(seed: 1, playerIndex: 0))
-                    return [
-                        PlayerConfiguration(
-                            id: "bench", content: content, policy: policy, policyLabel: label, settings: settings,
-                            estimator: DualEWMAEstimator.hlsjs)
-                    ]
+            _ = try PolicySpec.parse(label, source: "--policies")
+            let lines = try runChild(
+                ["bench", "--child", "--policies", label, "--traces", directory, "--seconds", String(minimumSeconds)])
+            for line in lines {
+                let fields = line.split(separator: "\t").map(String.init)
+                guard fields.count == 6, let peakKB = Double(fields[5]) else {
+                    throw InputError(location: "bench", "unexpected line from the measuring process: \(line)")
                 }
-                text += label.padding(toLength: 28) + (recordsTimeline ? "on " : "off").padding(toLength: 8)
-                text += fixed(m.segmentsPerSecond, 0).leftPadding(toLength: 12)
-                text += fixed(m.eventsPerSecond, 0).leftPadding(toLength: 11)
-                text += fixed(m.nanosecondsPerEvent, 1).leftPadding(toLength: 11)
-                text += String(m.runs).leftPadding(toLength: 7) + "\n"
+                text += label.padding(toLength: 28) + fields[0].padding(toLength: 8)
+                for (field, width) in zip(fields[1...4], [12, 11, 11, 7]) { text += field.leftPadding(toLength: width) }
+                text += fixed(peakKB / 1024, 1).leftPadding(toLength: 9) + "\n"
             }
         }
         if let list = parsed.value("players") {
@@ -92,8 +102,79 @@ enum BenchCommand {
                 text += fixed(1e6 / m.segmentsPerSecond, 3).leftPadding(toLength: 20) + "\n"
             }
         }
+        let workloadTraces = parsed.value("workload-traces") ?? "../shared/data/traces/pensieve/test"
+        if workloadTraces != "none" {
+            text += try standardWorkload(
+                traces: workloadTraces,
+                content: parsed.value("workload-content") ?? "../shared/data/content/pensieve-envivio")
+        }
         writeStandardOutput(text)
         return 0
+    }
+
+    /// The `--child` side: measures each policy of `list` with the timeline off and on, and prints one
+    /// tab-separated line each: mode, segments/s, events/s, ns/event, runs, peak resident KB of this process.
+    static func childMeasurements(
+        _ list: String, network: NetworkTimeline, content: Content, _ minimumSeconds: Double
+    ) throws -> String {
+        var text = ""
+        for label in splitPolicyList(list) {
+            let spec = try PolicySpec.parse(label, source: "--policies")
+            for recordsTimeline in [false, true] {
+                let m = try measure(
+                    curve: network.curve, minimumSeconds: minimumSeconds, recordsTimeline: recordsTimeline
+                ) {
+                    var settings = PlayerSettings()
+                    settings.preferredForwardBufferDuration = 60
+                    let policy = try PolicyRegistry.builtIn.makePolicy(
+                        spec,
+                        environment: PolicyEnvironment(
+                            seed: 1, playerIndex: 0, curve: network.curve, content: content, settings: settings))
+                    return [
+                        PlayerConfiguration(
+                            id: "bench", content: content, policy: policy, policyLabel: label, settings: settings,
+                            estimator: DualEWMAEstimator.hlsjs)
+                    ]
+                }
+                text +=
+                    [
+                        recordsTimeline ? "on" : "off", fixed(m.segmentsPerSecond, 0), fixed(m.eventsPerSecond, 0),
+                        fixed(m.nanosecondsPerEvent, 1), String(m.runs), String(peakResidentKilobytes()),
+                    ].joined(separator: "\t") + "\n"
+            }
+        }
+        return text
+    }
+
+    /// The standard workload (every trace in `traces` × {bba, bola, throughput, robust-mpc} under the `pensieve`
+    /// profile, reading the traces included, no files written), timed three times on one core and on all cores.
+    static func standardWorkload(traces: String, content contentPath: String) throws -> String {
+        let files = try PathExpansion.files([traces])
+        let content = try PensieveProfile.loadContent(folder: contentPath)
+        let policies = try ["bba", "bola", "throughput", "robust-mpc"].map {
+            try PolicySpec.parse($0, source: "bench")
+        }
+        var plan = ComparisonPlan(traces: files, content: content, policies: policies)
+        plan.model = .pensieve
+        var text =
+            "\nstandard workload: \(files.count) traces × {bba, bola, throughput, robust-mpc}, pensieve profile\n"
+        text += "jobs   wall s (best of 3)   runs/s\n"
+        for jobs in Set([1, availableCores]).sorted() {
+            var best = Double.infinity
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                _ = try Comparison.run(plan, jobs: jobs)
+                best = min(best, seconds(since: start))
+            }
+            text += String(jobs).leftPadding(toLength: 4) + fixed(best, 3).leftPadding(toLength: 21)
+            text += fixed(Double(files.count * policies.count) / best, 0).leftPadding(toLength: 9) + "\n"
+        }
+        return text
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let duration = ContinuousClock.now - start
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// What repeated whole runs achieved.
@@ -114,16 +195,14 @@ enum BenchCommand {
         _ makePlayers: () throws -> [PlayerConfiguration]
     ) throws -> Measurement {
         var result = Measurement()
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         repeat {
             let simulation = Simulation(curve: curve, players: try makePlayers(), recordsTimeline: recordsTimeline)
             let run = simulation.run()
             result.segments += run.segments.reduce(0) { $0 + $1.count }
             result.events += simulation.eventCount
             result.runs += 1
-            let duration = clock.now - start
-            result.seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+            result.seconds = seconds(since: start)
         } while result.seconds < minimumSeconds
         return result
     }

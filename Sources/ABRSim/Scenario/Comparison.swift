@@ -79,7 +79,7 @@ public enum Comparison {
             let policy = try registry.makePolicy(
                 specs[position], environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
             let run = PensieveProfile.simulate(
-                trace: traces[index % traces.count], content: plan.content, policy: policy)
+                trace: traces[index % traces.count], content: plan.content.privateCopy(), policy: policy)
             return report(run, label: plan.policies[position].label, scenario: plan.label, content: plan.content)
         }
     }
@@ -129,13 +129,14 @@ public enum Comparison {
         let network = try NetworkTimeline.build(
             [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: plan.rttSeconds, atEnd: .loop)
         let label = spec.label
+        let content = plan.content.privateCopy()  // no reference count shared with other threads' runs
         let policy = try registry.makePolicy(
             spec,
             environment: PolicyEnvironment(
-                seed: plan.seed, playerIndex: 0, curve: network.curve, content: plan.content, settings: plan.settings),
+                seed: plan.seed, playerIndex: 0, curve: network.curve, content: content, settings: plan.settings),
             location: "--policies")
         let player = PlayerConfiguration(
-            id: "player", content: plan.content, policy: policy, policyLabel: label, settings: plan.settings,
+            id: "player", content: content, policy: policy, policyLabel: label, settings: plan.settings,
             estimator: DualEWMAEstimator.hlsjs)
         let result = Simulation(curve: network.curve, players: [player], recordsTimeline: false).run()
         return ScenarioRunner.report(
