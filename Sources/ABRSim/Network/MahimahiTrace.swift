@@ -40,6 +40,10 @@ enum MahimahiTrace {
                 throw InputError.atLine(
                     path, reader.lineNumber, "expected an integer millisecond timestamp, found ‘\(text)’")
             }
+            guard Double(t) <= Trace.maximumDurationSeconds * 1000 else {
+                throw InputError.atLine(
+                    path, reader.lineNumber, Trace.tooLongMessage("timestamp \(t) ms", Double(t) / 1000))
+            }
             guard t >= last else {
                 throw InputError.atLine(
                     path, reader.lineNumber,
