@@ -151,6 +151,14 @@ struct BadInputCatalogueTests {
             arguments: ["trace", "convert", "ok/constant.csv", "--format", "pensieve", "--to", "csv"],
             mentions: ["ok/constant.csv", "line 1", "found 1 fields"]),
         Case(
+            fixture: "kbps:1000=1e300 (trace concat --to mahimahi)",
+            arguments: ["trace", "concat", "kbps:1000=1e300", "--to", "mahimahi", "--out", out + "/t.down"],
+            mentions: ["1000kbps", "too long or too fast to write as mahimahi"]),
+        Case(
+            fixture: "kbps:1e12=5 (trace concat --to mahimahi)",
+            arguments: ["trace", "concat", "kbps:1e12=5", "--to", "mahimahi"],
+            mentions: ["too long or too fast to write as mahimahi"]),
+        Case(
             fixture: "synthetic-model-negative-mean.json (trace generate)",
             arguments: ["trace", "generate", "synthetic-model-negative-mean.json", "--out", out + "/t.csv"],
             mentions: ["synthetic-model-negative-mean.json", "$.meanKbps"]),
@@ -180,6 +188,17 @@ struct BadInputCatalogueTests {
                 "sweep", "ok/scenario.json", "--traces", "ok/constant.csv", "--traces", "csv-loss-above-one.csv",
                 "--out", out + "/results",
             ], mentions: ["csv-loss-above-one.csv", "line 3"]),
+        Case(
+            fixture: "a grid of 10^15 policies (sweep --policies)",
+            arguments: ["sweep", "ok/scenario.json", "--policies", "bba(reservoir=1..1e15:1)", "--out", out + "/s"],
+            mentions: ["--policies", "more than 100000 values"]),
+        Case(
+            fixture: "csv-loss-above-one.csv as measurements (tune --calibrate)",
+            arguments: ["tune", "ok/scenario.json", "--calibrate", "csv-loss-above-one.csv", "--out", out + "/t"],
+            mentions: ["csv-loss-above-one.csv", "line 1", "missing column t_s"]),
+        Case(
+            fixture: "dossier réseau as results (plot)", arguments: ["plot", "dossier réseau"],
+            mentions: ["dossier réseau/summary.csv", "no such file"]),
         Case(
             fixture: "no-such-folder/ (sweep --traces)",
             arguments: ["sweep", "ok/scenario.json", "--traces", "no-such-folder/", "--out", out + "/results"],
