@@ -72,6 +72,7 @@ struct BadInputCatalogueTests {
         run("scenario-negative-constant-kbps.json", "$.network.stretches[0].constantKbps:", ">= 0, found -100"),
         run("scenario-negative-ladder-rate.json", "$.content.ladderKbps:", "positive"),
         run("scenario-stretch-too-short.json", "$.network:", "shorter than a microsecond"),
+        run("scenario-synthetic-spread-overflows.json", "$.network.synthetic:", "mean or spread is too large"),
         run("scenario-expect-unknown-metric.json", "$.expect[0].metric", "happiness"),
         // Files a scenario names: missing, a directory, inconsistent; the message gives the JSON path too.
         run("scenario-trace-missing.json", "$.network.trace:", "no-such-trace.down: no such file"),
