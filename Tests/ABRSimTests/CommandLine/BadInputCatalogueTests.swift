@@ -119,6 +119,7 @@ struct BadInputCatalogueTests {
         info("sabre-huge-number.json", "line 2, column 43", "number out of range at $[0].bandwidth_kbps"),
         info("sabre-deeply-nested.json", "$[0]:", "expected a period object, found an array"),
         info("csv-header-only.csv", "line 1", "at least two rows"),
+        info("csv-one-point.csv", "line 2", "at least two rows"),
         info("csv-unknown-column.csv", "line 1", "unknown column ‘jitter_ms’"),
         info("csv-loss-above-one.csv", "line 3", "loss 1.5"),
         info("csv-timestamps-out-of-order.csv", "line 4", "timestamps must increase"),
