@@ -6,6 +6,10 @@
 /// O(1) without nested arrays. Built by `constantBitrate(ladderKbps:…)`, ``PensieveSizes``, ``SabreMovie`` and
 /// the HLS reader; read by players, policies and metrics.
 public final class Content: Sendable {
+    /// The most segments content may have: a million (over 11 days of 1-s segments). A larger count is almost
+    /// certainly a mistake, and its size table alone would exhaust memory, so it is refused before allocating.
+    public static let maximumSegmentCount = 1_000_000
+
     /// The ladder, ascending by declared bitrate; index 0 is the lowest.
     public let variants: [Variant]
     /// The number of segments.
@@ -156,10 +160,18 @@ public final class Content: Sendable {
         switch (segmentCount, durationSeconds) {
         case (let count?, nil):
             guard count > 0 else { throw fail("segment count must be at least 1, found \(count)") }
+            guard count <= maximumSegmentCount else {
+                throw fail("\(count) segments is more than the limit of \(maximumSegmentCount)")
+            }
             durations = Array(repeating: segmentSeconds, count: count)
         case (nil, let total?):
             guard total.isFinite, total > 0 else {
                 throw fail("duration must be a positive number of seconds, found \(total)")
+            }
+            guard total / segmentSeconds < Double(maximumSegmentCount) else {
+                throw fail(
+                    "\(total) s in segments of \(segmentSeconds) s is more than the limit of \(maximumSegmentCount)"
+                        + " segments")
             }
             durations = splitDuration(total, into: segmentSeconds)
         default:

@@ -58,6 +58,9 @@ enum CSVTrace {
             let latency = try value("latency_ms")
             let loss = try value("loss")
             guard kbps >= 0 else { throw InputError.atLine(path, n, "negative bandwidth \(kbps) kbit/s") }
+            guard kbps * 1000 <= Trace.maximumRateBps else {
+                throw InputError.atLine(path, n, Trace.tooFastMessage(kbps * 1000))
+            }
             if let latency, latency < 0 { throw InputError.atLine(path, n, "negative latency \(latency) ms") }
             if let loss, !(loss >= 0 && loss <= 1) {
                 throw InputError.atLine(path, n, "loss \(loss) must be a fraction in [0, 1]")
@@ -66,6 +69,10 @@ enum CSVTrace {
                 throw InputError.atLine(
                     path, n,
                     "time \(TraceText.format(time)) s is not after the previous row's; timestamps must increase")
+            }
+            if let first = rows.first, time - first.time > Trace.maximumDurationSeconds {
+                throw InputError.atLine(
+                    path, n, Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first.time))
             }
             rows.append((time, kbps, latency, loss))
         }

@@ -71,6 +71,8 @@ public struct CapacityCurve: Sendable {
         guard duration.isFinite, duration > starts[starts.count - 1] else {
             throw InputError("duration \(duration) s must be finite and after the last piece start \(starts.last!) s")
         }
+        // Shorter periods make the time grid's cells per second overflow (and loop a trace billions of times).
+        guard duration >= 1e-6 else { throw InputError("duration \(duration) s is shorter than a microsecond") }
         if let latencySeconds {
             guard latencySeconds.count == starts.count else {
                 throw InputError("\(starts.count) pieces but \(latencySeconds.count) latencies")

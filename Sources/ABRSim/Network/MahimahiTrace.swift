@@ -17,6 +17,8 @@
 enum MahimahiTrace {
     /// Bits in one delivery opportunity (a 1500-byte packet).
     static let bitsPerOpportunity = 12_000.0
+    /// The longest period (ms) and the most packets ``write(_:)`` writes: 10⁸, about 28 hours or 1.2 Tbit.
+    static let maximumWrittenLines = 100_000_000
 
     /// Reads the file at `path` with bins of `binMs` milliseconds.
     static func read(path: String, binMs: Int = 1) throws -> Trace {
@@ -39,6 +41,10 @@ enum MahimahiTrace {
                 }
                 throw InputError.atLine(
                     path, reader.lineNumber, "expected an integer millisecond timestamp, found ‘\(text)’")
+            }
+            guard Double(t) <= Trace.maximumDurationSeconds * 1000 else {
+                throw InputError.atLine(
+                    path, reader.lineNumber, Trace.tooLongMessage("timestamp \(t) ms", Double(t) / 1000))
             }
             guard t >= last else {
                 throw InputError.atLine(
@@ -77,6 +83,17 @@ enum MahimahiTrace {
 
     /// The mahimahi text of `trace` (see the type's notes on what is lost).
     static func write(_ trace: Trace) throws -> [UInt8] {
+        // One counter per millisecond and one line per packet are held in memory: bound both.
+        let totalBits = (0..<trace.pieceCount).reduce(0.0) { bits, i in
+            bits + trace.ratesBps[i] * (trace.end(ofPiece: i) - trace.starts[i])
+        }
+        guard trace.duration <= Double(maximumWrittenLines) / 1000,
+            totalBits <= Double(maximumWrittenLines) * bitsPerOpportunity
+        else {
+            throw InputError(
+                file: trace.name,
+                "too long or too fast to write as mahimahi (at most \(maximumWrittenLines) ms and as many packets)")
+        }
         let periodMs = Int((trace.duration * 1000).rounded())
         guard periodMs >= 1 else {
             throw InputError(file: trace.name, "a mahimahi trace needs a period of at least 1 ms")

@@ -32,7 +32,14 @@ enum PensieveTrace {
             let time = try number(fields[0], "time", path, line)
             let mbps = try number(fields[1], "throughput", path, line)
             guard mbps >= 0 else { throw InputError.atLine(path, line, "negative throughput \(mbps) Mbit/s") }
+            guard mbps * 1e6 <= Trace.maximumRateBps else {
+                throw InputError.atLine(path, line, Trace.tooFastMessage(mbps * 1e6))
+            }
             if let first {
+                guard time - first <= Trace.maximumDurationSeconds else {
+                    throw InputError.atLine(
+                        path, line, Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first))
+                }
                 guard time > previous else {
                     throw InputError.atLine(
                         path, line,

@@ -60,6 +60,9 @@ enum SabreTrace {
             guard let kbps = values["bandwidth_kbps"] else { throw scanner.error(at: path, "missing bandwidth_kbps") }
             guard duration > 0 else { throw scanner.error(at: "\(path).duration_ms", "must be > 0, not \(duration)") }
             guard kbps >= 0 else { throw scanner.error(at: "\(path).bandwidth_kbps", "must be ≥ 0, not \(kbps)") }
+            guard kbps * 1000 <= Trace.maximumRateBps else {
+                throw scanner.error(at: "\(path).bandwidth_kbps", Trace.tooFastMessage(kbps * 1000))
+            }
             if let latency = values["latency_ms"] {
                 guard latency >= 0 else { throw scanner.error(at: "\(path).latency_ms", "must be ≥ 0, not \(latency)") }
                 guard latencies.count == i else {
@@ -68,6 +71,11 @@ enum SabreTrace {
                 latencies.append(latency / 1000)
             } else if !latencies.isEmpty {
                 throw scanner.error(at: path, "missing latency_ms (earlier periods have it)")
+            }
+            guard (cumulativeMs + duration) / 1000 <= Trace.maximumDurationSeconds else {
+                throw scanner.error(
+                    at: "\(path).duration_ms",
+                    Trace.tooLongMessage("the end of this period", (cumulativeMs + duration) / 1000))
             }
             starts.append(cumulativeMs / 1000)
             rates.append(kbps * 1000)
@@ -201,9 +209,13 @@ enum SabreTrace {
                 position += 1
             }
             guard position > start else { throw valueError(jsonPath, "expected a number") }
-            guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
+            guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
                 position = start
                 throw syntaxError("malformed number at \(jsonPath)")
+            }
+            guard value.isFinite else {
+                position = start
+                throw syntaxError("number out of range at \(jsonPath)")
             }
             return value
         }

@@ -5,6 +5,27 @@
 /// simulator's ``CapacityCurve`` by ``curve(atEnd:)`` or spliced into a ``NetworkTimeline``; written back out by
 /// ``TraceWriter``. Times are seconds from the trace's start, rates bit/s.
 public struct Trace: Sendable {
+    /// The longest trace the readers accept: 10⁷ s (about 116 days). Real traces last minutes to hours; a longer
+    /// one is almost always a unit mistake (microseconds read as milliseconds), and its 1-s statistics would not
+    /// fit in memory. Readers report the line (or JSON path) that goes past it.
+    public static let maximumDurationSeconds = 10_000_000.0
+
+    /// The highest rate the readers accept: 10¹⁵ bit/s (1 Pbit/s), far above any access link; higher rates would
+    /// overflow the bits delivered over a long trace.
+    public static let maximumRateBps = 1e15
+
+    /// The message for a rate above ``maximumRateBps``.
+    static func tooFastMessage(_ rateBps: Double) -> String {
+        "rate \(TraceText.format(rateBps)) bit/s is above the highest rate read (10^15 bit/s)"
+    }
+
+    /// The message for `what` (a timestamp, a period's end) that lies `seconds` after the trace's start, past
+    /// ``maximumDurationSeconds``.
+    static func tooLongMessage(_ what: String, _ seconds: Double) -> String {
+        "\(what) is \(TraceText.format(seconds)) s after the start, past the longest trace read"
+            + " (\(TraceText.format(maximumDurationSeconds)) s, about 116 days)"
+    }
+
     /// The file name (last path component) the trace came from, used as its label in plots and CSV.
     public var name: String
     /// Piece starts in seconds: strictly increasing, the first is 0.

@@ -13,14 +13,17 @@ struct ContentDecoder {
             let ladder = try ladderKbps(object)
             let seconds = try object.required("segmentSeconds").positiveDouble()
             let segments = try object.optional("segments")?.positiveInt()
-            content = try PensieveSizes.read(
-                folder: InputFile.resolve(try folder.string(), against: directory), ladderKbps: ladder,
-                segmentSeconds: seconds, segments: segments)
+            let path = InputFile.resolve(try folder.string(), against: directory)
+            content = try folder.readingReferencedFile {
+                try PensieveSizes.read(folder: path, ladderKbps: ladder, segmentSeconds: seconds, segments: segments)
+            }
         } else if let master = object.optional("hlsMaster") {
             let path = InputFile.resolve(try master.string(), against: directory)
-            content = try HLSContent.read(masterPath: path, segments: try object.optional("segments")?.positiveInt())
+            let segments = try object.optional("segments")?.positiveInt()
+            content = try master.readingReferencedFile { try HLSContent.read(masterPath: path, segments: segments) }
         } else if let movie = object.optional("sabreMovie") {
-            let full = try SabreMovie.read(path: InputFile.resolve(try movie.string(), against: directory))
+            let path = InputFile.resolve(try movie.string(), against: directory)
+            let full = try movie.readingReferencedFile { try SabreMovie.read(path: path) }
             if let segments = object.optional("segments") {
                 let count = try segments.positiveInt()
                 guard count <= full.segmentCount else {

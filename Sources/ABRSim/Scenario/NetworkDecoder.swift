@@ -118,7 +118,9 @@ struct NetworkDecoder {
             if let x = object.optional("binMs") {
                 binMs = try x.positiveInt()
             }
-            let trace = try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
+            let trace = try pathReader.readingReferencedFile {
+                try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
+            }
             return (.trace(trace, seconds: try seconds(required: false), rttSeconds: rtt), trace.name)
         case "synthetic":
             let syntheticReader = try object.required("synthetic")

@@ -43,11 +43,13 @@ struct CommandOutcome {
     var standardError: String
 }
 
-/// Runs the built `abrsim` with `arguments` in `directory`.
-func runABRSim(_ arguments: [String], in directory: String? = nil) throws -> CommandOutcome {
+/// Runs the built `abrsim` with `arguments` in `directory`, through `launcher` (a program and its arguments, such
+/// as `setpriv` dropping privileges) when one is given.
+func runABRSim(_ arguments: [String], in directory: String? = nil, launcher: [String] = []) throws -> CommandOutcome {
+    let command = launcher + [TestPaths.abrsim] + arguments
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: TestPaths.abrsim)
-    process.arguments = arguments
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe()
     let err = Pipe()

@@ -80,7 +80,9 @@ public struct HLSMediaPlaylist: Sendable {
         guard let target else { throw InputError(file: path, "no #EXT-X-TARGETDURATION (it is required)") }
         guard !segments.isEmpty else { throw InputError(file: path, "the media playlist has no segments") }
         guard ended else {
-            throw InputError(file: path, "no #EXT-X-ENDLIST: live playlists are not supported, only video on demand")
+            throw InputError.atLine(
+                path, lines[lines.count - 1].number,
+                "no #EXT-X-ENDLIST by the last line: live playlists are not supported, only video on demand")
         }
         return HLSMediaPlaylist(path: path, targetDurationSeconds: target, segments: segments)
     }

@@ -43,6 +43,11 @@ public enum SyntheticTraceGenerator {
                 sample(from: visit.start, length: visit.length, chain.states[visit.state].rate)
             }
         }
+        // A finite mean and spread can still overflow the draws (a spread of 1e300): say so here, where the
+        // decoders add the file and JSON path, rather than when the trace becomes a curve.
+        if let rate = rates.first(where: { !$0.isFinite }) {
+            throw InputError("the model draws a rate of \(rate) bit/s; its mean or spread is too large")
+        }
         var trace = Trace(name: name, starts: starts, ratesBps: rates, duration: seconds)
         if let outages = model.outages {
             let outageRandom = RandomSource(seed: seed ^ 0x5BD1_E995)

@@ -17,7 +17,7 @@ public enum CapacityTable {
     /// The mean capacity (kbit/s) of `curve` over consecutive bins covering [0, `end`].
     public static func samples(curve: CapacityCurve, end: Double) -> [(time: Double, kbps: Double)] {
         guard end > 0, end.isFinite else { return [] }
-        let count = max(1, min(maximumBins, Int((end / minimumBinSeconds).rounded(.down))))
+        let count = max(1, Int(min(Double(maximumBins), (end / minimumBinSeconds).rounded(.down))))
         let width = end / Double(count)
         var samples: [(time: Double, kbps: Double)] = []
         samples.reserveCapacity(count + 1)

@@ -24,6 +24,18 @@ public struct JSONReader {
         InputError(file: file, location: path, message)
     }
 
+    /// Runs `body`, which reads the file this value names (a trace, a playlist, a size folder). A problem with
+    /// that file as a whole (missing, a directory, unreadable, too large, inconsistent) is reported here, at this
+    /// value: `s.json: $.network.trace: x.down: no such file`, so the message says where the reference is.
+    /// Problems inside the file keep its own line or path. Called by the scenario decoders.
+    public func readingReferencedFile<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as InputError where error.location == nil && error.file != nil && error.file != file {
+            throw self.error("\(error.file!): \(error.message)")
+        }
+    }
+
     /// The error for a value of the wrong kind: "expected `expected`, found …".
     public func typeError(expected: String) -> InputError {
         error("expected \(expected), found \(value.foundDescription)")
