@@ -55,7 +55,7 @@ extension BadInputCatalogueTests {
         let arguments = huge.arguments.map { $0.replacingOccurrences(of: Self.out, with: scratch + "/out") }
         let start = ContinuousClock.now
         let outcome = try runABRSim(arguments, in: scratch)
-        #expect(ContinuousClock.now - start < .seconds(5), "streams or refuses; never reads the whole file")
+        #expect(ContinuousClock.now - start < .seconds(5 * TestPaths.timeScale), "streams or refuses; never reads the whole file")
         Self.expectOneLineError(outcome, mentions: huge.mentions)
         #expect(try Self.listing(scratch) == [huge.name])
     }
@@ -196,7 +196,7 @@ extension BadInputCatalogueTests {
 
     @Test func aLoopingTraceOfZerosEndsPromptlyWithThePlayerFailed() throws {
         let (row, reason, seconds) = try Self.failedRun("scenario-all-zeros-loop.json")
-        #expect(seconds < 10)
+        #expect(seconds < 10 * TestPaths.timeScale)
         #expect(row["final_state"] == "failed")
         #expect(row["segments"] == "0")
         #expect(reason.contains("no more data"), "\(reason)")
@@ -211,7 +211,7 @@ extension BadInputCatalogueTests {
     ])
     func anExternalPolicyThatBreaksMidRunFailsItsPlayer(_ fixture: String, _ words: String) throws {
         let (row, reason, seconds) = try Self.failedRun(fixture)
-        #expect(seconds < 10)
+        #expect(seconds < 10 * TestPaths.timeScale)
         #expect(row["final_state"] == "failed")
         #expect(reason.hasPrefix("external policy 'external(command=[sh -c "), "\(reason)")
         #expect(reason.contains("segment 0"), "\(reason)")

@@ -28,6 +28,15 @@ enum TestPaths {
         return packageRoot + "/.build/debug/abrsim"
     }()
 
+    /// The factor on the tests' wall-time bounds: 1, or `ABRSIM_TEST_TIME_SCALE` when set (the sanitizer runs
+    /// of `scripts/sanitize` set 10, since sanitized code runs 5–20× slower).
+    static let timeScale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["ABRSIM_TEST_TIME_SCALE"], let value = Double(text),
+            value >= 1
+        else { return 1 }
+        return value
+    }()
+
     /// A fresh empty scratch folder.
     static func scratch(_ name: String = "t") -> String {
         let path = NSTemporaryDirectory() + "abrsim-\(name)-\(UUID().uuidString)"
