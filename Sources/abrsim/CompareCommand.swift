@@ -26,6 +26,7 @@ enum CompareCommand {
             .option("jobs", valueName: "N", help: "parallel runs (default: all cores)"),
             .option("rtt-ms", valueName: "MS", help: "RTT per request when a trace has none (default: 80)"),
             .option("forward-buffer", valueName: "S", help: "preferredForwardBufferDuration (default: 0 = 60 s)"),
+            forceFlag,
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -79,6 +80,14 @@ enum CompareCommand {
             guard buffer >= 0 else { throw InputError(location: "--forward-buffer", "must be ≥ 0") }
             plan.settings.preferredForwardBufferDuration = buffer
         }
+        let out = parsed.value("out") ?? "results/compare"
+        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
+        let force = parsed.flag("force")
+        let outFolder = try OutputFolder(
+            out, identity: OutputIdentity(command: "compare", subject: contentPath), force: force)
+        let plotsFolder = try OutputFolder(
+            plots, identity: OutputIdentity(command: "plots", subject: out), force: force,
+            option: parsed.value("plots") == nil ? "--out" : "--plots")
         let reports = try Comparison.run(plan, jobs: jobs)
         var summary = CSVWriter(columns: RunTables.summaryColumns)
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
@@ -91,10 +100,8 @@ enum CompareCommand {
         bundle.add(name: "segments.csv", bytes: segmentRows.takeBytes())
         let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baseline)
         bundle.add(name: "stats.csv", bytes: statistics.csv())
-        let out = parsed.value("out") ?? "results/compare"
-        try bundle.commit(to: out)
-        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
-        try PlotCommand.comparisonBundle(results: out).commit(to: plots)
+        try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))
+        try plotsFolder.commit(PlotCommand.comparisonBundle(results: out))
         writeStandardOutput(
             table(reports, policies: policies, traceCount: traces.count)
                 + "wrote \(out)/summary.csv, segments.csv, stats.csv\nplots: \(plots)/index.html\n")

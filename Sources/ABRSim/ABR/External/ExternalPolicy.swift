@@ -7,7 +7,7 @@
 /// The child starts once, when the policy is made (one per player per run), in the scenario's folder. For each
 /// decision the policy writes one request line (the context: segment, ladder, next sizes, buffer, state, the
 /// last `history` downloads…) and reads one reply line, `{"variant": 3}` or `{"wait": 0.5}`, within `timeout`
-/// seconds. A crash or early exit, a reply that is not that JSON, a variant outside 0…maxVariant or a timeout
+/// seconds (default 5; the whole exchange, writing the request included, must fit in it). A crash or early exit, a reply that is not that JSON, a variant outside 0…maxVariant or a timeout
 /// makes the policy fail: it records ``failureReason`` (naming the policy, with the last lines of the child's
 /// stderr), kills the child, and the player ends `failed` with that reason. The child is killed and reaped when
 /// the policy is released.
@@ -21,6 +21,8 @@ public final class ExternalPolicy: ABRPolicy {
     /// Why the policy stopped deciding, or `nil`.
     public private(set) var failureReason: String?
     private let process: ChildProcess
+    /// The child's process id (for tests that check it is gone after a failure).
+    var childProcessID: Int32 { process.pid }
 
     /// Starts `command` in `directory` (`nil`: the current one). Throws if it cannot be started.
     public init(command: [String], directory: String?, label: String, timeout: Double = 5, historyLength: Int = 10)
@@ -40,8 +42,10 @@ public final class ExternalPolicy: ABRPolicy {
         guard failureReason == nil else { return .wait(seconds: 1) }
         let line: String
         do {
-            try process.send(Self.request(for: context, historyLength: historyLength))
-            line = try process.readLine(timeout: timeout)
+            let deadline = ChildProcess.now() + timeout
+            try process.send(
+                Self.request(for: context, historyLength: historyLength), deadline: deadline, timeout: timeout)
+            line = try process.readLine(deadline: deadline, timeout: timeout)
         } catch let failure as ChildProcess.Failure {
             return fail("segment \(context.segmentIndex): \(failure.message)")
         } catch {

@@ -10,12 +10,15 @@ public struct SweepRunRows: Sendable {
     public var summary: [UInt8]
     /// Its `segments.csv` rows (empty when segments are off).
     public var segments: [UInt8]
+    /// How many of its players ended `failed` (an external policy that crashed, say).
+    public var failedPlayers: Int
 
     /// Rows of run `run`.
-    public init(run: Int, summary: [UInt8], segments: [UInt8]) {
+    public init(run: Int, summary: [UInt8], segments: [UInt8], failedPlayers: Int = 0) {
         self.run = run
         self.summary = summary
         self.segments = segments
+        self.failedPlayers = failedPlayers
     }
 }
 
@@ -25,7 +28,8 @@ public struct SweepRunRows: Sendable {
 /// - `summary.csv`, `segments.csv` (unless segments are off): the tables, rows in run order;
 /// - `.sweep/manifest`: what the sweep is (``SweepPlan/manifest(shard:)``); a resume must match it exactly;
 /// - `.sweep/runs.csv`: one line `run,summary_bytes,segments_bytes` per committed run (what `merge` reads);
-/// - `.sweep/progress`: the committed state — runs done and the committed length of each of the three files;
+/// - `.sweep/progress`: the committed state — runs done, runs with a failed player, and the committed length of
+///   each of the three files;
 /// - `.sweep/lock`: held (flock) while a process writes here, so two writers never share a folder.
 ///
 /// ``commit(_:)`` appends a batch's rows to the three files, fsyncs them, then atomically replaces `progress`
@@ -45,14 +49,20 @@ public final class SweepStore {
     public private(set) var completedRuns: Int
     /// Runs that were already committed when the store was opened (a resumed sweep).
     public let resumedRuns: Int
+    /// Committed runs in which at least one player ended `failed` (their rows are complete, with `final_state`
+    /// `failed`); `abrsim sweep` reports them at the end.
+    public private(set) var failedRuns: Int
     private let summary: AppendFile
     private let segments: AppendFile?
     private let index: AppendFile
     private let lockDescriptor: Int32
 
     /// Opens `directory` for the sweep described by `manifest`: resumes it when its state folder holds the same
-    /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's.
-    public init(directory: String, manifest: String, runCount: Int, writesSegments: Bool) throws {
+    /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's
+    /// (unless `replacing`: then that sweep is discarded and this one starts afresh, as `--force` asks).
+    public init(directory: String, manifest: String, runCount: Int, writesSegments: Bool, replacing: Bool = false)
+        throws
+    {
         self.directory = directory
         self.runCount = runCount
         self.writesSegments = writesSegments
@@ -62,12 +72,12 @@ public final class SweepStore {
         var lengths: Progress?
         do {
             let manifestPath = InputFile.resolve("manifest", against: state)
-            if let existing = try? InputFile.readAll(manifestPath) {
+            if let existing = try? InputFile.readAll(manifestPath), existing == Array(manifest.utf8) || !replacing {
                 guard existing == Array(manifest.utf8) else {
                     throw InputError(
                         file: directory,
                         "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
-                            + "choose another --out or remove the folder")
+                            + "use --force to replace it, or another --out")
                 }
                 lengths = try Self.readProgress(state: state, directory: directory)
             }
@@ -93,6 +103,7 @@ public final class SweepStore {
                 try index.sync()
             }
             completedRuns = lengths?.done ?? 0
+            failedRuns = lengths?.failed ?? 0
             resumedRuns = completedRuns
         } catch {
             close(lockDescriptor)
@@ -120,19 +131,22 @@ public final class SweepStore {
         try segments?.sync()
         try index.sync()
         completedRuns += batch.count
+        failedRuns += batch.filter { $0.failedPlayers > 0 }.count
         try writeProgress()
     }
 
     private func writeProgress() throws {
         var text = "done \(completedRuns)\nsummary.csv \(summary.length)\n"
         if let segments { text += "segments.csv \(segments.length)\n" }
-        text += "runs.csv \(index.length)\n"
+        text += "runs.csv \(index.length)\nfailed \(failedRuns)\n"
         try AtomicFileWriter.write(Array(text.utf8), to: SweepFiles(directory: directory).progress)
     }
 
     /// The committed state read back from `progress`.
     struct Progress {
         var done: Int
+        /// Runs with a failed player (0 in folders written before this was recorded).
+        var failed: Int
         var summary: Int
         var segments: Int?
         var index: Int
@@ -153,7 +167,8 @@ public final class SweepStore {
         guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"] else {
             throw InputError(file: files.progress, "incomplete; remove the folder to start over")
         }
-        let progress = Progress(done: done, summary: summary, segments: values["segments.csv"], index: index)
+        let progress = Progress(
+            done: done, failed: values["failed"] ?? 0, summary: summary, segments: values["segments.csv"], index: index)
         for (path, length) in [
             (files.summary, summary), (files.index, index), (files.segments, progress.segments ?? 0),
         ]
