@@ -5,7 +5,7 @@ import ABRSim
 /// parallel; writes `summary.csv`, `segments.csv` and `stats.csv` (per policy and metric, with paired differences
 /// against the baseline policy, default the first), draws CDFs and confidence-interval bars with an `index.html`
 /// into the plots folder (default `plots/compare`, or `DIR/plots` with `--out`), and prints per-policy means
-/// with 95 % confidence intervals.
+/// with 95 % confidence intervals. Runs with a failed player are counted on stderr and make the exit status 1.
 enum CompareCommand {
     static let spec = CommandSpec(
         name: "abrsim compare", summary: "every policy on every trace, with per-policy means and 95 % intervals",
@@ -105,7 +105,12 @@ enum CompareCommand {
         writeStandardOutput(
             table(reports, policies: policies, traceCount: traces.count)
                 + "wrote \(out)/summary.csv, segments.csv, stats.csv\nplots: \(plots)/index.html\n")
-        return 0
+        let failed = reports.filter { !failedPlayers($0).isEmpty }
+        if let first = failed.first.flatMap({ failedPlayers($0).first }) {
+            writeStandardError("compare: first failure: \(first.reason)\n")
+        }
+        return failedRunStatus(
+            "compare", failedRuns: failed.count, runs: reports.count, summary: out + "/summary.csv")
     }
 
     /// Per-policy means with 95 % confidence intervals.

@@ -21,6 +21,11 @@ enum PlotCommand {
         guard InputFile.isDirectory(results) else { throw InputError(file: results, "is not a folder") }
         let out = parsed.value("out") ?? defaultPlotsFolder(results)
         let isRun = (try? InputFile.checkReadable(InputFile.resolve("timeline.csv", against: results))) != nil
+        if case .valid(let manifest) = OutputManifest.read(directory: results), !manifest.isComplete {
+            writeStandardError(
+                "abrsim plot: warning: \(results) was not completely written (interrupted?); its files may mix two "
+                    + "runs\n")
+        }
         let folder = try OutputFolder(
             out, identity: OutputIdentity(command: "plots", subject: results), force: parsed.flag("force"))
         let bundle =

@@ -3,7 +3,8 @@ import ABRSim
 /// `abrsim run SCENARIO [--out DIR] [--plots DIR] [--seed N]`: one run of a scenario, its CSV tables (and
 /// `capacity.csv` for the plots) written atomically to DIR (default `results/<name>/`), the plots and
 /// `index.html` drawn from those files into the plots folder (default `plots/<name>/`, or `DIR/plots` with
-/// `--out`), and a per-player summary table on stdout.
+/// `--out`), and a per-player summary table on stdout. A player that failed (an external policy that crashed, say)
+/// gets a line on stderr with its reason, and the exit status is then 1 (every file is still written).
 enum RunCommand {
     static let spec = CommandSpec(
         name: "abrsim run", summary: "run one scenario; write its CSV tables, plots and index.html",
@@ -43,7 +44,11 @@ enum RunCommand {
         writeStandardOutput(
             summaryTable(report) + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv\n"
                 + "plots: \(plots)/index.html\n")
-        return 0
+        let failures = failedPlayers(report)
+        for failure in failures {
+            writeStandardError("abrsim run: player \(failure.player) failed: \(failure.reason)\n")
+        }
+        return failures.isEmpty ? 0 : 1
     }
 
     /// A table of each player's headline numbers.

@@ -111,11 +111,7 @@ enum SweepCommand {
     /// 0 when no run of the complete `store` had a failed player; otherwise says how many on stderr and returns 1
     /// (every run's rows are still written: `final_state` is `failed` in the failed players' rows).
     static func failureStatus(_ store: SweepStore, out: String) -> Int32 {
-        guard store.failedRuns > 0 else { return 0 }
-        writeStandardError(
-            "sweep: \(store.failedRuns) of \(store.runCount) runs had a failed player "
-                + "(final_state failed in \(out)/summary.csv)\n")
-        return 1
+        failedRunStatus("sweep", failedRuns: store.failedRuns, runs: store.runCount, summary: out + "/summary.csv")
     }
 
     /// `  512/1136 runs  850.0 runs/s  0:01 left`.

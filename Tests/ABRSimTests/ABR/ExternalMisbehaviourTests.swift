@@ -164,4 +164,24 @@ struct ExternalMisbehaviourTests {
         #expect(result.totals[1].finalState == .ended)
         #expect(ChildProcess.now() - start < 5)
     }
+
+    @Test func waitingForEverFailsInsteadOfKeepingTheRunAlive() throws {
+        let start = ChildProcess.now()
+        let policy = try python("import sys\nfor line in sys.stdin: print('{\"wait\": 0.5}', flush=True)")
+        let failure = try #require(reason(try run(policy)))
+        // 3600 s of simulated waiting are 7200 waits of 0.5 s; the next one is too many.
+        #expect(failure.contains("segment 0: 7201 waits in a row (3601 s) without choosing a variant"))
+        #expect(ChildProcess.now() - start < 15)
+    }
+
+    @Test func waitsBetweenVariantsAreFine() throws {
+        let code = """
+            import sys
+            for i, line in enumerate(sys.stdin):
+                print('{"wait": 1}' if i % 2 == 0 else '{"variant": 1}', flush=True)
+            """
+        let result = try run(try python(code))
+        #expect(result.totals[0].finalState == .ended)
+        #expect(result.segments[0].count == 20)
+    }
 }

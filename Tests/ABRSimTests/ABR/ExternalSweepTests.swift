@@ -62,4 +62,28 @@ struct ExternalSweepTests {
         #expect(outcome.status == 0)
         #expect(!outcome.standardError.contains("failed player"))
     }
+
+    @Test func aRunWithACrashingExternalPolicyWritesEverythingAndSaysWhichPlayerFailed() throws {
+        let scratch = TestPaths.scratch("external-run")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        writeFile(scratch, "crash.py", Self.crashingPolicy)
+        let scenario = writeFile(
+            scratch, "s.json",
+            """
+            { "name": "s", "network": {"preset": "lte", "rttMs": 50},
+              "content": {"ladderKbps": [300, 750], "segmentSeconds": 2, "segments": 6},
+              "players": [{"id": "model", "policy": {"name": "external", "command": ["python3", "crash.py"]}},
+                          {"id": "reference", "policy": "bba"}] }
+            """)
+        let outcome = try runABRSim(["run", scenario, "--out", scratch + "/out"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.standardError
+                == "abrsim run: player model failed: external policy 'external(command=[python3 crash.py])': "
+                + "segment 2: it closed its output before replying (exit status 3); its stderr: model diverged\n")
+        let summary = try CSVTable.parse(fileBytes(scratch + "/out/summary.csv"), file: "summary.csv")
+        #expect(summary.column("final_state") == ["failed", "ended"])
+        #expect(summary.column("segments") == ["2", "6"])
+        #expect(FileManager.default.fileExists(atPath: scratch + "/out/plots/index.html"))
+    }
 }

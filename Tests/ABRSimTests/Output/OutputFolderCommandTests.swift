@@ -82,4 +82,37 @@ struct OutputFolderCommandTests {
         let summary = try sweepSummary(out)
         #expect(Set(try #require(summary.column("policy"))) == ["throughput"])
     }
+
+    @Test func anInterruptedSweepsFolderSaysIncompleteUntilItIsResumed() throws {
+        let fixture = SweepFixture("sweep-incomplete")
+        defer { fixture.remove() }
+        let out = fixture.directory + "/out"
+        let arguments = ["--policies", "bba(reservoir=1..25:1)", "--jobs", "1", "--batch", "1", "--out", out]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.abrsim)
+        process.arguments = ["sweep", fixture.scenario, "--traces", fixture.traces] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline,
+            !String(decoding: fileBytes(out + "/.sweep/progress"), as: UTF8.self).hasPrefix("done 2\n")
+        {
+            usleep(500)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        guard case .valid(let stopped) = OutputManifest.read(directory: out) else {
+            Issue.record("no manifest after the interruption")
+            return
+        }
+        #expect(!stopped.isComplete)
+        #expect(stopped.identity.command == "sweep" && stopped.folders == [".sweep"])
+        #expect(try fixture.sweep(arguments).status == 0)
+        guard case .valid(let finished) = OutputManifest.read(directory: out) else {
+            Issue.record("no manifest after the resume")
+            return
+        }
+        #expect(finished.isComplete && finished.files == ["summary.csv", "segments.csv"])
+    }
 }
