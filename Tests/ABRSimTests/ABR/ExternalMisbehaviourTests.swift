@@ -46,7 +46,7 @@ struct ExternalMisbehaviourTests {
     }
 
     /// Whether process `pid` is gone: no such process, or (when PID 1 does not reap orphans) a zombie.
-    func isGone(_ pid: Int32) -> Bool {
+    static func isGone(_ pid: Int32) -> Bool {
         if kill(pid, 0) != 0 && errno == ESRCH { return true }
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
         return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
@@ -122,11 +122,11 @@ struct ExternalMisbehaviourTests {
         let pidWord = try #require(words.lastIndex(of: "grandchild").map { words[$0 + 1] })
         let grandchild = try #require(Int32(pidWord))
         var waited = 0.0
-        while !isGone(grandchild) && waited < 2 {
+        while !Self.isGone(grandchild) && waited < 2 {
             usleep(20_000)
             waited += 0.02
         }
-        #expect(isGone(grandchild))
+        #expect(Self.isGone(grandchild))
         #expect(kill(policy.childProcessID, 0) == -1 && errno == ESRCH)
     }
 

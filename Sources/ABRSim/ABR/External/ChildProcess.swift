@@ -82,6 +82,7 @@ final class ChildProcess {
             throw Failure(message: "cannot start '\(program)': \(Self.errorText(status))")
         }
         pid = child
+        ChildProcessRegistry.register(child)
         input = stdinPair[0]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
@@ -201,6 +202,7 @@ final class ChildProcess {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
+                ChildProcessRegistry.unregister(pid)
                 let code = status & 0x7F
                 exitDescription = code == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(code)"
                 return exitDescription
@@ -221,6 +223,7 @@ final class ChildProcess {
         if exitDescription == nil {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
+            ChildProcessRegistry.unregister(pid)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             exitDescription = "killed"
