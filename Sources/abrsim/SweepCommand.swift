@@ -6,7 +6,9 @@ import ABRSim
 
 /// `abrsim sweep SCENARIO [--traces PATH_OR_GLOB...] [--policies LIST] [--jobs N] [--shard K/N] [--out DIR]`:
 /// the scenario on every trace with every policy (parameter grids expanded), in parallel, resumable, shardable.
-/// Writes `summary.csv` and `segments.csv` with rows in a fixed order (see ``SweepPlan``, ``SweepStore``).
+/// Writes `summary.csv` and `segments.csv` with rows in a fixed order (see ``SweepPlan``, ``SweepStore``). The
+/// folder follows ``OutputFolder``'s rule (another output or another sweep: exit 2 unless `--force`). Exit status
+/// 1 when every run is written but some had a failed player (counted on stderr), 128 + signal when interrupted.
 enum SweepCommand {
     static let spec = CommandSpec(
         name: "abrsim sweep",
@@ -69,10 +71,11 @@ enum SweepCommand {
         let folder = try OutputFolder(
             out, identity: OutputIdentity(command: "sweep", subject: scenario.file), force: force)
         let tables = ["summary.csv"] + (plan.writesSegments ? ["segments.csv"] : [])
-        try folder.begin(files: tables, folders: [SweepStore.stateFolder])
+        // The store first: it refuses another sweep's folder before the manifest is touched.
         let store = try SweepStore(
             directory: out, manifest: plan.manifest(shard: shard), runCount: total,
             writesSegments: plan.writesSegments, replacing: force)
+        try folder.begin(files: tables, folders: [SweepStore.stateFolder])
         let shape =
             "\(plan.traceCount) trace\(plan.traceCount == 1 ? "" : "s") × \(plan.policyCount) "
             + "polic\(plan.policyCount == 1 ? "y" : "ies")"

@@ -74,8 +74,10 @@ struct OutputFolderCommandTests {
         defer { fixture.remove() }
         let out = fixture.directory + "/out"
         #expect(try fixture.sweep(["--out", out, "--policies", "bba"]).status == 0)
+        let before = OutputFixture.files(under: out)
         let refused = try fixture.sweep(["--out", out, "--policies", "throughput"])
         #expect(refused.status == 2)
+        #expect(OutputFixture.files(under: out) == before)
         #expect(refused.standardError.contains("holds a different sweep"))
         #expect(refused.standardError.hasSuffix("use --force to replace it, or another --out\n"))
         #expect(try fixture.sweep(["--out", out, "--policies", "throughput", "--force"]).status == 0)
