@@ -55,6 +55,34 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: OutputFixture.canMount, "needs root and a working mount(8) for a tmpfs"))
+    func aSweepThatFillsTheDiskStopsClearlyAndResumesOnceThereIsRoom() throws {
+        let fixture = SweepFixture("full-sweep")
+        defer { fixture.remove() }
+        let arguments = ["--policies", "bba(reservoir=1..25:1)", "--jobs", "2", "--batch", "4"]
+        let whole = fixture.directory + "/whole"
+        #expect(try fixture.sweep(arguments + ["--out", whole]).status == 0)
+        try withTmpfs("size=64k") { disk in
+            let out = disk + "/out"
+            let full = try fixture.sweep(arguments + ["--out", out])
+            #expect(full.status == 3)
+            #expect(full.standardError.hasPrefix("abrsim sweep: cannot write output: \(out)/"))
+            #expect(full.standardError.hasSuffix(": No space left on device\n"))
+            #expect(full.standardError.split(separator: "\n").count == 1)
+            // Only committed rows are left: the tables end with a whole row and match `progress`.
+            let summary = fileBytes(out + "/summary.csv")
+            #expect(summary.last == UInt8(ascii: "\n"))
+            let progress = String(decoding: fileBytes(out + "/.sweep/progress"), as: UTF8.self)
+            #expect(progress.contains("summary.csv \(summary.count)\n"))
+            #expect(progress.contains("segments.csv \(fileBytes(out + "/segments.csv").count)\n"))
+            try #require(OutputFixture.shell(["mount", "-o", "remount,size=8m", disk]) == 0)
+            let resumed = try fixture.sweep(arguments + ["--out", out])
+            #expect(resumed.status == 0, "\(resumed.standardError)")
+            #expect(resumed.standardError.contains("resuming"))
+            expectSameSweepFolders(whole, out)
+        }
+    }
+
     @Test func devFullIsWrittenInPlaceAndReportsTheFullDisk() throws {
         let trace = TestPaths.scenarios + "/traces/norway_tram_1"
         let outcome = try runABRSim(["trace", "convert", trace, "--to", "csv", "--out", "/dev/full"])

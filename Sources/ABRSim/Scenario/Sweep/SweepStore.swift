@@ -33,8 +33,9 @@ public struct SweepRunRows: Sendable {
 /// - `.sweep/lock`: held (flock) while a process writes here, so two writers never share a folder.
 ///
 /// ``commit(_:)`` appends a batch's rows to the three files, fsyncs them, then atomically replaces `progress`
-/// (write, fsync, rename). Whatever kills the process, `progress` describes a prefix of complete rows; bytes past
-/// it (a batch cut short) are cut off when the store is opened again. A process stopped between batches
+/// (write, fsync, rename); a write error (full disk) cuts the files back to the last commit. Whatever kills the
+/// process, `progress` describes a prefix of complete rows; bytes past it (a batch cut short) are cut off when the
+/// store is opened again. A process stopped between batches
 /// (Ctrl-C, SIGTERM: see ``SweepInterruption``) leaves exactly the committed rows. Written by ``SweepRunner``.
 public final class SweepStore {
     /// The hidden folder holding the sweep's state.
@@ -109,7 +110,7 @@ public final class SweepStore {
             close(lockDescriptor)
             throw error
         }
-        if lengths == nil { try writeProgress() }
+        if lengths == nil { try writeProgress(done: 0, failed: 0) }
     }
 
     deinit { close(lockDescriptor) }
@@ -120,25 +121,35 @@ public final class SweepStore {
     /// Appends `batch` (the next runs, in order), flushes every file, and records the new committed state.
     public func commit(_ batch: [SweepRunRows]) throws {
         guard !batch.isEmpty else { return }
-        var indexText = ""
-        for rows in batch {
-            try summary.append(rows.summary)
-            try segments?.append(rows.segments)
-            indexText += "\(rows.run),\(rows.summary.count),\(rows.segments.count)\n"
+        let committed = (summary.length, segments?.length ?? 0, index.length)
+        do {
+            var indexText = ""
+            for rows in batch {
+                try summary.append(rows.summary)
+                try segments?.append(rows.segments)
+                indexText += "\(rows.run),\(rows.summary.count),\(rows.segments.count)\n"
+            }
+            try index.append(Array(indexText.utf8))
+            try summary.sync()
+            try segments?.sync()
+            try index.sync()
+            try writeProgress(
+                done: completedRuns + batch.count, failed: failedRuns + batch.filter { $0.failedPlayers > 0 }.count)
+        } catch {
+            // A write error (full disk): cut the files back to the last commit, so no torn row stays behind.
+            try? summary.truncate(to: committed.0)
+            try? segments?.truncate(to: committed.1)
+            try? index.truncate(to: committed.2)
+            throw error
         }
-        try index.append(Array(indexText.utf8))
-        try summary.sync()
-        try segments?.sync()
-        try index.sync()
         completedRuns += batch.count
         failedRuns += batch.filter { $0.failedPlayers > 0 }.count
-        try writeProgress()
     }
 
-    private func writeProgress() throws {
-        var text = "done \(completedRuns)\nsummary.csv \(summary.length)\n"
+    private func writeProgress(done: Int, failed: Int) throws {
+        var text = "done \(done)\nsummary.csv \(summary.length)\n"
         if let segments { text += "segments.csv \(segments.length)\n" }
-        text += "runs.csv \(index.length)\nfailed \(failedRuns)\n"
+        text += "runs.csv \(index.length)\nfailed \(failed)\n"
         try AtomicFileWriter.write(Array(text.utf8), to: SweepFiles(directory: directory).progress)
     }
 
