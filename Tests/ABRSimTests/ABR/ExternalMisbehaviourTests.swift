@@ -87,6 +87,14 @@ struct ExternalMisbehaviourTests {
         #expect(ChildProcess.now() - start < 10)
     }
 
+    @Test func endlessStderrWithoutAReplyStillTimesOut() throws {
+        let start = ChildProcess.now()
+        let code = "import sys\nwhile True:\n    sys.stderr.write('still thinking ' + 'z' * 1000 + '\\n')"
+        let failure = try #require(reason(try run(try python(code, timeout: 0.5))))
+        #expect(failure.contains("no reply within 0.5 s; its stderr: ") && failure.contains("still thinking"))
+        #expect(ChildProcess.now() - start < 5)
+    }
+
     @Test func aCleanExitBeforeTheFirstReplyFailsThePlayer() throws {
         let failure = try #require(reason(try run(try python("import sys\nsys.exit(0)"))))
         #expect(failure.hasPrefix("external policy '") && failure.contains("segment 0"))

@@ -169,7 +169,7 @@ final class ChildProcess {
     /// Reads whatever stderr holds now, keeping the last ``errorTailBytes``; closes it at end of file.
     private func drainErrors() {
         guard errors >= 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         let count = read(errors, &buffer, buffer.count)
         if count <= 0 {
             if count < 0, errno == EINTR || errno == EAGAIN { return }
@@ -183,8 +183,9 @@ final class ChildProcess {
 
     /// The last lines the child wrote to stderr (at most three), for messages; empty if none.
     func stderrTail() -> String {
-        // Collect what is already there without blocking.
-        while errors >= 0 {
+        // Collect what is already there without blocking, and no more than 4 MiB of it: a child that writes
+        // stderr without end must not keep us here.
+        for _ in 0..<64 where errors >= 0 {
             var fd = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
             guard poll(&fd, 1, 0) > 0 else { break }
             drainErrors()

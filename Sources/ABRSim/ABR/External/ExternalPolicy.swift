@@ -157,7 +157,7 @@ extension BuiltInPolicies {
         summary: "a child process speaking JSON lines (docs/external-policy.md; e.g. scenarios/policies/bba.py)",
         parameters: [
             PolicyParameter("command", default: "", "program and arguments (a JSON array, or words split on spaces)"),
-            PolicyParameter("timeout", default: "5", "seconds allowed per reply"),
+            PolicyParameter("timeout", default: "5", "seconds (wall clock) allowed per decision: request and reply"),
             PolicyParameter("history", default: "10", "most recent downloads sent with each request"),
         ]
     ) { arguments, environment in
