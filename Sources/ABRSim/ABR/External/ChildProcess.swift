@@ -108,6 +108,11 @@ final class ChildProcess {
             let code = errno
             if code == EINTR { continue }
             guard code == EAGAIN || code == EWOULDBLOCK else {
+                // A child that has exited gets the same message however the race with its exit went (reading its
+                // reply would have found the end of its output), so the failure reason is deterministic.
+                if code == EPIPE || code == ECONNRESET, let status = exitStatus(grace: 0.5) {
+                    throw Failure(message: "it closed its output before replying (\(status))")
+                }
                 throw Failure(message: "cannot write to it (\(Self.errorText(code)))\(exitSuffix())")
             }
             guard try waitUntilReady(input, events: POLLOUT, deadline: deadline) else {
