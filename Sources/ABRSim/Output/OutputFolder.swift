@@ -15,9 +15,9 @@
 /// for a bundle): the manifest is first written with `complete no` and the union of old and new names, the files
 /// land (each atomically, see ``OutputBundle``), then the previous output's leftovers are removed and the manifest
 /// is rewritten with `complete yes` and exactly the new names. A write that fails (full or read-only disk) puts the
-/// previous manifest back, or removes the new one and the folder, so the old output stays whole. Temporaries left by a killed writer
-/// (`.NAME.tmp-PID-N`, `.NAME.merge-PID` whose process is gone) are removed by the next writer of the folder and
-/// are never taken for output. Used by every command that writes a folder.
+/// previous manifest back, or removes the new one and the folder, so the old output stays whole. Temporaries left
+/// by a killed writer (`.NAME.tmp-PID-N`, `.NAME.merge-PID` whose process is gone) are removed by the next writer
+/// of the folder and are never taken for output. Used by every command that writes a folder.
 public struct OutputFolder: Sendable {
     /// The folder.
     public let path: String

@@ -7,11 +7,11 @@
 /// The child starts once, when the policy is made (one per player per run), in the scenario's folder. For each
 /// decision the policy writes one request line (the context: segment, ladder, next sizes, buffer, state, the
 /// last `history` downloads…) and reads one reply line, `{"variant": 3}` or `{"wait": 0.5}`, within `timeout`
-/// seconds (default 5; the whole exchange, writing the request included, must fit in it). A crash or early exit, a reply that is not that JSON, a variant outside 0…maxVariant or a timeout
-/// makes the policy fail, and so does waiting for ever (more than ``maximumWaitsInARow`` waits or
-/// ``maximumWaitSeconds`` simulated seconds in a row without a variant, which would keep the run alive for ever):
-/// it records ``failureReason`` (naming the policy, with the last lines of the child's
-/// stderr), kills the child, and the player ends `failed` with that reason. The child is killed and reaped when
+/// seconds (default 5; the whole exchange, writing the request included, must fit in it). A crash or early exit,
+/// a reply that is not that JSON, a variant outside 0…maxVariant or a timeout makes the policy fail, and so does
+/// waiting for ever (more than ``maximumWaitsInARow`` waits or ``maximumWaitSeconds`` simulated seconds in a row
+/// without a variant, which would keep the run alive for ever): it records ``failureReason`` (naming the policy,
+/// with the last lines of the child's stderr), kills the child, and the player ends `failed` with that reason. The child is killed and reaped when
 /// the policy is released.
 public final class ExternalPolicy: ABRPolicy {
     /// The policy as the user wrote it, for messages.
