@@ -5,7 +5,7 @@ import ABRSim
 /// parallel; writes `summary.csv`, `segments.csv` and `stats.csv` (per policy and metric, with paired differences
 /// against the baseline policy, default the first), draws CDFs and confidence-interval bars with an `index.html`
 /// into the plots folder (default `plots/compare`, or `DIR/plots` with `--out`), and prints per-policy means
-/// with 95 % confidence intervals.
+/// with 95 % confidence intervals. Runs with a failed player are counted on stderr and make the exit status 1.
 enum CompareCommand {
     static let spec = CommandSpec(
         name: "abrsim compare", summary: "every policy on every trace, with per-policy means and 95 % intervals",
@@ -26,6 +26,7 @@ enum CompareCommand {
             .option("jobs", valueName: "N", help: "parallel runs (default: all cores)"),
             .option("rtt-ms", valueName: "MS", help: "RTT per request when a trace has none (default: 80)"),
             .option("forward-buffer", valueName: "S", help: "preferredForwardBufferDuration (default: 0 = 60 s)"),
+            forceFlag,
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -79,6 +80,14 @@ enum CompareCommand {
             guard buffer >= 0 else { throw InputError(location: "--forward-buffer", "must be ≥ 0") }
             plan.settings.preferredForwardBufferDuration = buffer
         }
+        let out = parsed.value("out") ?? "results/compare"
+        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
+        let force = parsed.flag("force")
+        let outFolder = try OutputFolder(
+            out, identity: OutputIdentity(command: "compare", subject: contentPath), force: force)
+        let plotsFolder = try OutputFolder(
+            plots, identity: OutputIdentity(command: "plots", subject: out), force: force,
+            option: parsed.value("plots") == nil ? "--out" : "--plots")
         let reports = try Comparison.run(plan, jobs: jobs)
         var summary = CSVWriter(columns: RunTables.summaryColumns)
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
@@ -91,14 +100,17 @@ enum CompareCommand {
         bundle.add(name: "segments.csv", bytes: segmentRows.takeBytes())
         let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baseline)
         bundle.add(name: "stats.csv", bytes: statistics.csv())
-        let out = parsed.value("out") ?? "results/compare"
-        try bundle.commit(to: out)
-        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
-        try PlotCommand.comparisonBundle(results: out).commit(to: plots)
+        try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))
+        try plotsFolder.commit(PlotCommand.comparisonBundle(results: out))
         writeStandardOutput(
             table(reports, policies: policies, traceCount: traces.count)
                 + "wrote \(out)/summary.csv, segments.csv, stats.csv\nplots: \(plots)/index.html\n")
-        return 0
+        let failed = reports.filter { !failedPlayers($0).isEmpty }
+        if let first = failed.first.flatMap({ failedPlayers($0).first }) {
+            writeStandardError("compare: first failure: \(first.reason)\n")
+        }
+        return failedRunStatus(
+            "compare", failedRuns: failed.count, runs: reports.count, summary: out + "/summary.csv")
     }
 
     /// Per-policy means with 95 % confidence intervals.

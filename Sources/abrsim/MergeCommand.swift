@@ -6,7 +6,7 @@ enum MergeCommand {
     static let spec = CommandSpec(
         name: "abrsim merge", summary: "join the shard folders of a sweep into the files a single sweep writes",
         positionals: [PositionalSpec("DIR", help: "shard output folders (any order)", isVariadic: true)],
-        options: [.option("out", valueName: "DIR", help: "merged output folder (required)")])
+        options: [.option("out", valueName: "DIR", help: "merged output folder (required)"), forceFlag])
 
     static func main(_ arguments: [String]) throws -> Int32 {
         let parsed = try parse(arguments, spec: spec)
@@ -15,7 +15,18 @@ enum MergeCommand {
             return 0
         }
         guard let out = parsed.value("out") else { throw InputError(location: "--out", "is required") }
-        let (runs, shards) = try SweepMerge.merge(parsed.positionalValues("DIR"), into: out)
+        let inputs = parsed.positionalValues("DIR")
+        guard let first = inputs.first, case .valid(let shardManifest) = OutputManifest.read(directory: first) else {
+            throw InputError(
+                file: inputs.first, location: inputs.isEmpty ? "DIR" : nil,
+                inputs.isEmpty
+                    ? "give the shard folders to merge" : "is not a sweep output folder (no \(OutputManifest.fileName))"
+            )
+        }
+        let folder = try OutputFolder(out, identity: shardManifest.identity, force: parsed.flag("force"))
+        let (runs, shards) = try SweepMerge.merge(inputs, into: out)
+        try folder.begin(files: shardManifest.files, folders: shardManifest.folders)
+        try folder.finish(files: shardManifest.files, folders: shardManifest.folders)
         writeStandardOutput("merge: \(shards) shards, \(runs) runs; wrote \(out)\n")
         return 0
     }

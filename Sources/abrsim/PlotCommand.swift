@@ -8,7 +8,7 @@ enum PlotCommand {
     static let spec = CommandSpec(
         name: "abrsim plot", summary: "redraw the plots and index.html of a results folder from its CSV files",
         positionals: [PositionalSpec("RESULTS_DIR", help: "folder written by abrsim run or abrsim compare")],
-        options: [.option("out", valueName: "DIR", help: "plots folder (default: see above)")])
+        options: [.option("out", valueName: "DIR", help: "plots folder (default: see above)"), forceFlag])
 
     static func main(_ arguments: [String]) throws -> Int32 {
         let parsed = try parse(arguments, spec: spec)
@@ -21,9 +21,16 @@ enum PlotCommand {
         guard InputFile.isDirectory(results) else { throw InputError(file: results, "is not a folder") }
         let out = parsed.value("out") ?? defaultPlotsFolder(results)
         let isRun = (try? InputFile.checkReadable(InputFile.resolve("timeline.csv", against: results))) != nil
+        if case .valid(let manifest) = OutputManifest.read(directory: results), !manifest.isComplete {
+            writeStandardError(
+                "abrsim plot: warning: \(results) was not completely written (interrupted?); its files may mix two "
+                    + "runs\n")
+        }
+        let folder = try OutputFolder(
+            out, identity: OutputIdentity(command: "plots", subject: results), force: parsed.flag("force"))
         let bundle =
             isRun ? PlotBundles.run(try RunPlotData.load(directory: results)) : try comparisonBundle(results: results)
-        try bundle.commit(to: out)
+        try folder.commit(bundle)
         writeStandardOutput("plots: \(out)/index.html (\(bundle.names.joined(separator: ", ")))\n")
         return 0
     }

@@ -3,7 +3,8 @@ import ABRSim
 /// `abrsim run SCENARIO [--out DIR] [--plots DIR] [--seed N]`: one run of a scenario, its CSV tables (and
 /// `capacity.csv` for the plots) written atomically to DIR (default `results/<name>/`), the plots and
 /// `index.html` drawn from those files into the plots folder (default `plots/<name>/`, or `DIR/plots` with
-/// `--out`), and a per-player summary table on stdout.
+/// `--out`), and a per-player summary table on stdout. A player that failed (an external policy that crashed, say)
+/// gets a line on stderr with its reason, and the exit status is then 1 (every file is still written).
 enum RunCommand {
     static let spec = CommandSpec(
         name: "abrsim run", summary: "run one scenario; write its CSV tables, plots and index.html",
@@ -12,6 +13,7 @@ enum RunCommand {
             .option("out", valueName: "DIR", help: "output folder (default: results/<scenario name>)"),
             .option("plots", valueName: "DIR", help: "plots folder (default: plots/<name>, or DIR/plots with --out)"),
             .option("seed", valueName: "N", help: "seed of every random stream (default: the scenario's seed)"),
+            forceFlag,
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -27,17 +29,26 @@ enum RunCommand {
             seed = UInt64(value)
         }
         let scenario = try ScenarioLoader().load(path)
-        let report = try ScenarioRunner().run(scenario, seed: seed)
         let out = parsed.value("out") ?? "results/\(scenario.name)"
+        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")
+        let force = parsed.flag("force")
+        let outFolder = try OutputFolder(out, identity: OutputIdentity(command: "run", subject: path), force: force)
+        let plotsFolder = try OutputFolder(
+            plots, identity: OutputIdentity(command: "plots", subject: out), force: force,
+            option: parsed.value("plots") == nil ? "--out" : "--plots")
+        let report = try ScenarioRunner().run(scenario, seed: seed)
         var bundle = RunTables.bundle(for: report)
         bundle.add(name: "capacity.csv", bytes: CapacityTable.csv(curve: scenario.network.curve, end: report.endTime))
-        try bundle.commit(to: out)
-        let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")
-        try PlotBundles.run(try RunPlotData.load(directory: out)).commit(to: plots)
+        try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))
+        try plotsFolder.commit(PlotBundles.run(try RunPlotData.load(directory: out)))
         writeStandardOutput(
             summaryTable(report) + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv\n"
                 + "plots: \(plots)/index.html\n")
-        return 0
+        let failures = failedPlayers(report)
+        for failure in failures {
+            writeStandardError("abrsim run: player \(failure.player) failed: \(failure.reason)\n")
+        }
+        return failures.isEmpty ? 0 : 1
     }
 
     /// A table of each player's headline numbers.

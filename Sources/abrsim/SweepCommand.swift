@@ -6,7 +6,9 @@ import ABRSim
 
 /// `abrsim sweep SCENARIO [--traces PATH_OR_GLOB...] [--policies LIST] [--jobs N] [--shard K/N] [--out DIR]`:
 /// the scenario on every trace with every policy (parameter grids expanded), in parallel, resumable, shardable.
-/// Writes `summary.csv` and `segments.csv` with rows in a fixed order (see ``SweepPlan``, ``SweepStore``).
+/// Writes `summary.csv` and `segments.csv` with rows in a fixed order (see ``SweepPlan``, ``SweepStore``). The
+/// folder follows ``OutputFolder``'s rule (another output or another sweep: exit 2 unless `--force`). Exit status
+/// 1 when every run is written but some had a failed player (counted on stderr), 128 + signal when interrupted.
 enum SweepCommand {
     static let spec = CommandSpec(
         name: "abrsim sweep",
@@ -31,6 +33,7 @@ enum SweepCommand {
             .option("seed", valueName: "N", help: "seed of every run (default: the scenario's)"),
             .flag("no-segments", help: "write summary.csv only (no per-segment rows), for big sweeps"),
             .option("batch", valueName: "N", help: "runs per committed batch (default: about 1 s of work)"),
+            .flag("force", help: "replace an output folder holding another sweep or another command's output"),
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -64,17 +67,24 @@ enum SweepCommand {
         let defaultOut = "results/\(scenario.name)-sweep" + (shard == .whole ? "" : "-\(shard.index)-of-\(shard.count)")
         let out = parsed.value("out") ?? defaultOut
         let total = shard.runCount(of: plan.runCount)
+        let force = parsed.flag("force")
+        let folder = try OutputFolder(
+            out, identity: OutputIdentity(command: "sweep", subject: scenario.file), force: force)
+        let tables = ["summary.csv"] + (plan.writesSegments ? ["segments.csv"] : [])
+        // The store first: it refuses another sweep's folder before the manifest is touched.
         let store = try SweepStore(
             directory: out, manifest: plan.manifest(shard: shard), runCount: total,
-            writesSegments: plan.writesSegments)
+            writesSegments: plan.writesSegments, replacing: force)
+        try folder.begin(files: tables, folders: [SweepStore.stateFolder])
         let shape =
             "\(plan.traceCount) trace\(plan.traceCount == 1 ? "" : "s") × \(plan.policyCount) "
             + "polic\(plan.policyCount == 1 ? "y" : "ies")"
             + (shard == .whole ? "" : ", shard \(shard): \(total) of \(plan.runCount) runs")
         let files = "summary.csv" + (plan.writesSegments ? ", segments.csv" : "")
         if store.isComplete {
+            try folder.finish(files: tables, folders: [SweepStore.stateFolder])
             writeStandardOutput("sweep: \(out) is already complete (\(total) runs, \(shape)); nothing to do\n")
-            return 0
+            return failureStatus(store, out: out)
         }
         if store.resumedRuns > 0 {
             writeStandardError("sweep: resuming \(out) after \(store.resumedRuns) of \(total) runs\n")
@@ -92,12 +102,19 @@ enum SweepCommand {
                     + "run the same command again to finish\n")
             return 128 + SweepInterruption.signal
         }
+        try folder.finish(files: tables, folders: [SweepStore.stateFolder])
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         writeStandardOutput(
             "sweep: \(total - store.resumedRuns) runs (\(shape)) in \(fixed(seconds, 2)) s on \(jobs) "
                 + "job\(jobs == 1 ? "" : "s"); wrote \(out)/\(files)\n")
-        return 0
+        return failureStatus(store, out: out)
+    }
+
+    /// 0 when no run of the complete `store` had a failed player; otherwise says how many on stderr and returns 1
+    /// (every run's rows are still written: `final_state` is `failed` in the failed players' rows).
+    static func failureStatus(_ store: SweepStore, out: String) -> Int32 {
+        failedRunStatus("sweep", failedRuns: store.failedRuns, runs: store.runCount, summary: out + "/summary.csv")
     }
 
     /// `  512/1136 runs  850.0 runs/s  0:01 left`.

@@ -22,6 +22,7 @@ enum TuneCommand {
             .option("seed", valueName: "N", help: "seed of every run (default: the scenario's seed)"),
             .option("jobs", valueName: "N", help: "parallel runs in the grid (default: all cores)"),
             .option("out", valueName: "DIR", help: "output folder for tune.csv (default: results/<scenario>-tune)"),
+            forceFlag,
         ])
 
     /// The objective language and the measurement format, appended to the help.
@@ -103,13 +104,15 @@ enum TuneCommand {
                 try settings.objective.bind(
                     to: scenario, source: objectiveSource.location, file: objectiveSource.file))
         }
+        let out = parsed.value("out") ?? "results/\(scenario.name)-tune"
+        let folder = try OutputFolder(
+            out, identity: OutputIdentity(command: "tune", subject: scenario.file), force: parsed.flag("force"))
         let tuner = try Tuner(scenario: scenario, scoring: scoring, settings: settings, seed: seed, jobs: jobs)
         let outcome = try tuner.run()
         let ids = scenario.players.map(\.id)
         var bundle = OutputBundle()
         bundle.add(name: "tune.csv", bytes: TuneTable.bytes(outcome.points, players: ids, isFit: measuredPath != nil))
-        let out = parsed.value("out") ?? "results/\(scenario.name)-tune"
-        try bundle.commit(to: out)
+        try folder.commit(bundle)
         let heading =
             measuredPath.map {
                 "calibrating to \($0) (RMS share error, \(formatCSVNumber(settings.binSeconds)) s bins)"

@@ -5,7 +5,8 @@ import ABRSim
 #endif
 
 /// `abrsim`: the command line. Parses the subcommand and hands over to it; every subcommand lives in its own
-/// file and returns an exit status. User mistakes end with a message on stderr and status 2.
+/// file and returns an exit status. User mistakes (an output folder holding another output included) end with a
+/// message on stderr and status 2; an output that cannot be written (read-only or full disk) with status 3.
 let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)] = [
     ("run", RunCommand.spec.summary, RunCommand.main),
     ("compare", CompareCommand.spec.summary, CompareCommand.main),
@@ -46,7 +47,7 @@ do {
     exit(2)
 } catch let error as OutputError {
     writeStandardError("abrsim \(command.name): cannot write output: \(error)\n")
-    exit(1)
+    exit(3)
 } catch {
     writeStandardError("abrsim \(command.name): \(error)\n")
     exit(1)

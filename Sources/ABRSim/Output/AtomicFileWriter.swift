@@ -37,7 +37,14 @@ public struct OutputError: Error, CustomStringConvertible, Equatable, Sendable {
 /// SVG and report the command line writes; ``OutputBundle`` does the same for a set of files.
 public enum AtomicFileWriter {
     /// Replaces (or creates) the file at `path` with `bytes`, atomically. The directory must exist.
+    ///
+    /// A target that is a character device, a pipe or a socket (`/dev/stdout`, `/dev/full`, a FIFO) is written
+    /// directly instead: there is nothing to replace atomically, and renaming over it would replace the device.
     public static func write(_ bytes: [UInt8], to path: String) throws {
+        if isStream(path) {
+            try writeStream(bytes, to: path)
+            return
+        }
         let temporary = try writeTemporary(bytes, for: path)
         guard rename(temporary, path) == 0 else {
             let code = errno
@@ -45,6 +52,26 @@ public enum AtomicFileWriter {
             throw OutputError(path: path, "cannot replace the file: \(reason(code))", code: code)
         }
         syncDirectory(of: path)
+    }
+
+    /// Whether `path` exists and is a character device, a FIFO or a socket (symbolic links followed).
+    static func isStream(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK
+    }
+
+    /// Writes `bytes` to the stream `path` (no temporary, no rename).
+    static func writeStream(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw OutputError(path: path, "cannot open for writing: \(reason(code))", code: code)
+        }
+        var failure = writeAll(bytes, to: descriptor)
+        if close(descriptor) != 0, failure == nil, errno != EINVAL { failure = errno }
+        if let failure { throw OutputError(path: path, "cannot write: \(reason(failure))", code: failure) }
     }
 
     /// Creates `path` and any missing parent directories (like `mkdir -p`); an existing directory is fine.

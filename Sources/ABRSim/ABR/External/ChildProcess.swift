@@ -7,7 +7,10 @@
 /// read line by line with a deadline (`poll(2)`), its stderr drained all the while so that a chatty child
 /// cannot block on a full pipe; the last lines of stderr are kept for error messages.
 ///
-/// Used by ``ExternalPolicy``. Killed (`SIGKILL`) and reaped by ``terminate()`` or on deinit.
+/// The child leads its own process group, so ``terminate()`` kills (`SIGKILL`) it and anything it started (a shell
+/// wrapper's interpreter, say) and reaps it; deinit does the same. Every wait is bounded: writing a request, reading
+/// a reply (at most ``maximumLineBytes``) and draining stderr all poll against the caller's deadline, so a child
+/// that stops reading, floods its output or never answers cannot hang the simulator. Used by ``ExternalPolicy``.
 final class ChildProcess {
     /// What went wrong talking to the child, in words for a message.
     struct Failure: Error, Equatable {
@@ -19,10 +22,14 @@ final class ChildProcess {
     private var output: Int32
     private var errors: Int32
     private var pending: [UInt8] = []
+    /// Bytes at the start of `pending` already known to hold no newline.
+    private var scanned = 0
     private var errorTail: [UInt8] = []
     private var exitDescription: String?
     /// Bytes of stderr kept for messages.
     static let errorTailBytes = 2048
+    /// Longest reply line accepted; a longer one (or endless output without a newline) is a failure.
+    static let maximumLineBytes = 1 << 20
 
     /// Starts `command` (program looked up in `PATH`, then its arguments) in `directory` (`nil`: ours).
     init(command: [String], directory: String?) throws {
@@ -57,8 +64,14 @@ final class ChildProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
+        // Its own process group (leader: the child), so that killing the group also ends its own children.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var child: pid_t = 0
-        let status = posix_spawnp(&child, command[0], &actions, nil, argv, environ)
+        let status = posix_spawnp(&child, command[0], &actions, &attributes, argv, environ)
         close(stdinPair[1])
         close(stdoutPipe[1])
         close(stderrPipe[1])
@@ -69,6 +82,7 @@ final class ChildProcess {
             throw Failure(message: "cannot start '\(program)': \(Self.errorText(status))")
         }
         pid = child
+        ChildProcessRegistry.register(child)
         input = stdinPair[0]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
@@ -76,37 +90,76 @@ final class ChildProcess {
 
     deinit { terminate() }
 
-    /// Sends one line (a newline is appended).
-    func send(_ line: String) throws {
+    /// Sends one line (a newline is appended), waiting for room in the child's input until `deadline`
+    /// (``now()`` seconds); `timeout` is only for the message.
+    func send(_ line: String, deadline: Double, timeout: Double) throws {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                Glibc.send(input, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                Glibc.send(
+                    input, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure(message: "cannot write to it (\(Self.errorText(errno)))\(exitSuffix())")
+            if written >= 0 {
+                offset += written
+                continue
             }
-            offset += written
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EAGAIN || code == EWOULDBLOCK else {
+                // A child that has exited gets the same message however the race with its exit went (reading its
+                // reply would have found the end of its output), so the failure reason is deterministic.
+                if code == EPIPE || code == ECONNRESET, let status = exitStatus(grace: 0.5) {
+                    throw Failure(message: "it closed its output before replying (\(status))")
+                }
+                throw Failure(message: "cannot write to it (\(Self.errorText(code)))\(exitSuffix())")
+            }
+            guard try waitUntilReady(input, events: POLLOUT, deadline: deadline) else {
+                throw Failure(
+                    message: "it stopped reading its input: no room for a request within "
+                        + "\(formatParameterNumber(timeout)) s")
+            }
         }
     }
 
-    /// The next line of stdout (without its newline), waiting at most `timeout` seconds.
-    func readLine(timeout: Double) throws -> String {
-        let deadline = Self.now() + timeout
+    /// The next line of stdout (without its newline), waiting until `deadline` (``now()`` seconds); `timeout` is
+    /// only for the message.
+    func readLine(deadline: Double, timeout: Double) throws -> String {
         while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
+            if let newline = pending[scanned...].firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
+                scanned = 0
                 return line
             }
-            let remaining = deadline - Self.now()
-            guard remaining > 0 else {
+            scanned = pending.count
+            guard pending.count <= Self.maximumLineBytes else {
+                throw Failure(message: "a reply line longer than \(Self.maximumLineBytes) bytes")
+            }
+            guard try waitUntilReady(output, events: POLLIN, deadline: deadline) else {
                 throw Failure(message: "no reply within \(formatParameterNumber(timeout)) s")
             }
-            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let count = read(output, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw Failure(message: "cannot read its output: \(Self.errorText(errno))")
+            }
+            if count == 0 {
+                throw Failure(message: "it closed its output before replying\(exitSuffix())")
+            }
+            pending.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    /// Waits until `descriptor` is ready for `events` (or has hung up), draining stderr meanwhile; `false` when
+    /// `deadline` passes first.
+    private func waitUntilReady(_ descriptor: Int32, events: Int32, deadline: Double) throws -> Bool {
+        while true {
+            let remaining = deadline - Self.now()
+            guard remaining > 0 else { return false }
+            var fds = [pollfd(fd: descriptor, events: Int16(events), revents: 0)]
             if errors >= 0 { fds.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(min((remaining * 1000).rounded(.up), 1e9)))
             if ready < 0 {
@@ -114,25 +167,14 @@ final class ChildProcess {
                 throw Failure(message: "poll failed: \(Self.errorText(errno))")
             }
             if fds.count > 1, fds[1].revents != 0 { drainErrors() }
-            if fds[0].revents != 0 {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = read(output, &buffer, buffer.count)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(message: "cannot read its output: \(Self.errorText(errno))")
-                }
-                if count == 0 {
-                    throw Failure(message: "it closed its output before replying\(exitSuffix())")
-                }
-                pending.append(contentsOf: buffer[..<count])
-            }
+            if fds[0].revents != 0 { return true }
         }
     }
 
     /// Reads whatever stderr holds now, keeping the last ``errorTailBytes``; closes it at end of file.
     private func drainErrors() {
         guard errors >= 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         let count = read(errors, &buffer, buffer.count)
         if count <= 0 {
             if count < 0, errno == EINTR || errno == EAGAIN { return }
@@ -146,8 +188,9 @@ final class ChildProcess {
 
     /// The last lines the child wrote to stderr (at most three), for messages; empty if none.
     func stderrTail() -> String {
-        // Collect what is already there without blocking.
-        while errors >= 0 {
+        // Collect what is already there without blocking, and no more than 4 MiB of it: a child that writes
+        // stderr without end must not keep us here.
+        for _ in 0..<64 where errors >= 0 {
             var fd = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
             guard poll(&fd, 1, 0) > 0 else { break }
             drainErrors()
@@ -165,6 +208,7 @@ final class ChildProcess {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
+                ChildProcessRegistry.unregister(pid)
                 let code = status & 0x7F
                 exitDescription = code == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(code)"
                 return exitDescription
@@ -179,10 +223,13 @@ final class ChildProcess {
         exitStatus(grace: 0.5).map { " (\($0))" } ?? ""
     }
 
-    /// Kills (`SIGKILL`) and reaps the child and closes every descriptor; safe to call twice.
+    /// Kills (`SIGKILL`) the child's process group, reaps the child and closes every descriptor; safe to call twice.
+    /// The group is killed only while the child is unreaped (its zombie keeps the group id from being reused).
     func terminate() {
         if exitDescription == nil {
+            kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
+            ChildProcessRegistry.unregister(pid)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             exitDescription = "killed"

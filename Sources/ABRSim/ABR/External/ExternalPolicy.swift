@@ -7,9 +7,11 @@
 /// The child starts once, when the policy is made (one per player per run), in the scenario's folder. For each
 /// decision the policy writes one request line (the context: segment, ladder, next sizes, buffer, state, the
 /// last `history` downloads…) and reads one reply line, `{"variant": 3}` or `{"wait": 0.5}`, within `timeout`
-/// seconds. A crash or early exit, a reply that is not that JSON, a variant outside 0…maxVariant or a timeout
-/// makes the policy fail: it records ``failureReason`` (naming the policy, with the last lines of the child's
-/// stderr), kills the child, and the player ends `failed` with that reason. The child is killed and reaped when
+/// seconds (default 5; the whole exchange, writing the request included, must fit in it). A crash or early exit,
+/// a reply that is not that JSON, a variant outside 0…maxVariant or a timeout makes the policy fail, and so does
+/// waiting for ever (more than ``maximumWaitsInARow`` waits or ``maximumWaitSeconds`` simulated seconds in a row
+/// without a variant, which would keep the run alive for ever): it records ``failureReason`` (naming the policy,
+/// with the last lines of the child's stderr), kills the child, and the player ends `failed` with that reason. The child is killed and reaped when
 /// the policy is released.
 public final class ExternalPolicy: ABRPolicy {
     /// The policy as the user wrote it, for messages.
@@ -21,6 +23,15 @@ public final class ExternalPolicy: ABRPolicy {
     /// Why the policy stopped deciding, or `nil`.
     public private(set) var failureReason: String?
     private let process: ChildProcess
+    /// Waits in a row since the last variant, and the simulated seconds they asked for.
+    private var waitsInARow = 0
+    private var waitedSeconds = 0.0
+    /// Most waits in a row a policy may answer before it is taken to be stuck (it would keep the run alive forever).
+    public static let maximumWaitsInARow = 10_000
+    /// Most simulated seconds a policy may wait in a row without choosing a variant.
+    public static let maximumWaitSeconds = 3600.0
+    /// The child's process id (for tests that check it is gone after a failure).
+    var childProcessID: Int32 { process.pid }
 
     /// Starts `command` in `directory` (`nil`: the current one). Throws if it cannot be started.
     public init(command: [String], directory: String?, label: String, timeout: Double = 5, historyLength: Int = 10)
@@ -40,15 +51,29 @@ public final class ExternalPolicy: ABRPolicy {
         guard failureReason == nil else { return .wait(seconds: 1) }
         let line: String
         do {
-            try process.send(Self.request(for: context, historyLength: historyLength))
-            line = try process.readLine(timeout: timeout)
+            let deadline = ChildProcess.now() + timeout
+            try process.send(
+                Self.request(for: context, historyLength: historyLength), deadline: deadline, timeout: timeout)
+            line = try process.readLine(deadline: deadline, timeout: timeout)
         } catch let failure as ChildProcess.Failure {
             return fail("segment \(context.segmentIndex): \(failure.message)")
         } catch {
             return fail("segment \(context.segmentIndex): \(error)")
         }
         switch Self.parseReply(line, maxVariant: context.maxVariant) {
-        case .success(let decision): return decision
+        case .success(.wait(let seconds)):
+            waitsInARow += 1
+            waitedSeconds += max(seconds, 0.001)
+            guard waitsInARow <= Self.maximumWaitsInARow, waitedSeconds <= Self.maximumWaitSeconds else {
+                return fail(
+                    "segment \(context.segmentIndex): \(waitsInARow) waits in a row "
+                        + "(\(formatParameterNumber(waitedSeconds.rounded())) s) without choosing a variant")
+            }
+            return .wait(seconds: seconds)
+        case .success(let decision):
+            waitsInARow = 0
+            waitedSeconds = 0
+            return decision
         case .failure(let failure): return fail("segment \(context.segmentIndex): \(failure.message)")
         }
     }
@@ -132,7 +157,7 @@ extension BuiltInPolicies {
         summary: "a child process speaking JSON lines (docs/external-policy.md; e.g. scenarios/policies/bba.py)",
         parameters: [
             PolicyParameter("command", default: "", "program and arguments (a JSON array, or words split on spaces)"),
-            PolicyParameter("timeout", default: "5", "seconds allowed per reply"),
+            PolicyParameter("timeout", default: "5", "seconds (wall clock) allowed per decision: request and reply"),
             PolicyParameter("history", default: "10", "most recent downloads sent with each request"),
         ]
     ) { arguments, environment in

@@ -37,6 +37,7 @@ public enum SweepInterruption {
                     if !idle.exchanged { return }
                 }
                 _ = write(2, interruptedMessage.utf8Start, interruptedMessage.utf8CodeUnitCount)
+                ChildProcessRegistry.killAll()  // external policies' children lead their own process groups
                 _exit(128 + number)
             }
         }

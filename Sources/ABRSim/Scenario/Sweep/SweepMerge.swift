@@ -93,9 +93,10 @@ public enum SweepMerge {
             }
             for reader in readers { try reader.finish() }
             readers.removeAll()
+            let failed = shards.reduce(0) { $0 + $1.failed }
             var progress = "done \(runs)\nsummary.csv \(summaryOut.length)\n"
             if let segmentsOut { progress += "segments.csv \(segmentsOut.length)\n" }
-            progress += "runs.csv \(indexOut.length)\n"
+            progress += "runs.csv \(indexOut.length)\nfailed \(failed)\n"
             for file in [summaryOut, indexOut] + (segmentsOut.map { [$0] } ?? []) { try file.sync() }
             try AtomicFileWriter.write(Array(manifest.utf8), to: files.manifest)
             for target in targets where rename(temporary(target), target) != 0 {
@@ -125,6 +126,8 @@ struct ShardFolder {
     let runs: Int
     let segments: Bool
     let done: Int
+    /// Its runs with a failed player.
+    let failed: Int
     /// The manifest with the shard line as an unsharded sweep writes it (`shard 1/1`).
     let baseManifest: String
 
@@ -148,7 +151,9 @@ struct ShardFolder {
         segments = segmentsEntry.1 == "on"
         lines[shardEntry.0] = "shard 1/1"
         baseManifest = lines.joined(separator: "\n")
-        done = try SweepStore.readProgress(state: files.state, directory: directory)?.done ?? 0
+        let progress = try SweepStore.readProgress(state: files.state, directory: directory)
+        done = progress?.done ?? 0
+        failed = progress?.failed ?? 0
     }
 }
 

@@ -126,7 +126,11 @@ public struct SweepRunner {
             RunTables.appendSegments(report, to: &segments)
             segmentBytes = segments.takeBytes()
         }
-        return SweepRunRows(run: run, summary: summary.takeBytes(), segments: segmentBytes)
+        let failed = report.players.filter { player in
+            if case .failed = player.summary.finalState { return true }
+            return false
+        }.count
+        return SweepRunRows(run: run, summary: summary.takeBytes(), segments: segmentBytes, failedPlayers: failed)
     }
 
     /// The next adaptive batch size: about `targetBatchSeconds` at the last batch's pace, within the byte cap,

@@ -10,12 +10,15 @@ public struct SweepRunRows: Sendable {
     public var summary: [UInt8]
     /// Its `segments.csv` rows (empty when segments are off).
     public var segments: [UInt8]
+    /// How many of its players ended `failed` (an external policy that crashed, say).
+    public var failedPlayers: Int
 
     /// Rows of run `run`.
-    public init(run: Int, summary: [UInt8], segments: [UInt8]) {
+    public init(run: Int, summary: [UInt8], segments: [UInt8], failedPlayers: Int = 0) {
         self.run = run
         self.summary = summary
         self.segments = segments
+        self.failedPlayers = failedPlayers
     }
 }
 
@@ -25,12 +28,14 @@ public struct SweepRunRows: Sendable {
 /// - `summary.csv`, `segments.csv` (unless segments are off): the tables, rows in run order;
 /// - `.sweep/manifest`: what the sweep is (``SweepPlan/manifest(shard:)``); a resume must match it exactly;
 /// - `.sweep/runs.csv`: one line `run,summary_bytes,segments_bytes` per committed run (what `merge` reads);
-/// - `.sweep/progress`: the committed state — runs done and the committed length of each of the three files;
+/// - `.sweep/progress`: the committed state — runs done, runs with a failed player, and the committed length of
+///   each of the three files;
 /// - `.sweep/lock`: held (flock) while a process writes here, so two writers never share a folder.
 ///
 /// ``commit(_:)`` appends a batch's rows to the three files, fsyncs them, then atomically replaces `progress`
-/// (write, fsync, rename). Whatever kills the process, `progress` describes a prefix of complete rows; bytes past
-/// it (a batch cut short) are cut off when the store is opened again. A process stopped between batches
+/// (write, fsync, rename); a write error (full disk) cuts the files back to the last commit. Whatever kills the
+/// process, `progress` describes a prefix of complete rows; bytes past it (a batch cut short) are cut off when the
+/// store is opened again. A process stopped between batches
 /// (Ctrl-C, SIGTERM: see ``SweepInterruption``) leaves exactly the committed rows. Written by ``SweepRunner``.
 public final class SweepStore {
     /// The hidden folder holding the sweep's state.
@@ -45,14 +50,20 @@ public final class SweepStore {
     public private(set) var completedRuns: Int
     /// Runs that were already committed when the store was opened (a resumed sweep).
     public let resumedRuns: Int
+    /// Committed runs in which at least one player ended `failed` (their rows are complete, with `final_state`
+    /// `failed`); `abrsim sweep` reports them at the end.
+    public private(set) var failedRuns: Int
     private let summary: AppendFile
     private let segments: AppendFile?
     private let index: AppendFile
     private let lockDescriptor: Int32
 
     /// Opens `directory` for the sweep described by `manifest`: resumes it when its state folder holds the same
-    /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's.
-    public init(directory: String, manifest: String, runCount: Int, writesSegments: Bool) throws {
+    /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's
+    /// (unless `replacing`: then that sweep is discarded and this one starts afresh, as `--force` asks).
+    public init(directory: String, manifest: String, runCount: Int, writesSegments: Bool, replacing: Bool = false)
+        throws
+    {
         self.directory = directory
         self.runCount = runCount
         self.writesSegments = writesSegments
@@ -62,12 +73,12 @@ public final class SweepStore {
         var lengths: Progress?
         do {
             let manifestPath = InputFile.resolve("manifest", against: state)
-            if let existing = try? InputFile.readAll(manifestPath) {
+            if let existing = try? InputFile.readAll(manifestPath), existing == Array(manifest.utf8) || !replacing {
                 guard existing == Array(manifest.utf8) else {
                     throw InputError(
                         file: directory,
                         "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
-                            + "choose another --out or remove the folder")
+                            + "use --force to replace it, or another --out")
                 }
                 lengths = try Self.readProgress(state: state, directory: directory)
             }
@@ -93,12 +104,13 @@ public final class SweepStore {
                 try index.sync()
             }
             completedRuns = lengths?.done ?? 0
+            failedRuns = lengths?.failed ?? 0
             resumedRuns = completedRuns
         } catch {
             close(lockDescriptor)
             throw error
         }
-        if lengths == nil { try writeProgress() }
+        if lengths == nil { try writeProgress(done: 0, failed: 0) }
     }
 
     deinit { close(lockDescriptor) }
@@ -109,30 +121,43 @@ public final class SweepStore {
     /// Appends `batch` (the next runs, in order), flushes every file, and records the new committed state.
     public func commit(_ batch: [SweepRunRows]) throws {
         guard !batch.isEmpty else { return }
-        var indexText = ""
-        for rows in batch {
-            try summary.append(rows.summary)
-            try segments?.append(rows.segments)
-            indexText += "\(rows.run),\(rows.summary.count),\(rows.segments.count)\n"
+        let committed = (summary.length, segments?.length ?? 0, index.length)
+        do {
+            var indexText = ""
+            for rows in batch {
+                try summary.append(rows.summary)
+                try segments?.append(rows.segments)
+                indexText += "\(rows.run),\(rows.summary.count),\(rows.segments.count)\n"
+            }
+            try index.append(Array(indexText.utf8))
+            try summary.sync()
+            try segments?.sync()
+            try index.sync()
+            try writeProgress(
+                done: completedRuns + batch.count, failed: failedRuns + batch.filter { $0.failedPlayers > 0 }.count)
+        } catch {
+            // A write error (full disk): cut the files back to the last commit, so no torn row stays behind.
+            try? summary.truncate(to: committed.0)
+            try? segments?.truncate(to: committed.1)
+            try? index.truncate(to: committed.2)
+            throw error
         }
-        try index.append(Array(indexText.utf8))
-        try summary.sync()
-        try segments?.sync()
-        try index.sync()
         completedRuns += batch.count
-        try writeProgress()
+        failedRuns += batch.filter { $0.failedPlayers > 0 }.count
     }
 
-    private func writeProgress() throws {
-        var text = "done \(completedRuns)\nsummary.csv \(summary.length)\n"
+    private func writeProgress(done: Int, failed: Int) throws {
+        var text = "done \(done)\nsummary.csv \(summary.length)\n"
         if let segments { text += "segments.csv \(segments.length)\n" }
-        text += "runs.csv \(index.length)\n"
+        text += "runs.csv \(index.length)\nfailed \(failed)\n"
         try AtomicFileWriter.write(Array(text.utf8), to: SweepFiles(directory: directory).progress)
     }
 
     /// The committed state read back from `progress`.
     struct Progress {
         var done: Int
+        /// Runs with a failed player (0 in folders written before this was recorded).
+        var failed: Int
         var summary: Int
         var segments: Int?
         var index: Int
@@ -153,7 +178,8 @@ public final class SweepStore {
         guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"] else {
             throw InputError(file: files.progress, "incomplete; remove the folder to start over")
         }
-        let progress = Progress(done: done, summary: summary, segments: values["segments.csv"], index: index)
+        let progress = Progress(
+            done: done, failed: values["failed"] ?? 0, summary: summary, segments: values["segments.csv"], index: index)
         for (path, length) in [
             (files.summary, summary), (files.index, index), (files.segments, progress.segments ?? 0),
         ]
