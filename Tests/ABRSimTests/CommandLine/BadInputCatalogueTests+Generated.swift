@@ -177,7 +177,7 @@ extension BadInputCatalogueTests {
         #expect(compared.first?["bytes"] == "250000")
     }
 
-    // MARK: - Not input errors: the run ends promptly with the player failed
+    // MARK: - Not input errors: the run ends promptly with the player failed (exit 1, not 2)
 
     /// Runs `fixture` and returns the summary row and the failure reason of its only player's last timeline row.
     static func failedRun(_ fixture: String) throws -> (summary: [String: String], reason: String, seconds: Double) {
@@ -186,7 +186,9 @@ extension BadInputCatalogueTests {
         let start = ContinuousClock.now
         let outcome = try runABRSim(["run", fixture, "--out", scratch + "/run"], in: Self.fixtures)
         let elapsed = ContinuousClock.now - start
-        #expect(outcome.status == 0, "\(outcome.standardError)")
+        // Every file is written; a failed player makes `run` exit 1 with one stderr line naming it.
+        #expect(outcome.status == 1, "\(outcome.standardError)")
+        #expect(outcome.standardError.split(separator: "\n").count == 1, "\(outcome.standardError)")
         let rows = try summary(scratch + "/run")
         let timeline = try CSVTable.parse(try InputFile.readAll(scratch + "/run/timeline.csv"), file: "timeline.csv")
         let reason = timeline.column("failure_reason")?.last ?? ""
