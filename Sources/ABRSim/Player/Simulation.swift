@@ -100,7 +100,8 @@ public final class Simulation {
     }
 
     /// After any change to a link's flows, schedules its next completion (once per generation); fails the
-    /// players whose transfers can never finish because the network delivers nothing more.
+    /// players whose transfers can never finish because the network delivers nothing more (a network that ends);
+    /// re-arms the request timeouts of the players on the link.
     func rescheduleLink(_ linkIndex: Int) {
         let link = engine.links[linkIndex]
         guard link.generation != engine.scheduledLinkGenerations[linkIndex] else { return }
@@ -108,6 +109,10 @@ public final class Simulation {
         let next = link.nextCompletionTime()
         if next.isFinite {
             engine.schedule(at: next, .linkCompletion(link: linkIndex, generation: link.generation))
+            // The flows' rates changed: re-arm each request's timeout for the new allocation.
+            for player in players where player.linkIndex == linkIndex && player.request != nil {
+                player.reviewRequestTimeout(horizon: next, at: engine.now)
+            }
         } else if link.activeFlowCount > 0 {
             for player in players where player.linkIndex == linkIndex && link.remainingBits(owner: player.index) != nil
             {
