@@ -49,6 +49,33 @@ extension Player {
     /// When the current allocation leaves the request without data for `timeout` seconds, if before `horizon`; a
     /// re-evaluation time when the walk is cut short; `nil` when neither.
     func timeoutDeadline(from now: Double, horizon: Double, timeout: Double) -> Double? {
+        if let fraction = link.uncappedFraction(owner: index) {
+            // Uncapped, the rate is the fraction of c(t): zero throughout, or exactly on zero-capacity stretches.
+            let deadline: Double?
+            if fraction <= 0 {
+                deadline = max(idleSince + timeout, now)
+            } else {
+                deadline = zeroCapacityDeadline(from: now, timeout: timeout)
+            }
+            guard let deadline, deadline <= horizon else { return nil }
+            return deadline
+        }
+        return walkedDeadline(from: now, horizon: horizon, timeout: timeout)
+    }
+
+    /// With a positive share: the end of the timeout within the zero-capacity stretch containing `now` (counted
+    /// from ``idleSince``), else within the first later stretch that lasts the timeout.
+    func zeroCapacityDeadline(from now: Double, timeout: Double) -> Double? {
+        if zeroCapacity[linkIndex] == nil { zeroCapacity[linkIndex] = ZeroCapacityIndex(link.curve) }
+        let stretches = zeroCapacity[linkIndex]!
+        if let current = stretches.stretch(containing: now), min(idleSince, now) + timeout <= current.end {
+            return max(min(idleSince, now) + timeout, now)
+        }
+        return stretches.firstStretch(after: now, lasting: timeout).map { $0 + timeout }
+    }
+
+    /// The general case (caps or loss): walks the curve's pieces, water-filling each.
+    func walkedDeadline(from now: Double, horizon: Double, timeout: Double) -> Double? {
         var stretchStart: Double?
         var from = now
         for _ in 0..<Self.maximumTimeoutPieces {
@@ -133,6 +160,12 @@ extension Player {
 }
 
 extension SharedLink {
+    /// `owner`'s fraction of the capacity when no flow is capped (`nil` when capped or without a flow).
+    func uncappedFraction(owner: Int) -> Double? {
+        guard !isCapped, let index = flows.firstIndex(where: { $0.owner == owner }) else { return nil }
+        return fractions[index]
+    }
+
     /// Whether `owner`'s flow receives no data at time `t` under the current allocation (zero capacity, a zero
     /// share, or a zero water-filled rate); `true` without a flow.
     func deliversNothing(owner: Int, at t: Double) -> Bool {

@@ -102,6 +102,8 @@ public final class Player {
     var armedTimeout: Double?
     /// The timed-out request waiting for its back-off delay before it is sent again.
     var pendingRetry: Request?
+    /// Zero-capacity stretches of each link's curve, built when first needed.
+    var zeroCapacity: [Int: ZeroCapacityIndex] = [:]
 
     // Records.
     public internal(set) var segments: [SegmentRecord] = []

@@ -29,10 +29,13 @@ struct RequestTimeoutTests {
 
     static func near(_ a: Double?, _ b: Double) -> Bool { a.map { abs($0 - b) < 1e-9 } ?? false }
 
-    @Test func anOutageTimesRequestsOutAndRetriesAfterOneTwoAndFourSeconds() throws {
+    /// Uncapped (zero-capacity index) and capped by a rate limit above the link (piece walk): the same timings.
+    @Test(arguments: [Double.infinity, 10e6])
+    func anOutageTimesRequestsOutAndRetriesAfterOneTwoAndFourSeconds(rateLimitBps: Double) throws {
         // Outage [0, 20), then 2 Mbit/s. Attempt 1 at 0 times out at 5; retry at 6 → 11; retry at 13 → 18;
         // retry at 22 (after 4 s) gets the network back: 4 Mbit in 2 s, done at 24; segment 1 done at 26.
-        let result = Simulation(curve: try Self.curve([(0, 0), (20, 2)]), players: [try Self.player()]).run()
+        let player = try Self.player { $0.rateLimitBps = rateLimitBps }
+        let result = Simulation(curve: try Self.curve([(0, 0), (20, 2)]), players: [player]).run()
         let records = result.segments[0]
         #expect(records.map(\.timedOut) == [true, true, true, false, false])
         #expect(records.map(\.attempt) == [1, 2, 3, 4, 1])
@@ -131,5 +134,17 @@ struct RequestTimeoutTests {
         #expect(settings.maximumRetries == 4)
         #expect((1...6).map { settings.delay(beforeRetry: $0) } == [1, 2, 4, 8, 8, 8])
         #expect(PlayerSettings().requests == settings)
+    }
+
+    @Test func zeroStretchesMergeAcrossTheLoopOfTheCurve() throws {
+        // Zero on [0, 2) and [8, 10) of a 10 s loop: one 4 s stretch from 8 to 12, 18 to 22, …
+        let index = ZeroCapacityIndex(try CapacityCurve(starts: [0, 2, 8], ratesBps: [0, 1e6, 0], duration: 10))
+        #expect(index.stretch(containing: 9)! == (8, 12))
+        #expect(index.stretch(containing: 11)! == (8, 12))
+        #expect(index.stretch(containing: 1)! == (-2, 2))
+        #expect(index.stretch(containing: 5) == nil)
+        #expect(index.firstStretch(after: 3, lasting: 4) == 8)
+        #expect(index.firstStretch(after: 9, lasting: 4) == 18)
+        #expect(index.firstStretch(after: 3, lasting: 5) == nil)
     }
 }
