@@ -1,14 +1,15 @@
 /// The request timeout: a request that receives no byte for ``RequestRetrySettings/timeoutSeconds`` is
 /// abandoned, sent again after a back-off delay, and after the retry limit the player fails.
 ///
-/// Between two changes of its link's flows (the link's generation), a flow's rate is zero exactly on the pieces
-/// of the capacity curve where it gets nothing: zero capacity (an outage), or a share of zero (strict priority
-/// starving it, total loss). After every change ``Simulation`` calls ``reviewRequestTimeout(horizon:at:)``,
-/// which walks the curve's pieces from now to the link's next completion (the next change it can foresee) and
-/// arms one timeout event where a stretch without data first reaches the timeout. Everything goes through the
-/// event queue with generations, so runs stay deterministic.
+/// Between two changes of its link's flows (the link's generation), a flow's rate is zero exactly where it gets
+/// nothing: zero capacity (an outage, a zero piece of a trace), or a share of zero (strict priority starving it,
+/// total loss). After every change ``Simulation/reviewRequestTimeouts(on:horizon:)`` takes a ``LinkMoment`` of
+/// the link and reviews each flow in O(1): it brings the start of the flow's stretch without data up to date and
+/// arms one timeout event where that stretch first reaches the timeout, if before the link's next completion
+/// (the next change it can foresee). Everything goes through the event queue with generations, so runs stay
+/// deterministic.
 extension Player {
-    /// Pieces walked per review at most; past them the review arms a re-evaluation instead of a timeout.
+    /// Pieces walked per look-up at most; past them a walk settles for a re-evaluation point.
     static let maximumTimeoutPieces = 4096
 
     /// A new request leaves `now` with no data yet and no timeout armed.
@@ -26,66 +27,74 @@ extension Player {
         current.bits - (link.remainingBits(owner: index) ?? current.bits)
     }
 
-    /// After a change of the link's flows at `now` (the link will change again by `horizon` at the latest):
-    /// brings the idle stretch up to date and arms the timeout event for the new allocation.
-    func reviewRequestTimeout(horizon: Double, at now: Double) {
+    /// After a change of the link's flows at `moment`, with the request having `received` bits and a share
+    /// `fraction` of the capacity (`nil` when flows are capped): updates the stretch without data and arms the
+    /// timeout event for the new allocation.
+    func reviewRequestTimeout(received: Double, fraction: Double?, moment: LinkMoment) {
         guard let current = request, !current.fromCache, current.firstByteTime != nil else { return }
         let timeout = settings.requests.timeoutSeconds
         guard timeout.isFinite else { return }
-        link.advance(to: now)
-        let received = receivedBits(of: current)
-        if received > receivedAtReview + link.completionToleranceBits {
-            // Data arrived since the last review, the last of it where the capacity last was positive.
-            let curve = link.curve
-            let lastByte = curve.time(atCumulativeBits: curve.cumulativeBits(at: now))
-            idleSince = min(max(timeoutReviewedAt, lastByte), now)
+        let now = moment.time
+        timeoutHorizon = moment.horizon
+        if received > receivedAtReview + link.completionToleranceBits || moment.receivingAt > timeoutReviewedAt {
+            // Data arrived since the last review (surely, if the flow was receiving at a skipped review). Since
+            // then its share was positive throughout, so the last bit came where the capacity last was positive.
+            idleSince = min(max(timeoutReviewedAt, moment.receivingAt, moment.lastDelivery), now)
             receivedAtReview = received
         }
         timeoutReviewedAt = now
-        timeoutHorizon = horizon
-        arm(timeoutDeadline(from: now, horizon: horizon, timeout: timeout), at: now)
-    }
-
-    /// When the current allocation leaves the request without data for `timeout` seconds, if before `horizon`; a
-    /// re-evaluation time when the walk is cut short; `nil` when neither.
-    func timeoutDeadline(from now: Double, horizon: Double, timeout: Double) -> Double? {
-        if let fraction = link.uncappedFraction(owner: index) {
-            // Uncapped, the rate is the fraction of c(t): zero throughout, or exactly on zero-capacity stretches.
-            let deadline: Double?
-            if fraction <= 0 {
-                deadline = max(idleSince + timeout, now)
-            } else {
-                deadline = zeroCapacityDeadline(from: now, timeout: timeout)
-            }
-            guard let deadline, deadline <= horizon else { return nil }
-            return deadline
+        guard let fraction else {
+            arm(walkedDeadline(from: now, horizon: moment.horizon, timeout: timeout), at: now)
+            return
         }
-        return walkedDeadline(from: now, horizon: horizon, timeout: timeout)
-    }
-
-    /// With a positive share: the end of the timeout within the zero-capacity stretch containing `now` (counted
-    /// from ``idleSince``), else within the first later stretch that lasts the timeout.
-    func zeroCapacityDeadline(from now: Double, timeout: Double) -> Double? {
-        if zeroCapacity[linkIndex] == nil { zeroCapacity[linkIndex] = ZeroCapacityIndex(link.curve) }
-        let stretches = zeroCapacity[linkIndex]!
-        if let current = stretches.stretch(containing: now), min(idleSince, now) + timeout <= current.end {
-            return max(min(idleSince, now) + timeout, now)
+        var deadline: Double?
+        if fraction <= 0 {
+            deadline = max(idleSince + timeout, now)  // a zero share: nothing until the allocation changes
+        } else if moment.capacity <= 0, max(min(idleSince, now) + timeout, now) <= moment.zeroStretchEnd {
+            deadline = max(min(idleSince, now) + timeout, now)  // within the zero stretch the flow is in
+        } else {
+            deadline = longStretchDeadline(after: now, horizon: moment.horizon, timeout: timeout)
         }
-        return stretches.firstStretch(after: now, lasting: timeout).map { $0 + timeout }
+        if let time = deadline, time > moment.horizon { deadline = nil }
+        arm(deadline, at: now)
     }
 
-    /// The general case (caps or loss): walks the curve's pieces, water-filling each.
+    /// Re-reviews the request in flight at `now` (a re-evaluation point, or data came before an armed timeout).
+    func reviewRequestTimeout(at now: Double) {
+        guard let current = request else { return }
+        link.advance(to: now)
+        let moment = LinkMoment(
+            link, at: now, horizon: timeoutHorizon, receivingAt: zeroCapacity.allReceivingAt[linkIndex])
+        reviewRequestTimeout(
+            received: receivedBits(of: current), fraction: link.uncappedFraction(owner: index), moment: moment)
+    }
+
+    /// The end of the timeout within the first zero-capacity stretch that starts after `now` and lasts the
+    /// timeout, if before `horizon` (O(log n) in a ``ZeroCapacityIndex`` built on first use).
+    func longStretchDeadline(after now: Double, horizon: Double, timeout: Double) -> Double? {
+        guard horizon - now >= timeout else { return nil }
+        if zeroCapacityIndex?.link != linkIndex {
+            zeroCapacityIndex = (linkIndex, zeroCapacity.index(link: linkIndex, of: link, timeout: timeout))
+        }
+        guard let start = zeroCapacityIndex!.index.firstStretch(after: now) else { return nil }
+        return start + timeout <= horizon ? start + timeout : nil
+    }
+
+    /// The general case (caps or loss): walks the curve's pieces, water-filling each, and stops as soon as no
+    /// stretch without data can reach the timeout before `horizon`.
     func walkedDeadline(from now: Double, horizon: Double, timeout: Double) -> Double? {
         var stretchStart: Double?
         var from = now
         for _ in 0..<Self.maximumTimeoutPieces {
             let to = min(link.curve.nextChange(after: from), horizon)
             if link.deliversNothing(owner: index, at: from) {
-                let start = stretchStart ?? (from == now ? idleSince : from)
+                let start = stretchStart ?? (from == now ? min(idleSince, now) : from)
                 stretchStart = start
                 if start + timeout <= to { return max(start + timeout, now) }
             } else {
                 stretchStart = nil
+                // A stretch starting at `to` or later would time out after the horizon.
+                if horizon - to < timeout { return nil }
             }
             if to >= horizon { return nil }
             from = to
@@ -111,7 +120,7 @@ extension Player {
         let timeout = settings.requests.timeoutSeconds
         let idle = receivedBits(of: current) <= receivedAtReview + link.completionToleranceBits
         guard idle, now - idleSince >= timeout - SimulationTime.tolerance else {
-            reviewRequestTimeout(horizon: timeoutHorizon, at: now)
+            reviewRequestTimeout(at: now)
             return
         }
         timeOut(current, at: now)
@@ -159,7 +168,84 @@ extension Player {
     }
 }
 
+extension Simulation {
+    /// After a change of link `linkIndex`'s flows, reviews the timeout of every request flowing on it (O(1)
+    /// each), or none when every flow receives now and none can go a timeout without data before `horizon`.
+    func reviewRequestTimeouts(on linkIndex: Int, horizon: Double) {
+        let link = engine.links[linkIndex]
+        let now = engine.now
+        let shared = players[0].zeroCapacity
+        let capped = link.isCapped
+        if !capped, horizon - now < minimumTimeout, link.capacity(at: now) > 0,
+            !link.fractions.contains(where: { $0 <= 0 })
+        {
+            shared.allReceivingAt[linkIndex] = now  // the players' next reviews start from here
+            return
+        }
+        let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: shared.allReceivingAt[linkIndex])
+        for position in link.flows.indices {
+            let flow = link.flows[position]
+            guard let current = players[flow.owner].request else { continue }
+            players[flow.owner].reviewRequestTimeout(
+                received: current.bits - max(flow.remainingBits, 0), fraction: capped ? nil : link.fractions[position],
+                moment: moment)
+        }
+    }
+}
+
+/// What a review pass knows about a link at one instant, computed once for all its flows.
+struct LinkMoment {
+    /// The instant (seconds).
+    var time: Double
+    /// The link's next completion: it changes again by then at the latest.
+    var horizon: Double
+    /// c(time) in bit/s.
+    var capacity: Double
+    /// Where the capacity last was positive up to `time`: the last bit of a flow with a positive share.
+    var lastDelivery: Double
+    /// Where the zero-capacity stretch containing `time` ends (`time` when the capacity is positive).
+    var zeroStretchEnd: Double
+    /// The last skipped review at which every flow on the link was receiving.
+    var receivingAt: Double
+
+    /// The moment of `link` at `time`.
+    init(_ link: SharedLink, at time: Double, horizon: Double, receivingAt: Double) {
+        self.time = time
+        self.horizon = horizon
+        self.receivingAt = receivingAt
+        capacity = link.capacity(at: time)
+        lastDelivery = link.lastDelivery(before: time)
+        zeroStretchEnd = capacity > 0 ? time : link.zeroStretchEnd(after: time)
+    }
+}
+
 extension SharedLink {
+    /// c(t) in bit/s (read through the link, so the curve is not copied).
+    func capacity(at t: Double) -> Double { curve.rate(at: t) }
+
+    /// Bits the curve delivers in [t0, t1].
+    func capacityBits(from t0: Double, to t1: Double) -> Double { curve.bits(from: t0, to: t1) }
+
+    /// The start of the zero-capacity stretch that ends at `t` (`t` itself if the capacity just before is
+    /// positive): when a flow with a positive share last received a bit.
+    func lastDelivery(before t: Double) -> Double { curve.time(atCumulativeBits: curve.cumulativeBits(at: t)) }
+
+    /// Where the zero capacity at `t` ends: the first piece boundary after `t` with a positive rate (`.infinity`
+    /// if none; after ``Player/maximumTimeoutPieces`` zero pieces, the boundary reached).
+    func zeroStretchEnd(after t: Double) -> Double {
+        var end = t
+        for _ in 0..<Player.maximumTimeoutPieces {
+            end = curve.nextChange(after: end)
+            if end.isInfinite || curve.rate(at: end) > 0 { return end }
+        }
+        return end
+    }
+
+    /// The long zero-capacity stretches of the curve.
+    func zeroCapacityIndex(minimumLength: Double) -> ZeroCapacityIndex {
+        ZeroCapacityIndex(curve, minimumLength: minimumLength)
+    }
+
     /// `owner`'s fraction of the capacity when no flow is capped (`nil` when capped or without a flow).
     func uncappedFraction(owner: Int) -> Double? {
         guard !isCapped, let index = flows.firstIndex(where: { $0.owner == owner }) else { return nil }

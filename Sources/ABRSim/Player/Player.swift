@@ -102,8 +102,10 @@ public final class Player {
     var armedTimeout: Double?
     /// The timed-out request waiting for its back-off delay before it is sent again.
     var pendingRetry: Request?
-    /// Zero-capacity stretches of each link's curve, built when first needed.
-    var zeroCapacity: [Int: ZeroCapacityIndex] = [:]
+    /// Long zero-capacity stretches of the links' curves, built when first needed (shared by the run's players).
+    var zeroCapacity = ZeroCapacityCache()
+    /// The index this player's timeout last used, with its link.
+    var zeroCapacityIndex: (link: Int, index: ZeroCapacityIndex)?
 
     // Records.
     public internal(set) var segments: [SegmentRecord] = []

@@ -1,90 +1,85 @@
-/// The stretches where a capacity curve delivers nothing (zero-rate pieces, merged), for finding in O(log n)
-/// when a flow with a positive share first goes a request timeout without data.
+/// The stretches where a capacity curve delivers nothing for at least a given time (zero-rate pieces, merged),
+/// for finding in O(log n) the next place a flow with a positive share goes a request timeout without data.
 ///
-/// Built once per player and link (O(pieces)) by the request timeout (``Player/reviewRequestTimeout(horizon:at:)``).
-/// Times are absolute simulated seconds; a looping curve repeats its stretches every period, and a stretch that
-/// runs over the end of the period into the start of the next one is one stretch. Past the end of a `hold` or
-/// `end` curve there are no stretches (a network that delivers nothing more fails its players at once).
+/// Built by the request timeout (``Player/reviewRequestTimeout(horizon:at:)``) only when a review looks further
+/// ahead than the timeout, once per link and timeout in a run (O(pieces), kept in a ``ZeroCapacityCache``). Times are absolute simulated seconds; a looping
+/// curve repeats its stretches every period, and a stretch that runs over the end of the period into the start
+/// of the next one is one stretch. Past the end of a `hold` or `end` curve there are none (a network that
+/// delivers nothing more fails its players at once).
 struct ZeroCapacityIndex {
-    /// Zero-capacity stretches of one period, in local time, sorted; with `wraps` the last one runs on past the
-    /// period's end for `wrapSeconds` (the first stretch of the next period, left out of the list).
-    let stretches: [(start: Double, end: Double)]
+    /// Starts (local time in one period, sorted) of the zero stretches lasting at least the minimum length.
+    let starts: [Double]
     let period: Double
     let loops: Bool
-    let wrapSeconds: Double
-    /// Whether the whole period is at zero (then a looping curve never delivers).
-    let isAllZero: Bool
 
-    /// The index of `curve`.
-    init(_ curve: CapacityCurve) {
+    /// The stretches of `curve` lasting at least `minimumLength` seconds: one pass over the pieces, keeping only
+    /// the long stretches.
+    init(_ curve: CapacityCurve, minimumLength: Double) {
         period = curve.duration
         loops = curve.atEnd == .loop
-        var runs: [(start: Double, end: Double)] = []
-        for index in curve.starts.indices where curve.ratesBps[index] <= 0 {
-            let start = curve.starts[index]
-            let end = index + 1 < curve.starts.count ? curve.starts[index + 1] : curve.duration
-            if let last = runs.last, last.end == start {
-                runs[runs.count - 1].end = end
-            } else {
-                runs.append((start, end))
+        var found: [Double] = []
+        var runStart: Double?
+        var firstRunEnd: Double?
+        for index in curve.starts.indices {
+            if curve.ratesBps[index] <= 0 {
+                if runStart == nil { runStart = curve.starts[index] }
+            } else if let start = runStart {
+                let end = curve.starts[index]
+                if start == 0 { firstRunEnd = end }
+                if end - start >= minimumLength { found.append(start) }
+                runStart = nil
             }
         }
-        isAllZero = runs.count == 1 && runs[0].start == 0 && runs[0].end == period
-        if loops, !isAllZero, runs.count > 1, runs[0].start == 0, runs[runs.count - 1].end == period {
-            wrapSeconds = runs[0].end
-            runs.removeFirst()
-        } else {
-            wrapSeconds = 0
+        if let start = runStart {
+            if start == 0 {
+                found = []  // all zero: a looping curve never delivers; the network-ends path fails the players
+            } else if loops, let firstEnd = firstRunEnd {
+                // The stretch at the end of a period goes on into the next one.
+                if found.first == 0 { found.removeFirst() }
+                if period - start + firstEnd >= minimumLength { found.append(start) }
+            } else if period - start >= minimumLength {
+                found.append(start)
+            }
         }
-        stretches = runs
+        starts = found
     }
 
-    /// The length of stretch `i` of a period, including its wrap into the next.
-    func length(_ i: Int) -> Double {
-        stretches[i].end - stretches[i].start + (i == stretches.count - 1 ? wrapSeconds : 0)
-    }
-
-    /// (period number, local time) of `t`, or `nil` past the end of a curve that does not loop.
-    func split(_ t: Double) -> (k: Double, u: Double)? {
-        if t < period { return (0, max(t, 0)) }
-        guard loops else { return nil }
-        let k = (t / period).rounded(.down)
-        return (k, min(max(t - k * period, 0), period))
-    }
-
-    /// The zero stretch containing `t` (start ≤ t < end), absolute.
-    func stretch(containing t: Double) -> (start: Double, end: Double)? {
-        guard let (k, u) = split(t), !isAllZero else { return nil }
-        let base = k * period
-        if wrapSeconds > 0, u < wrapSeconds, let last = stretches.last {
-            return (base - period + last.start, base + wrapSeconds)
+    /// The start of the first stretch beginning strictly after `t`, absolute.
+    func firstStretch(after t: Double) -> Double? {
+        guard let first = starts.first else { return nil }
+        if t < 0 { return first }
+        var k = 0.0
+        var u = t
+        if t >= period {
+            guard loops else { return nil }
+            k = (t / period).rounded(.down)
+            u = t - k * period
         }
-        let i = firstIndex(startingAfter: u) - 1
-        guard i >= 0, u < stretches[i].end + (i == stretches.count - 1 ? wrapSeconds : 0) else { return nil }
-        return (base + stretches[i].start, base + stretches[i].start + length(i))
-    }
-
-    /// The start of the first stretch beginning strictly after `t` that lasts at least `seconds`, absolute.
-    func firstStretch(after t: Double, lasting seconds: Double) -> Double? {
-        guard let (k, u) = split(t), !isAllZero else { return nil }
-        var i = firstIndex(startingAfter: u)
-        while i < stretches.count {
-            if length(i) >= seconds { return k * period + stretches[i].start }
-            i += 1
-        }
-        guard loops else { return nil }
-        for j in stretches.indices where length(j) >= seconds { return (k + 1) * period + stretches[j].start }
-        return nil
-    }
-
-    /// The number of stretches starting at or before `u` (binary search).
-    func firstIndex(startingAfter u: Double) -> Int {
         var low = 0
-        var high = stretches.count
+        var high = starts.count
         while low < high {
             let middle = (low + high) / 2
-            if stretches[middle].start <= u { low = middle + 1 } else { high = middle }
+            if starts[middle] <= u { low = middle + 1 } else { high = middle }
         }
-        return low
+        if low < starts.count { return k * period + starts[low] }
+        return loops ? (k + 1) * period + first : nil
+    }
+}
+
+/// What the request timeouts of one run share per link (``Simulation`` gives every player the same instance):
+/// the ``ZeroCapacityIndex``es by link and timeout, and when each link's flows were last all seen receiving.
+final class ZeroCapacityCache {
+    var indexes: [Int: [Double: ZeroCapacityIndex]] = [:]
+    /// Per link, the last review at which every flow had a positive share of a positive capacity and none could
+    /// time out before the next change; the players' own reviews were skipped then (see
+    /// ``Simulation/reviewRequestTimeouts(on:horizon:)``).
+    var allReceivingAt: [Double] = []
+
+    /// The index of `link`'s curve for stretches of at least `timeout` seconds, built on first use.
+    func index(link: Int, of shared: SharedLink, timeout: Double) -> ZeroCapacityIndex {
+        if let index = indexes[link]?[timeout] { return index }
+        let index = shared.zeroCapacityIndex(minimumLength: timeout)
+        indexes[link, default: [:]][timeout] = index
+        return index
     }
 }

@@ -91,12 +91,15 @@ struct RequestTimeoutTests {
         #expect(result.totals[0].timedOutRequests == 0)
     }
 
-    @Test func aPlayerStarvedByStrictPriorityFailsWhileTheOtherFinishes() throws {
+    /// Uncapped, and capped (a rate limit equal to the link: the piece walk) with the same timings.
+    @Test(arguments: [Double.infinity, 1e6])
+    func aPlayerStarvedByStrictPriorityFailsWhileTheOtherFinishes(highRateLimitBps: Double) throws {
         // 1 Mbit/s split by strict priority: `high` downloads back to back (done at 4, 8, 12, 16, 20) and `low`
         // gets nothing: timeouts at 5 and, after the retry at 6, at 11, where it fails (one retry allowed).
         let high = try Self.player("high", segments: 5) {
             $0.networkResourcePriority = .high
             $0.preferredForwardBufferDuration = 1000
+            $0.rateLimitBps = highRateLimitBps
         }
         let low = try Self.player("low", retries: 1) { $0.networkResourcePriority = .low }
         let result = Simulation(
@@ -137,14 +140,20 @@ struct RequestTimeoutTests {
     }
 
     @Test func zeroStretchesMergeAcrossTheLoopOfTheCurve() throws {
-        // Zero on [0, 2) and [8, 10) of a 10 s loop: one 4 s stretch from 8 to 12, 18 to 22, …
-        let index = ZeroCapacityIndex(try CapacityCurve(starts: [0, 2, 8], ratesBps: [0, 1e6, 0], duration: 10))
-        #expect(index.stretch(containing: 9)! == (8, 12))
-        #expect(index.stretch(containing: 11)! == (8, 12))
-        #expect(index.stretch(containing: 1)! == (-2, 2))
-        #expect(index.stretch(containing: 5) == nil)
-        #expect(index.firstStretch(after: 3, lasting: 4) == 8)
-        #expect(index.firstStretch(after: 9, lasting: 4) == 18)
-        #expect(index.firstStretch(after: 3, lasting: 5) == nil)
+        // Zero on [0, 2), [4, 5) and [8, 10) of a 10 s loop: a 4 s stretch from 8 to 12, 18 to 22, … and a 1 s one.
+        let curve = try CapacityCurve(starts: [0, 2, 4, 5, 8], ratesBps: [0, 1e6, 0, 1e6, 0], duration: 10)
+        let long = ZeroCapacityIndex(curve, minimumLength: 4)
+        #expect(long.starts == [8])
+        #expect(long.firstStretch(after: 3) == 8)
+        #expect(long.firstStretch(after: 9) == 18)
+        #expect(long.firstStretch(after: 25) == 28)
+        #expect(ZeroCapacityIndex(curve, minimumLength: 1).starts == [4, 8])
+        #expect(ZeroCapacityIndex(curve, minimumLength: 4.5).firstStretch(after: 0) == nil)
+        // A first stretch long on its own is still part of the one that wraps: [8, 15), not [0, 5) and [8, 10).
+        let wrapping = try CapacityCurve(starts: [0, 5, 8], ratesBps: [0, 1e6, 0], duration: 10)
+        #expect(ZeroCapacityIndex(wrapping, minimumLength: 4).starts == [8])
+        #expect(
+            ZeroCapacityIndex(try CapacityCurve(starts: [0], ratesBps: [0], duration: 10), minimumLength: 1).starts
+                == [])
     }
 }
