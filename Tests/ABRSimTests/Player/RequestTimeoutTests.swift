@@ -113,6 +113,24 @@ struct RequestTimeoutTests {
         #expect(Self.near(result.totals[1].endTime, 11))
     }
 
+    @Test func timeoutsAreDeterministic() throws {
+        // Four players, a looping curve with gaps shorter and longer than the 5 s timeout: two runs, same records.
+        func run() throws -> SimulationResult {
+            let players = try (0..<4).map { i in
+                try Self.player("p\(i)", segments: 6, retries: 1) { $0.startSeconds = Double(i) * 0.5 }
+            }
+            let curve = try CapacityCurve(
+                starts: [0, 3, 6, 9, 17], ratesBps: [4e6, 0, 2e6, 0, 3e6], duration: 20,
+                latencySeconds: Array(repeating: 0.04, count: 5))
+            return Simulation(curve: curve, players: players).run()
+        }
+        let (first, second) = (try run(), try run())
+        #expect(first.segments == second.segments)
+        #expect(first.timeline == second.timeline)
+        #expect(first.totals == second.totals)
+        #expect(first.totals.contains { $0.timedOutRequests > 0 })
+    }
+
     @Test func whenTheStarvedPlayerFailsTheOtherGetsTheWholeLink() throws {
         // Weighted sharing, 2 Mbit/s; `dead` is routed to a network that never delivers and fails at 5 s with no
         // retry. `live` alone on the shared link gets 2 Mbit/s: 4 Mbit in 2 s.
