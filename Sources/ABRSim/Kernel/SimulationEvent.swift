@@ -24,6 +24,10 @@ public enum PlayerEvent: Sendable {
     case progressCheck(generation: UInt64)
     /// The user action at this index of the player's action list.
     case action(Int)
+    /// The request in flight may have received nothing for its timeout (or the timeout needs re-evaluating).
+    case requestTimeout(generation: UInt64)
+    /// Send again the request that timed out, after its back-off delay.
+    case retry(generation: UInt64)
 }
 
 /// The queue, clock and shared link of one run; players schedule through it.

@@ -34,6 +34,11 @@ public struct SegmentRecord: Sendable, Equatable {
     public var abandoned = false
     /// Whether the segment came from the player's disk cache (not the network; not a throughput sample).
     public var cacheHit = false
+    /// Whether the request was abandoned because it received no data for the request timeout (then `abandoned`
+    /// is true too, and `bytes` is the partial data discarded).
+    public var timedOut = false
+    /// 1 for the segment's first request, n + 1 for its n-th retry after a timeout.
+    public var attempt = 1
 }
 
 /// One row of `timeline.csv`: the player's observable state after an event that changed any of it.
@@ -76,8 +81,15 @@ public struct PlayerTotals: Sendable, Equatable {
     public var seekWaitSeconds = 0.0
     /// Seconds spent waiting for another member of the coordination group.
     public var coordinatedWaitSeconds = 0.0
-    /// Media seconds played.
+    /// Media seconds played: the media time the playhead moved over while playing (see ``skippedSeconds``).
     public var playedSeconds = 0.0
+    /// Net media seconds the playhead jumped over by seeks and skips (a seek back counts negative), so that a
+    /// player that ends after starting at 0 played the content's duration minus this.
+    public var skippedSeconds = 0.0
+    /// Requests abandoned because they received no data for the request timeout.
+    public var timedOutRequests = 0
+    /// Requests sent again after a timeout.
+    public var retries = 0
     /// Bytes transferred over the network, abandoned requests included.
     public var bytes = 0.0
     /// Segments served from the disk cache.

@@ -5,8 +5,14 @@
 public struct SessionSummary: Sendable, Equatable {
     /// Segments downloaded (abandoned requests not counted).
     public var segments: Int
-    /// Requests abandoned before they finished.
+    /// Requests the policy abandoned before they finished (timeouts not counted).
     public var abandonedCount: Int
+    /// Requests abandoned because they received no data for the request timeout.
+    public var timedOutCount: Int
+    /// Requests sent again after a timeout.
+    public var retryCount: Int
+    /// Net media seconds jumped over by seeks (negative after seeking back).
+    public var skippedSeconds: Double
     /// Play request to first frame (seconds); `nil` if playback never started.
     public var startupSeconds: Double?
     /// Stalls after startup.
@@ -40,7 +46,7 @@ public struct SessionSummary: Sendable, Equatable {
     public var averageLinkShare: Double?
     /// Bits received per second of the player's session.
     public var averageThroughputBps: Double?
-    /// The player's state when the run stopped.
+    /// The player's state when the run stopped (a failed state carries its reason).
     public var finalState: PlaybackState
     /// When the player ended or failed (`nil` if still going at the end of the run).
     public var endTime: Double?
@@ -50,7 +56,10 @@ public struct SessionSummary: Sendable, Equatable {
         let topVariant = ladderBps.count - 1
         let records = allRecords.filter { !$0.abandoned }
         segments = records.count
-        abandonedCount = allRecords.count - records.count
+        timedOutCount = totals.timedOutRequests
+        retryCount = totals.retries
+        skippedSeconds = totals.skippedSeconds
+        abandonedCount = allRecords.count - records.count - allRecords.filter(\.timedOut).count
         startupSeconds = totals.startupSeconds
         stallCount = totals.stallCount
         stallSeconds = totals.stallSeconds

@@ -13,14 +13,15 @@ public enum RunTables {
         "qoe_hd",
         "final_state", "end_s", "cache_hits", "avg_throughput_kbps", "link_share", "jain_throughput", "jain_bitrate",
         "jain_qoe",
-        "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness",
+        "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness", "failure_reason",
+        "timeout_count", "retry_count", "skipped_s",
     ]
 
     /// Columns of `segments.csv`.
     public static let segmentColumns = [
         "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
         "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
-        "abandoned", "cache_hit",
+        "abandoned", "cache_hit", "timed_out", "attempt",
     ]
 
     /// Columns of `timeline.csv`.
@@ -105,6 +106,10 @@ public enum RunTables {
             ] {
                 appendOptional(value, to: &writer)
             }
+            if case .failed(let reason) = s.finalState { writer.append(reason) } else { writer.appendEmpty() }
+            writer.append(s.timedOutCount)
+            writer.append(s.retryCount)
+            writer.append(s.skippedSeconds)
             writer.endRow()
         }
     }
@@ -136,6 +141,8 @@ public enum RunTables {
                 writer.append(r.stallSeconds)
                 writer.append(r.abandoned)
                 writer.append(r.cacheHit)
+                writer.append(r.timedOut)
+                writer.append(r.attempt)
                 writer.endRow()
             }
         }

@@ -70,7 +70,7 @@ extension Player {
         endWait(at: now)
         let clamped = min(max(target, 0), content.duration)
         if clamped >= content.duration - SimulationTime.tolerance {
-            playhead = content.duration
+            jumpPlayhead(to: content.duration)
             bufferedEnd = content.duration
             finish(.ended, at: now)
             return
@@ -78,9 +78,12 @@ extension Player {
         if let current = request {
             if !current.fromCache { totals.bytes += link.cancelFlow(owner: index, at: now) / 8 }
             request = nil
-            requestGeneration &+= 1
         }
-        playhead = clamped
+        // A seek also drops a retry waiting for its back-off delay.
+        pendingRetry = nil
+        requestGeneration &+= 1
+        timeoutGeneration &+= 1
+        jumpPlayhead(to: clamped)
         bufferedEnd = clamped
         nextSegment = content.segmentIndex(containing: clamped)
         isAdvancing = false

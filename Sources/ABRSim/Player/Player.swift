@@ -24,6 +24,8 @@ public final class Player {
         var firstByteTime: Double?
         var bufferBefore: Double
         var fromCache = false
+        /// 1 for the first request of the segment, 2 for its first retry after a timeout, …
+        var attempt = 1
     }
 
     /// Index in the scenario.
@@ -67,6 +69,11 @@ public final class Player {
     var waitStart = 0.0
     var playRequestTime: Double?
     var hasStarted = false
+    /// Media seconds played before the last seek, and where the playhead landed then: played time is
+    /// `playedBeforeJump + playhead − runOrigin`, computed from positions rather than summed step by step, so
+    /// it does not drift over a long session.
+    var playedBeforeJump = 0.0
+    var runOrigin = 0.0
 
     // Loading.
     var nextSegment = 0
@@ -81,6 +88,24 @@ public final class Player {
     var requestGeneration: UInt64 = 0
     var clockGeneration: UInt64 = 0
     var keepUpGeneration: UInt64 = 0
+    var timeoutGeneration: UInt64 = 0
+
+    // Request timeout (see Player+RequestTimeout.swift).
+    /// Start of the request in flight's current stretch without data, as known at ``timeoutReviewedAt``.
+    var idleSince = 0.0
+    /// Bits the request in flight had received at the last review.
+    var receivedAtReview = 0.0
+    var timeoutReviewedAt = 0.0
+    /// The link's next completion at the last review: no timeout event is needed beyond it.
+    var timeoutHorizon = Double.infinity
+    /// When the armed timeout event fires (`nil`: none armed).
+    var armedTimeout: Double?
+    /// The timed-out request waiting for its back-off delay before it is sent again.
+    var pendingRetry: Request?
+    /// Long zero-capacity stretches of the links' curves, built when first needed (shared by the run's players).
+    var zeroCapacity = ZeroCapacityCache()
+    /// The index this player's timeout last used, with its link.
+    var zeroCapacityIndex: (link: Int, index: ZeroCapacityIndex)?
 
     // Records.
     public internal(set) var segments: [SegmentRecord] = []
@@ -153,6 +178,12 @@ public final class Player {
             checkProgress(at: now)
         case .action(let position):
             perform(settings.actions[position].action, at: now)
+        case .requestTimeout(let generation):
+            guard generation == timeoutGeneration, request != nil else { return }
+            requestTimeoutFired(at: now)
+        case .retry(let generation):
+            guard generation == requestGeneration, pendingRetry != nil, !state.isFinal else { return }
+            sendRetry(at: now)
         }
         recordRow(at: now)
     }
@@ -198,7 +229,8 @@ public final class Player {
     /// Requests the next segment unless the buffer is above its target; otherwise arranges to be woken when it
     /// has drained to the target.
     func requestNextIfNeeded(at now: Double) {
-        guard request == nil, !state.isFinal, state != .idle, nextSegment < content.segmentCount else { return }
+        guard request == nil, pendingRetry == nil, !state.isFinal, state != .idle, nextSegment < content.segmentCount
+        else { return }
         let buffer = bufferLevel(at: now)
         if isAboveTarget(buffer) {
             wakeGeneration &+= 1
@@ -230,13 +262,15 @@ public final class Player {
     }
 
     /// Sends the request for `segment` at `variant` (its first byte comes one RTT later).
-    func send(segment: Int, variant: Int, buffer: Double, at now: Double) {
+    func send(segment: Int, variant: Int, buffer: Double, at now: Double, attempt: Int = 1) {
         isPolicyWaiting = false
         let bits = content.sizeBits(segment: segment, variant: variant)
         request = Request(
-            segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer)
+            segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer,
+            attempt: attempt)
         lastVariant = variant
         requestGeneration &+= 1
+        resetRequestTimeout(at: now)
         if let cache, cache.lookUp(content: content, segment: segment, variant: variant) {
             request!.fromCache = true
             request!.firstByteTime = now
@@ -335,7 +369,7 @@ public final class Player {
     /// The `segments.csv` row of `request`, ended at `now` with `bits` received.
     func record(
         _ request: Request, bits: Double, firstByte: Double, at now: Double, bufferAfter: Double, stallSeconds: Double,
-        abandoned: Bool = false, cacheHit: Bool = false
+        abandoned: Bool = false, cacheHit: Bool = false, timedOut: Bool = false
     ) -> SegmentRecord {
         SegmentRecord(
             player: index, segment: request.segment, variant: request.variant,
@@ -344,7 +378,7 @@ public final class Player {
             requestTime: request.requestTime, firstByteTime: firstByte, doneTime: now,
             throughputBps: now > firstByte ? bits / (now - firstByte) : (bits > 0 ? .infinity : 0),
             bufferBeforeSeconds: request.bufferBefore, bufferAfterSeconds: bufferAfter, stallSeconds: stallSeconds,
-            abandoned: abandoned, cacheHit: cacheHit)
+            abandoned: abandoned, cacheHit: cacheHit, timedOut: timedOut, attempt: request.attempt)
     }
 
     func hasMedia(at now: Double) -> Bool { bufferLevel(at: now) > SimulationTime.tolerance }
@@ -354,11 +388,24 @@ public final class Player {
     /// Stops the playhead at `now`, crediting the media played since it last moved.
     func freezePlayhead(at now: Double) {
         if isAdvancing {
-            let position = playheadPosition(at: now)
-            totals.playedSeconds += position - playhead
-            playhead = position
+            playhead = playheadPosition(at: now)
+            creditPlayed()
         }
         playheadTime = now
+    }
+
+    /// Brings `totals.playedSeconds` up to the playhead.
+    func creditPlayed() {
+        totals.playedSeconds = playedBeforeJump + (playhead - runOrigin)
+    }
+
+    /// Moves the (frozen) playhead to `target` by a seek, accounting the media jumped over as skipped.
+    func jumpPlayhead(to target: Double) {
+        playedBeforeJump += playhead - runOrigin
+        totals.skippedSeconds += target - playhead
+        playhead = target
+        runOrigin = target
+        creditPlayed()
     }
 
     /// Stall seconds so far, counting a stall in progress up to `now`.
@@ -481,6 +528,7 @@ public final class Player {
     func bufferRanOut(at now: Double) {
         freezePlayhead(at: now)
         playhead = bufferedEnd
+        creditPlayed()
         isAdvancing = false
         if bufferedEnd >= content.duration - SimulationTime.tolerance {
             finish(.ended, at: now)
@@ -508,6 +556,8 @@ public final class Player {
         waitingReason = nil
         totals.endTime = now
         coordinator?.memberFinished(self, at: now)
+        pendingRetry = nil
+        timeoutGeneration &+= 1
         wakeGeneration &+= 1
         clockGeneration &+= 1
         keepUpGeneration &+= 1

@@ -66,6 +66,8 @@ public struct PlayerSettings: Sendable {
     /// A limit on the player's own download rate in bit/s (`.infinity` = none): a pacing or app-level limit.
     /// A flow held below its share by it gives the rest of its share to the others.
     public var rateLimitBps = Double.infinity
+    /// The request timeout, retry limit and back-off of segment requests.
+    public var requests = RequestRetrySettings()
     /// Predicts `isPlaybackLikelyToKeepUp`.
     public var keepUpPredictor: any KeepUpPredictor = PlayThroughPredictor()
     /// User actions, in time order.

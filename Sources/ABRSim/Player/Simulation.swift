@@ -11,6 +11,8 @@ public final class Simulation {
     public let timeLimit: Double
     /// Events processed so far (stale ones included), for benchmarks.
     public private(set) var eventCount = 0
+    /// The shortest request timeout of the players (seconds).
+    let minimumTimeout: Double
 
     /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
     /// else unlimited. `allocation` and `priorityWeights` split the link between players' downloads.
@@ -32,6 +34,10 @@ public final class Simulation {
                     recordsTimeline: recordsTimeline))
         }
         self.players = players
+        let zeroCapacity = ZeroCapacityCache()
+        zeroCapacity.allReceivingAt = Array(repeating: -.infinity, count: links.count)
+        for player in players { player.zeroCapacity = zeroCapacity }
+        minimumTimeout = players.map(\.settings.requests.timeoutSeconds).min() ?? .infinity
         var sharedCache: SegmentCache?
         for player in players {
             guard let settings = player.settings.cache else { continue }
@@ -100,7 +106,8 @@ public final class Simulation {
     }
 
     /// After any change to a link's flows, schedules its next completion (once per generation); fails the
-    /// players whose transfers can never finish because the network delivers nothing more.
+    /// players whose transfers can never finish because the network delivers nothing more (a network that ends);
+    /// re-arms the request timeouts of the players on the link.
     func rescheduleLink(_ linkIndex: Int) {
         let link = engine.links[linkIndex]
         guard link.generation != engine.scheduledLinkGenerations[linkIndex] else { return }
@@ -108,6 +115,8 @@ public final class Simulation {
         let next = link.nextCompletionTime()
         if next.isFinite {
             engine.schedule(at: next, .linkCompletion(link: linkIndex, generation: link.generation))
+            // The flows' rates changed: re-arm each request's timeout for the new allocation.
+            reviewRequestTimeouts(on: linkIndex, horizon: next)
         } else if link.activeFlowCount > 0 {
             for player in players where player.linkIndex == linkIndex && link.remainingBits(owner: player.index) != nil
             {

@@ -3,7 +3,8 @@
 /// Keys: `id` (required), `policy` (a name, `name(k=v,…)`, or `{"name": …, parameters…}`),
 /// `preferredForwardBufferDuration`, `automaticallyWaitsToMinimizeStalling`, `autoplay`, `rate`,
 /// `startSeconds`, `keepUp` (`{"predictor": "playThrough", "minimumBufferSeconds", "safetyFactor"}` or
-/// `{"predictor": "fixedThreshold", "startSeconds", "afterStallSeconds"}`), `actions`.
+/// `{"predictor": "fixedThreshold", "startSeconds", "afterStallSeconds"}`), `requests` (timeout and retries, see
+/// ``RequestRetryDecoder``), `actions`.
 struct PlayerDecoder {
     /// The scenario's content, if it has one for every player.
     let content: Content?
@@ -69,6 +70,7 @@ struct PlayerDecoder {
         if let x = object.optional("rate") { settings.initialRate = try x.positiveDouble() }
         if let x = object.optional("startSeconds") { settings.startSeconds = try x.nonNegativeDouble() }
         if let x = object.optional("keepUp") { settings.keepUpPredictor = try decodePredictor(x) }
+        if let x = object.optional("requests") { settings.requests = try RequestRetryDecoder.decode(x) }
         if let x = object.optional("actions") { settings.actions = try decodeActions(x) }
         try object.finish()
         return PlayerDescription(

@@ -1,0 +1,263 @@
+/// The request timeout: a request that receives no byte for ``RequestRetrySettings/timeoutSeconds`` is
+/// abandoned, sent again after a back-off delay, and after the retry limit the player fails.
+///
+/// Between two changes of its link's flows (the link's generation), a flow's rate is zero exactly where it gets
+/// nothing: zero capacity (an outage, a zero piece of a trace), or a share of zero (strict priority starving it,
+/// total loss). After every change ``Simulation/reviewRequestTimeouts(on:horizon:)`` takes a ``LinkMoment`` of
+/// the link and reviews each flow in O(1): it brings the start of the flow's stretch without data up to date and
+/// arms one timeout event where that stretch first reaches the timeout, if before the link's next completion
+/// (the next change it can foresee). Everything goes through the event queue with generations, so runs stay
+/// deterministic.
+extension Player {
+    /// Pieces walked per look-up at most; past them a walk settles for a re-evaluation point.
+    static let maximumTimeoutPieces = 4096
+
+    /// A new request leaves `now` with no data yet and no timeout armed.
+    func resetRequestTimeout(at now: Double) {
+        idleSince = now
+        receivedAtReview = 0
+        timeoutReviewedAt = now
+        timeoutHorizon = .infinity
+        armedTimeout = nil
+        timeoutGeneration &+= 1
+    }
+
+    /// Bits the request in flight has received (as of the link's last update).
+    func receivedBits(of current: Request) -> Double {
+        current.bits - (link.remainingBits(owner: index) ?? current.bits)
+    }
+
+    /// After a change of the link's flows at `moment`, with the request having `received` bits and a share
+    /// `fraction` of the capacity (`nil` when flows are capped): updates the stretch without data and arms the
+    /// timeout event for the new allocation.
+    func reviewRequestTimeout(received: Double, fraction: Double?, moment: LinkMoment) {
+        guard let current = request, !current.fromCache, current.firstByteTime != nil else { return }
+        let timeout = settings.requests.timeoutSeconds
+        guard timeout.isFinite else { return }
+        let now = moment.time
+        timeoutHorizon = moment.horizon
+        if received > receivedAtReview + link.completionToleranceBits || moment.receivingAt > timeoutReviewedAt {
+            // Data arrived since the last review (surely, if the flow was receiving at a skipped review). Since
+            // then its share was positive throughout, so the last bit came where the capacity last was positive.
+            idleSince = min(max(timeoutReviewedAt, moment.receivingAt, moment.lastDelivery), now)
+            receivedAtReview = received
+        }
+        timeoutReviewedAt = now
+        guard let fraction else {
+            arm(walkedDeadline(from: now, horizon: moment.horizon, timeout: timeout), at: now)
+            return
+        }
+        var deadline: Double?
+        if fraction <= 0 {
+            deadline = max(idleSince + timeout, now)  // a zero share: nothing until the allocation changes
+        } else if moment.capacity <= 0, max(min(idleSince, now) + timeout, now) <= moment.zeroStretchEnd {
+            deadline = max(min(idleSince, now) + timeout, now)  // within the zero stretch the flow is in
+        } else {
+            deadline = longStretchDeadline(after: now, horizon: moment.horizon, timeout: timeout)
+        }
+        if let time = deadline, time > moment.horizon { deadline = nil }
+        arm(deadline, at: now)
+    }
+
+    /// Re-reviews the request in flight at `now` (a re-evaluation point, or data came before an armed timeout).
+    func reviewRequestTimeout(at now: Double) {
+        guard let current = request else { return }
+        link.advance(to: now)
+        let moment = LinkMoment(
+            link, at: now, horizon: timeoutHorizon, receivingAt: zeroCapacity.allReceivingAt[linkIndex])
+        reviewRequestTimeout(
+            received: receivedBits(of: current), fraction: link.uncappedFraction(owner: index), moment: moment)
+    }
+
+    /// The end of the timeout within the first zero-capacity stretch that starts after `now` and lasts the
+    /// timeout, if before `horizon` (O(log n) in a ``ZeroCapacityIndex`` built on first use).
+    func longStretchDeadline(after now: Double, horizon: Double, timeout: Double) -> Double? {
+        guard horizon - now >= timeout else { return nil }
+        if zeroCapacityIndex?.link != linkIndex {
+            zeroCapacityIndex = (linkIndex, zeroCapacity.index(link: linkIndex, of: link, timeout: timeout))
+        }
+        guard let start = zeroCapacityIndex!.index.firstStretch(after: now) else { return nil }
+        return start + timeout <= horizon ? start + timeout : nil
+    }
+
+    /// The general case (caps or loss): walks the curve's pieces, water-filling each, and stops as soon as no
+    /// stretch without data can reach the timeout before `horizon`.
+    func walkedDeadline(from now: Double, horizon: Double, timeout: Double) -> Double? {
+        var stretchStart: Double?
+        var from = now
+        for _ in 0..<Self.maximumTimeoutPieces {
+            let to = min(link.curve.nextChange(after: from), horizon)
+            if link.deliversNothing(owner: index, at: from) {
+                let start = stretchStart ?? (from == now ? min(idleSince, now) : from)
+                stretchStart = start
+                if start + timeout <= to { return max(start + timeout, now) }
+            } else {
+                stretchStart = nil
+                // A stretch starting at `to` or later would time out after the horizon.
+                if horizon - to < timeout { return nil }
+            }
+            if to >= horizon { return nil }
+            from = to
+        }
+        return from
+    }
+
+    /// Arms the timeout event at `deadline` (keeping one already armed there) or disarms it.
+    func arm(_ deadline: Double?, at now: Double) {
+        if deadline == armedTimeout { return }
+        timeoutGeneration &+= 1
+        armedTimeout = deadline
+        guard let deadline else { return }
+        engine.schedule(at: deadline, .player(index, .requestTimeout(generation: timeoutGeneration)))
+    }
+
+    /// The armed timeout event fired: the request times out if it still has received nothing for the timeout;
+    /// otherwise (data came, or the walk was cut short) the timeout is re-armed.
+    func requestTimeoutFired(at now: Double) {
+        guard let current = request else { return }
+        armedTimeout = nil
+        link.advance(to: now)
+        let timeout = settings.requests.timeoutSeconds
+        let idle = receivedBits(of: current) <= receivedAtReview + link.completionToleranceBits
+        guard idle, now - idleSince >= timeout - SimulationTime.tolerance else {
+            reviewRequestTimeout(at: now)
+            return
+        }
+        timeOut(current, at: now)
+    }
+
+    /// Abandons `current` (its partial bytes counted as transferred and wasted), then schedules its retry after
+    /// the back-off delay, or fails the player when the retries are used up.
+    func timeOut(_ current: Request, at now: Double) {
+        let received = current.fromCache ? 0 : link.cancelFlow(owner: index, at: now)
+        totals.bytes += received / 8
+        totals.timedOutRequests += 1
+        let buffer = bufferLevel(at: now)
+        segments.append(
+            record(
+                current, bits: received, firstByte: current.firstByteTime ?? now, at: now, bufferAfter: buffer,
+                stallSeconds: 0, abandoned: true, timedOut: true))
+        request = nil
+        requestGeneration &+= 1
+        timeoutGeneration &+= 1
+        let requests = settings.requests
+        if current.attempt > requests.maximumRetries {
+            let seconds = formatCSVNumber(requests.timeoutSeconds)
+            let reason =
+                "segment \(current.segment) timed out \(current.attempt) times (no data for \(seconds) s; "
+                + "retry limit \(requests.maximumRetries))"
+            finish(.failed(reason: reason), at: now)
+            return
+        }
+        var retry = current
+        retry.attempt += 1
+        pendingRetry = retry
+        let delay = requests.delay(beforeRetry: current.attempt)
+        engine.schedule(at: now + delay, .player(index, .retry(generation: requestGeneration)))
+        requestNextIfNeeded(at: now)
+    }
+
+    /// Sends the pending retry: a new request for the same segment and variant, paying the RTT again.
+    func sendRetry(at now: Double) {
+        guard let retry = pendingRetry else { return }
+        pendingRetry = nil
+        totals.retries += 1
+        send(
+            segment: retry.segment, variant: retry.variant, buffer: bufferLevel(at: now), at: now,
+            attempt: retry.attempt)
+    }
+}
+
+extension Simulation {
+    /// After a change of link `linkIndex`'s flows, reviews the timeout of every request flowing on it (O(1)
+    /// each), or none when every flow receives now and none can go a timeout without data before `horizon`.
+    func reviewRequestTimeouts(on linkIndex: Int, horizon: Double) {
+        let link = engine.links[linkIndex]
+        let now = engine.now
+        let shared = players[0].zeroCapacity
+        let capped = link.isCapped
+        if !capped, horizon - now < minimumTimeout, link.capacity(at: now) > 0,
+            !link.fractions.contains(where: { $0 <= 0 })
+        {
+            shared.allReceivingAt[linkIndex] = now  // the players' next reviews start from here
+            return
+        }
+        let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: shared.allReceivingAt[linkIndex])
+        for position in link.flows.indices {
+            let flow = link.flows[position]
+            guard let current = players[flow.owner].request else { continue }
+            players[flow.owner].reviewRequestTimeout(
+                received: current.bits - max(flow.remainingBits, 0), fraction: capped ? nil : link.fractions[position],
+                moment: moment)
+        }
+    }
+}
+
+/// What a review pass knows about a link at one instant, computed once for all its flows.
+struct LinkMoment {
+    /// The instant (seconds).
+    var time: Double
+    /// The link's next completion: it changes again by then at the latest.
+    var horizon: Double
+    /// c(time) in bit/s.
+    var capacity: Double
+    /// Where the capacity last was positive up to `time`: the last bit of a flow with a positive share.
+    var lastDelivery: Double
+    /// Where the zero-capacity stretch containing `time` ends (`time` when the capacity is positive).
+    var zeroStretchEnd: Double
+    /// The last skipped review at which every flow on the link was receiving.
+    var receivingAt: Double
+
+    /// The moment of `link` at `time`.
+    init(_ link: SharedLink, at time: Double, horizon: Double, receivingAt: Double) {
+        self.time = time
+        self.horizon = horizon
+        self.receivingAt = receivingAt
+        capacity = link.capacity(at: time)
+        lastDelivery = link.lastDelivery(before: time)
+        zeroStretchEnd = capacity > 0 ? time : link.zeroStretchEnd(after: time)
+    }
+}
+
+extension SharedLink {
+    /// c(t) in bit/s (read through the link, so the curve is not copied).
+    func capacity(at t: Double) -> Double { curve.rate(at: t) }
+
+    /// Bits the curve delivers in [t0, t1].
+    func capacityBits(from t0: Double, to t1: Double) -> Double { curve.bits(from: t0, to: t1) }
+
+    /// The start of the zero-capacity stretch that ends at `t` (`t` itself if the capacity just before is
+    /// positive): when a flow with a positive share last received a bit.
+    func lastDelivery(before t: Double) -> Double { curve.time(atCumulativeBits: curve.cumulativeBits(at: t)) }
+
+    /// Where the zero capacity at `t` ends: the first piece boundary after `t` with a positive rate (`.infinity`
+    /// if none; after ``Player/maximumTimeoutPieces`` zero pieces, the boundary reached).
+    func zeroStretchEnd(after t: Double) -> Double {
+        var end = t
+        for _ in 0..<Player.maximumTimeoutPieces {
+            end = curve.nextChange(after: end)
+            if end.isInfinite || curve.rate(at: end) > 0 { return end }
+        }
+        return end
+    }
+
+    /// The long zero-capacity stretches of the curve.
+    func zeroCapacityIndex(minimumLength: Double) -> ZeroCapacityIndex {
+        ZeroCapacityIndex(curve, minimumLength: minimumLength)
+    }
+
+    /// `owner`'s fraction of the capacity when no flow is capped (`nil` when capped or without a flow).
+    func uncappedFraction(owner: Int) -> Double? {
+        guard !isCapped, let index = flows.firstIndex(where: { $0.owner == owner }) else { return nil }
+        return fractions[index]
+    }
+
+    /// Whether `owner`'s flow receives no data at time `t` under the current allocation (zero capacity, a zero
+    /// share, or a zero water-filled rate); `true` without a flow.
+    func deliversNothing(owner: Int, at t: Double) -> Bool {
+        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return true }
+        if !isCapped { return fractions[index] <= 0 || curve.rate(at: t) <= 0 }
+        fillRates(at: t)
+        return scratchRates[index] <= 0
+    }
+}

@@ -1,0 +1,30 @@
+/// Decodes a player's `requests` object into ``RequestRetrySettings``: `timeoutSeconds` (> 0), `maxRetries`
+/// (integer ≥ 0), `retryDelaySeconds` (≥ 0), `backoffFactor` (≥ 1), `maxRetryDelaySeconds` (≥ the retry delay);
+/// every key optional, defaults as documented on the settings. Called by the player decoder; errors name the
+/// JSON path.
+enum RequestRetryDecoder {
+    /// The settings `reader` (a `requests` object) gives.
+    static func decode(_ reader: JSONReader) throws -> RequestRetrySettings {
+        let object = try reader.object()
+        var settings = RequestRetrySettings()
+        if let x = object.optional("timeoutSeconds") { settings.timeoutSeconds = try x.positiveDouble() }
+        if let x = object.optional("maxRetries") { settings.maximumRetries = try x.nonNegativeInt() }
+        if let x = object.optional("retryDelaySeconds") { settings.retryDelaySeconds = try x.nonNegativeDouble() }
+        if let x = object.optional("backoffFactor") {
+            let factor = try x.double()
+            guard factor >= 1 else { throw x.error("backoffFactor must be at least 1, got \(factor)") }
+            settings.backoffFactor = factor
+        }
+        if let x = object.optional("maxRetryDelaySeconds") {
+            let maximum = try x.nonNegativeDouble()
+            guard maximum >= settings.retryDelaySeconds else {
+                throw x.error("maxRetryDelaySeconds must be at least retryDelaySeconds (\(settings.retryDelaySeconds))")
+            }
+            settings.maximumRetryDelaySeconds = maximum
+        } else {
+            settings.maximumRetryDelaySeconds = max(settings.maximumRetryDelaySeconds, settings.retryDelaySeconds)
+        }
+        try object.finish()
+        return settings
+    }
+}
