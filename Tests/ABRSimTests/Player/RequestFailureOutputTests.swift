@@ -22,9 +22,12 @@ struct RequestFailureOutputTests {
         let directory = TestPaths.scratch("failure-output")
         writeFile(directory, "s.json", Self.scenario)
         let outcome = try runABRSim(["run", "s.json", "--out", "out"], in: directory)
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        let summary = try CSVTable.parse(try InputFile.readAll(directory + "/out/summary.csv"), file: "summary.csv")
+        // Every file is written; the failed player makes `run` exit 1 with one stderr line giving its reason.
         let reason = "segment 2 timed out 3 times (no data for 5 s; retry limit 2)"
+        #expect(outcome.status == 1, "\(outcome.standardError)")
+        #expect(outcome.standardError.split(separator: "\n").count == 1)
+        #expect(outcome.standardError.contains(reason), "\(outcome.standardError)")
+        let summary = try CSVTable.parse(try InputFile.readAll(directory + "/out/summary.csv"), file: "summary.csv")
         #expect(summary.column("player") == ["short", "patient"])
         #expect(summary.column("final_state") == ["failed", "ended"])
         #expect(summary.column("failure_reason") == [reason, ""])
