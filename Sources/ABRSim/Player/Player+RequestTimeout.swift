@@ -87,7 +87,7 @@ extension Player {
         var from = now
         for _ in 0..<Self.maximumTimeoutPieces {
             let to = min(link.curve.nextChange(after: from), horizon)
-            if link.deliversNothing(owner: index, at: from) {
+            if link.deliversNothing(owner: index, at: from, timeout: timeout) {
                 let start = stretchStart ?? (from == now ? min(idleSince, now) : from)
                 stretchStart = start
                 if start + timeout <= to { return max(start + timeout, now) }
@@ -253,11 +253,12 @@ extension SharedLink {
     }
 
     /// Whether `owner`'s flow receives no data at time `t` under the current allocation (zero capacity, a zero
-    /// share, or a zero water-filled rate); `true` without a flow.
-    func deliversNothing(owner: Int, at t: Double) -> Bool {
+    /// share, or a water-filled rate so low that not one byte arrives within `timeout` seconds, e.g. a rate limit
+    /// of a millibit per second); `true` without a flow.
+    func deliversNothing(owner: Int, at t: Double, timeout: Double) -> Bool {
         guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return true }
         if !isCapped { return fractions[index] <= 0 || curve.rate(at: t) <= 0 }
         fillRates(at: t)
-        return scratchRates[index] <= 0
+        return scratchRates[index] * timeout < 8
     }
 }
