@@ -153,13 +153,18 @@ public final class Content: Sendable {
             throw fail("\(resolutions.count) resolutions for a ladder of \(ladderKbps.count) bitrates")
         }
         let durations: [Double]
+        let tooMany = "more than \(maximumSegments) segments"
         switch (segmentCount, durationSeconds) {
         case (let count?, nil):
             guard count > 0 else { throw fail("segment count must be at least 1, found \(count)") }
+            guard count <= maximumSegments else { throw fail("\(count) segments is \(tooMany)") }
             durations = Array(repeating: segmentSeconds, count: count)
         case (nil, let total?):
             guard total.isFinite, total > 0 else {
                 throw fail("duration must be a positive number of seconds, found \(total)")
+            }
+            guard total / segmentSeconds <= Double(maximumSegments) else {
+                throw fail("\(total) s in segments of \(segmentSeconds) s is \(tooMany)")
             }
             durations = splitDuration(total, into: segmentSeconds)
         default:
@@ -171,6 +176,10 @@ public final class Content: Sendable {
         let sizes = durations.map { seconds in variants.map { $0.bitrateBps * seconds } }
         return try Content(variants: variants, segmentDurations: durations, sizesBits: sizes, file: file, path: path)
     }
+
+    /// The most segments constant-bitrate content may have: 11.6 days of 1-second segments, far beyond any real
+    /// video, and about 110 MB of segment sizes for a ten-rung ladder. Checked by ``constantBitrate``.
+    public static let maximumSegments = 1_000_000
 
     /// Whole segments of `segmentSeconds` covering `total`, the last one shorter when `total` is not a multiple
     /// (a remainder below a millionth of a segment is treated as rounding error).

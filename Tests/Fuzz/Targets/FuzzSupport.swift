@@ -54,12 +54,13 @@ enum FuzzScratch {
 
 /// Runs one reader call for a fuzz target: a thrown ``InputError`` is the expected outcome for bad input; any
 /// other error is a finding (the command line would not print it as one clear line), so the process aborts and
-/// libFuzzer saves the input.
+/// libFuzzer saves the input. With `ABRSIM_FUZZ_VERBOSE` set, prints each error (for triage: `fuzz-<target> FILE`).
 func expectInputErrorsOnly(_ body: () throws -> Void) {
     do {
         try body()
-    } catch is InputError {
-        return
+        if getenv("ABRSIM_FUZZ_VERBOSE") != nil { print("accepted") }
+    } catch let error as InputError {
+        if getenv("ABRSIM_FUZZ_VERBOSE") != nil { print("InputError: \(error)") }
     } catch {
         fatalError("fuzz: a reader threw a non-InputError: \(error)")
     }
