@@ -17,7 +17,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 fuzz="$root/Tests/Fuzz"
-build="$root/.build-fuzz"
+build="${ABRSIM_FUZZ_BUILD:-$root/.build-fuzz}"  # ABRSIM_FUZZ_BUILD: another build folder (a CI cache)
 seconds=600
 jobs=1
 ci=0
