@@ -117,7 +117,8 @@ make_seeds() {
     done
     # One seed past LineReader's 64 KiB buffer, so lines that straddle two reads are exercised.
     head -c 70000 "$shared/traces/mahimahi/TMobile-LTE-short.down" >"$corpus/trace-mahimahi/long-70k.down"
-    cp "$shared/traces/pensieve/test/norway_tram_37" "$shared/traces/pensieve/test/norway_train_5" "$corpus/trace-pensieve/"
+    cp "$shared/traces/pensieve/test/norway_tram_37" "$shared/traces/pensieve/test/norway_train_5" \
+        "$corpus/trace-pensieve/"
     head -n 40 "$shared/traces/pensieve/train/trace_10367_http---www.facebook.com" >"$corpus/trace-pensieve/fcc-40"
     cp "$shared/traces/sabre/example-network.json" "$corpus/trace-sabre/"
     { head -n 41 "$shared/traces/sabre/3g/report.2010-09-13_1003CEST.json" | sed '$ s/},$/}/'; echo ']'; } \

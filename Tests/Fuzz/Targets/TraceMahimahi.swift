@@ -1,6 +1,7 @@
 import ABRSim
 
-/// libFuzzer entry: the bytes as a mahimahi trace, read through ``TraceReader`` and made into a looping ``CapacityCurve`` (which validates it) with 1 ms and 10 ms bins.
+/// libFuzzer entry: the bytes as a mahimahi trace, read through ``TraceReader`` with 1 ms and 10 ms bins, then
+/// made into a looping ``CapacityCurve`` (which validates it).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTraceMahimahi(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let path = FuzzScratch.write(data, size, to: "trace.down")

@@ -1,6 +1,7 @@
 import ABRSim
 
-/// libFuzzer entry: the bytes as a sabre trace, read through ``TraceReader`` and made into a looping ``CapacityCurve`` (which validates it).
+/// libFuzzer entry: the bytes as a sabre trace, read through ``TraceReader``, then made into a looping
+/// ``CapacityCurve`` (which validates it).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTraceSabre(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let path = FuzzScratch.write(data, size, to: "trace.json")
