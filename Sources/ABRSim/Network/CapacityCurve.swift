@@ -103,6 +103,14 @@ public struct CapacityCurve: Sendable {
             let end = i + 1 < starts.count ? starts[i + 1] : duration
             prefix[i + 1] = prefix[i] + ratesBps[i] * (end - starts[i])
         }
+        // The look-up grids scale by pieces per second and per bit: both must be finite numbers.
+        guard (Double(starts.count) / duration).isFinite else {
+            throw InputError("duration \(duration) s is too short for \(starts.count) pieces")
+        }
+        let total = prefix[starts.count]
+        guard total == 0 || (Double(starts.count) / total).isFinite else {
+            throw InputError("one period carries \(total) bits: too few to be told from none")
+        }
         self.starts = starts
         self.ratesBps = ratesBps
         self.latencySeconds = latencySeconds

@@ -68,6 +68,16 @@ public struct NetworkTimeline: Sendable {
                 try check(length)
                 let explicitRtt = try rttSeconds.map { try rtt($0) }
                 let end = t + length
+                // Each repetition adds up to pieceCount pieces: refuse a stretch that would repeat a short trace
+                // beyond the simulator's piece budget (it would exhaust memory, or never end when t + offset no
+                // longer grows).
+                let pieceBudget = Double(SyntheticTraceGenerator.maximumPieces - pieces.starts.count)
+                guard (length / curve.duration).rounded(.up) * Double(trace.pieceCount) <= pieceBudget else {
+                    throw InputError(
+                        location: location,
+                        "\(length) s of the \(curve.duration) s trace ‘\(trace.name)’ repeats it into more than"
+                            + " \(SyntheticTraceGenerator.maximumPieces) pieces; use a shorter stretch")
+                }
                 var offset = 0.0
                 loops: while true {
                     for i in 0..<trace.pieceCount {

@@ -92,11 +92,15 @@ public struct MarkovRateModel: Sendable, Equatable {
     }
 
     /// The sequence of visits (state, start, length) covering [0, `seconds`); the last visit is cut at `seconds`.
-    func visits(seconds: Double, _ random: RandomSource) -> [(state: Int, start: Double, length: Double)] {
+    /// Stops after `limit` + 1 visits (sojourns too short for `seconds` would otherwise never end), so a caller
+    /// seeing more than `limit` refuses the model.
+    func visits(seconds: Double, _ random: RandomSource, limit: Int = .max)
+        -> [(state: Int, start: Double, length: Double)]
+    {
         var result: [(state: Int, start: Double, length: Double)] = []
         var t = 0.0
         var state = initialState
-        while t < seconds {
+        while t < seconds, result.count <= limit {
             let length = states[state].sojourn.draw(random)
             result.append((state, t, min(length, seconds - t)))
             t += length

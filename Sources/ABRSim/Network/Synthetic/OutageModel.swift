@@ -25,11 +25,13 @@ public struct OutageModel: Sendable, Equatable {
     }
 
     /// The outage intervals [start, end) within [0, `seconds`), in order and disjoint.
-    func intervals(seconds: Double, _ random: RandomSource) -> [(start: Double, end: Double)] {
+    /// Stops after `limit` + 1 outages (gaps and outages too short for `seconds` would otherwise never end), so a
+    /// caller seeing more than `limit` refuses the model.
+    func intervals(seconds: Double, _ random: RandomSource, limit: Int = .max) -> [(start: Double, end: Double)] {
         var result: [(start: Double, end: Double)] = []
         var t = 0.0
         let meanGap = 60 / perMinute
-        while true {
+        while result.count <= limit {
             t += random.exponential(mean: meanGap)
             guard t < seconds else { break }
             let length = duration.draw(random)

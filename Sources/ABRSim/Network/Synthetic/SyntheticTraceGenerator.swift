@@ -21,6 +21,23 @@ public enum SyntheticTraceGenerator {
                 "\(seconds) s in samples of \(model.sampleSeconds) s is more than \(maximumPieces) pieces;"
                     + " use a longer sampleSeconds")
         }
+        // Expected state visits and outages, checked before drawing them; the draws are capped too (a skewed draw
+        // can exceed its expectation), so no model can exhaust memory or loop for ever.
+        if case .markov(let chain) = model.base, let shortest = chain.states.map(\.sojourn.meanSeconds).min(),
+            seconds / shortest > Double(maximumPieces)
+        {
+            throw InputError(
+                "\(seconds) s in sojourns of \(shortest) s is more than \(maximumPieces) state visits;"
+                    + " use longer meanSojournSeconds")
+        }
+        if let outages = model.outages,
+            seconds / (60 / outages.perMinute + outages.duration.meanSeconds)
+                > Double(maximumPieces)
+        {
+            throw InputError(
+                "\(seconds) s at \(outages.perMinute) outages per minute is more than \(maximumPieces) outages;"
+                    + " use a lower perMinute or longer meanSeconds")
+        }
         let random = RandomSource(seed: seed)
         var starts: [Double] = []
         var rates: [Double] = []
@@ -39,7 +56,12 @@ public enum SyntheticTraceGenerator {
         case .lognormal(let rate):
             sample(from: 0, length: seconds, rate)
         case .markov(let chain):
-            for visit in chain.visits(seconds: seconds, random) where visit.length > 0 {
+            let visits = chain.visits(seconds: seconds, random, limit: maximumPieces)
+            guard visits.count <= maximumPieces else {
+                throw InputError(
+                    "\(seconds) s drew more than \(maximumPieces) state visits; use longer meanSojournSeconds")
+            }
+            for visit in visits where visit.length > 0 {
                 sample(from: visit.start, length: visit.length, chain.states[visit.state].rate)
             }
         }
@@ -51,7 +73,13 @@ public enum SyntheticTraceGenerator {
         var trace = Trace(name: name, starts: starts, ratesBps: rates, duration: seconds)
         if let outages = model.outages {
             let outageRandom = RandomSource(seed: seed ^ 0x5BD1_E995)
-            trace = TraceTools.zeroed(trace, during: outages.intervals(seconds: seconds, outageRandom))
+            let intervals = outages.intervals(seconds: seconds, outageRandom, limit: maximumPieces)
+            guard intervals.count <= maximumPieces else {
+                throw InputError(
+                    "\(seconds) s drew more than \(maximumPieces) outages; use a lower perMinute or longer"
+                        + " meanSeconds")
+            }
+            trace = TraceTools.zeroed(trace, during: intervals)
         }
         if let latency = model.latencySeconds {
             trace.latencySeconds = Array(repeating: latency, count: trace.pieceCount)
