@@ -23,6 +23,13 @@ public final class SharedLink {
         var remainingBits: Double
         var totalBits: Double
         var demand: FlowDemand
+        /// A rate below this (bit/s) counts as delivering nothing (see ``deliversNothing(owner:at:)``).
+        var minimumDataRateBps: Double
+        /// The end of the last capped piece in which the flow received data (seconds; `-.infinity`: none yet).
+        var cappedDataUntil: Double
+        /// The last uncapped update in which the flow received data (seconds; `-.infinity`: none yet); its last
+        /// bit came where the capacity was last positive before it.
+        var uncappedDataUntil = -Double.infinity
     }
 
     /// TCP maximum segment size used in the Mathis bound: 1460 bytes.
@@ -77,10 +84,18 @@ public final class SharedLink {
 
     // MARK: - Changes
 
-    /// Starts a transfer of `bits` for `owner` at time `t` (its first byte), with its demand.
-    public func startFlow(owner: Int, bits: Double, demand: FlowDemand, at t: Double) {
+    /// Starts a transfer of `bits` for `owner` at time `t` (its first byte), with its demand. A rate below
+    /// `minimumDataRateBps` counts as no data (the request timeout's one byte per timeout); `lastData` is when
+    /// the transfer last received data before (a flow moved from another link), `-.infinity` for none.
+    public func startFlow(
+        owner: Int, bits: Double, demand: FlowDemand, at t: Double, minimumDataRateBps: Double = 0,
+        lastData: Double = -.infinity
+    ) {
         advance(to: t)
-        flows.append(Flow(owner: owner, remainingBits: bits, totalBits: bits, demand: demand))
+        flows.append(
+            Flow(
+                owner: owner, remainingBits: bits, totalBits: bits, demand: demand,
+                minimumDataRateBps: minimumDataRateBps, cappedDataUntil: lastData))
         reassign()
     }
 
@@ -148,15 +163,22 @@ public final class SharedLink {
         }
         if flows.count == 1 && !isCapped {
             flows[0].remainingBits -= cumulative - lastCumulativeBits
+            if cumulative > lastCumulativeBits { flows[0].uncappedDataUntil = t }
         } else if !isCapped {
             let delivered = cumulative - lastCumulativeBits
-            for index in flows.indices { flows[index].remainingBits -= fractions[index] * delivered }
+            for index in flows.indices {
+                flows[index].remainingBits -= fractions[index] * delivered
+                if delivered > 0 && fractions[index] > 0 { flows[index].uncappedDataUntil = t }
+            }
         } else {
             var from = lastUpdate
             while from < t {
                 let to = min(curve.nextChange(after: from), t)
                 fillRates(at: from)
-                for index in flows.indices { flows[index].remainingBits -= scratchRates[index] * (to - from) }
+                for index in flows.indices {
+                    flows[index].remainingBits -= scratchRates[index] * (to - from)
+                    if !receivesNothing(index) { flows[index].cappedDataUntil = to }
+                }
                 from = to
             }
         }
@@ -173,7 +195,23 @@ public final class SharedLink {
         waterFill(capacity: curve.rate(at: t), tiers: tiers, shares: shares, caps: scratchCaps, rates: &scratchRates)
     }
 
+    /// Whether flow `index` counts as receiving nothing at the rate in `scratchRates` (zero, or below its
+    /// minimum data rate).
+    @inline(__always)
+    func receivesNothing(_ index: Int) -> Bool {
+        let rate = scratchRates[index]
+        return !(rate > 0 && rate >= flows[index].minimumDataRateBps)
+    }
+
     // MARK: - Queries
+
+    /// When `owner`'s flow last received data, as of the last ``advance(to:)`` (seconds; `-.infinity` if it has
+    /// received none on this link, or has no flow). Rates below the flow's minimum data rate do not count.
+    public func lastDataTime(owner: Int) -> Double {
+        guard let flow = flows.first(where: { $0.owner == owner }) else { return -.infinity }
+        guard flow.uncappedDataUntil > flow.cappedDataUntil else { return flow.cappedDataUntil }
+        return max(flow.cappedDataUntil, curve.time(atCumulativeBits: curve.cumulativeBits(at: flow.uncappedDataUntil)))
+    }
 
     /// Bits `owner` still has to receive, as of the last ``advance(to:)``; `nil` when it has no flow.
     public func remainingBits(owner: Int) -> Double? {

@@ -39,9 +39,12 @@ extension Player {
         if let current = request, current.firstByteTime != nil, !current.fromCache {
             link.advance(to: now)
             let remaining = link.remainingBits(owner: index) ?? 0
+            let lastData = link.lastDataTime(owner: index)
             link.cancelFlow(owner: index, at: now)
             linkIndex = target
-            link.startFlow(owner: index, bits: remaining, demand: demand, at: now)
+            link.startFlow(
+                owner: index, bits: remaining, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps,
+                lastData: lastData)
         } else {
             linkIndex = target
         }

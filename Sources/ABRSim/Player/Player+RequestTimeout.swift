@@ -22,6 +22,15 @@ extension Player {
         timeoutGeneration &+= 1
     }
 
+    /// The rate (bit/s) below which a request counts as receiving nothing: less than one byte per timeout.
+    var minimumDataRateBps: Double { 8 / settings.requests.timeoutSeconds }
+
+    /// The start of `current`'s stretch without data on a capped link, from the link's own record of the flow's
+    /// last data (exact even while it trickles below ``minimumDataRateBps``); the request time before any data.
+    func cappedIdleSince(of current: Request, at now: Double) -> Double {
+        min(max(current.requestTime, link.lastDataTime(owner: index)), now)
+    }
+
     /// Bits the request in flight has received (as of the link's last update).
     func receivedBits(of current: Request) -> Double {
         current.bits - (link.remainingBits(owner: index) ?? current.bits)
@@ -44,6 +53,8 @@ extension Player {
         }
         timeoutReviewedAt = now
         guard let fraction else {
+            // Capped: a trickle below one byte per timeout adds bits but no data, so the link's record decides.
+            idleSince = cappedIdleSince(of: current, at: now)
             arm(walkedDeadline(from: now, horizon: moment.horizon, timeout: timeout), at: now)
             return
         }
@@ -87,7 +98,7 @@ extension Player {
         var from = now
         for _ in 0..<Self.maximumTimeoutPieces {
             let to = min(link.curve.nextChange(after: from), horizon)
-            if link.deliversNothing(owner: index, at: from, timeout: timeout) {
+            if link.deliversNothing(owner: index, at: from) {
                 let start = stretchStart ?? (from == now ? min(idleSince, now) : from)
                 stretchStart = start
                 if start + timeout <= to { return max(start + timeout, now) }
@@ -118,7 +129,11 @@ extension Player {
         armedTimeout = nil
         link.advance(to: now)
         let timeout = settings.requests.timeoutSeconds
-        let idle = receivedBits(of: current) <= receivedAtReview + link.completionToleranceBits
+        var idle = receivedBits(of: current) <= receivedAtReview + link.completionToleranceBits
+        if link.isCapped {
+            idleSince = cappedIdleSince(of: current, at: now)
+            idle = true
+        }
         guard idle, now - idleSince >= timeout - SimulationTime.tolerance else {
             reviewRequestTimeout(at: now)
             return
@@ -253,12 +268,12 @@ extension SharedLink {
     }
 
     /// Whether `owner`'s flow receives no data at time `t` under the current allocation (zero capacity, a zero
-    /// share, or a water-filled rate so low that not one byte arrives within `timeout` seconds, e.g. a rate limit
-    /// of a millibit per second); `true` without a flow.
-    func deliversNothing(owner: Int, at t: Double, timeout: Double) -> Bool {
+    /// share, or a water-filled rate below the flow's minimum data rate: so low that not one byte arrives within
+    /// the request timeout, e.g. a rate limit of a millibit per second); `true` without a flow.
+    func deliversNothing(owner: Int, at t: Double) -> Bool {
         guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return true }
         if !isCapped { return fractions[index] <= 0 || curve.rate(at: t) <= 0 }
         fillRates(at: t)
-        return scratchRates[index] * timeout < 8
+        return receivesNothing(index)
     }
 }

@@ -162,7 +162,8 @@ public final class Player {
             guard generation == requestGeneration, var current = request else { return }
             current.firstByteTime = now
             request = current
-            link.startFlow(owner: index, bits: current.bits, demand: demand, at: now)
+            link.startFlow(
+                owner: index, bits: current.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
             scheduleProgressCheck(at: now)
         case .bufferRunsOut(let generation):
             guard generation == clockGeneration else { return }
@@ -283,7 +284,7 @@ public final class Player {
             engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
         } else {
             request!.firstByteTime = now
-            link.startFlow(owner: index, bits: bits, demand: demand, at: now)
+            link.startFlow(owner: index, bits: bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
             scheduleProgressCheck(at: now)
         }
     }
