@@ -89,7 +89,8 @@ struct OutputFolderCommandTests {
         let fixture = SweepFixture("sweep-incomplete")
         defer { fixture.remove() }
         let out = fixture.directory + "/out"
-        let arguments = ["--policies", "bba(reservoir=1..25:1)", "--jobs", "1", "--batch", "1", "--out", out]
+        // Enough runs that a loaded machine cannot finish them between two looks at the progress file.
+        let arguments = ["--policies", "bba(reservoir=1..200:1)", "--jobs", "1", "--batch", "1", "--out", out]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.abrsim)
         process.arguments = ["sweep", fixture.scenario, "--traces", fixture.traces] + arguments
