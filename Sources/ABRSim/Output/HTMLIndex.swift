@@ -35,36 +35,40 @@ public enum HTMLIndex {
         }
     }
 
-    /// The page titled `title`, with `tables` then `figures`.
+    /// The page titled `title`, with `tables` then `figures`, as UTF-8 bytes (each drawing is copied in once,
+    /// with no intermediate string).
     public static func page(title: String, note: String = "", tables: [Table], figures: [Figure]) -> [UInt8] {
-        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-        html += "<title>\(escapeXML(title))</title>\n<style>\n"
-        html += "body { font-family: Helvetica, Arial, sans-serif; margin: 24px; color: #222; }\n"
-        html += "table { border-collapse: collapse; font-size: 13px; margin-bottom: 24px; }\n"
-        html += "th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }\n"
-        html += "th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }\n"
-        html += "figure { margin: 0 0 32px 0; } svg { max-width: 100%; height: auto; }\n"
-        html += "</style>\n</head>\n<body>\n<h1>\(escapeXML(title))</h1>\n"
-        if !note.isEmpty { html += "<p>\(escapeXML(note))</p>\n" }
+        var html: [UInt8] = []
+        html.reserveCapacity(figures.reduce(4096) { $0 + $1.svg.byteCount + 256 })
+        let add = { (text: String) in html.append(contentsOf: text.utf8) }
+        add("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
+        add("<title>\(escapeXML(title))</title>\n<style>\n")
+        add("body { font-family: Helvetica, Arial, sans-serif; margin: 24px; color: #222; }\n")
+        add("table { border-collapse: collapse; font-size: 13px; margin-bottom: 24px; }\n")
+        add("th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }\n")
+        add("th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }\n")
+        add("figure { margin: 0 0 32px 0; } svg { max-width: 100%; height: auto; }\n")
+        add("</style>\n</head>\n<body>\n<h1>\(escapeXML(title))</h1>\n")
+        if !note.isEmpty { add("<p>\(escapeXML(note))</p>\n") }
         for table in tables {
-            html += "<h2>\(escapeXML(table.heading))</h2>\n<table>\n<tr>"
-            for column in table.table.columns { html += "<th>\(escapeXML(column))</th>" }
-            html += "</tr>\n"
+            add("<h2>\(escapeXML(table.heading))</h2>\n<table>\n<tr>")
+            for column in table.table.columns { add("<th>\(escapeXML(column))</th>") }
+            add("</tr>\n")
             for row in table.table.rows {
-                html += "<tr>"
-                for field in row { html += "<td>\(escapeXML(cellText(field)))</td>" }
-                html += "</tr>\n"
+                add("<tr>")
+                for field in row { add("<td>\(escapeXML(cellText(field)))</td>") }
+                add("</tr>\n")
             }
-            html += "</table>\n"
+            add("</table>\n")
         }
         for figure in figures {
-            html += "<figure>\n<h2>\(escapeXML(figure.heading))</h2>\n"
-            html += figure.svg.text
-            html += "<figcaption><a href=\"\(escapeXML(figure.file))\">\(escapeXML(figure.file))</a></figcaption>\n"
-            html += "</figure>\n"
+            add("<figure>\n<h2>\(escapeXML(figure.heading))</h2>\n")
+            figure.svg.write(into: &html)
+            add("<figcaption><a href=\"\(escapeXML(figure.file))\">\(escapeXML(figure.file))</a></figcaption>\n")
+            add("</figure>\n")
         }
-        html += "</body>\n</html>\n"
-        return Array(html.utf8)
+        add("</body>\n</html>\n")
+        return html
     }
 
     /// A CSV field for people: a number with a fraction rounded to three decimals, anything else as written.

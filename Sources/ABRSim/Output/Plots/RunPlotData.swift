@@ -64,11 +64,12 @@ public struct RunPlotData: Sendable {
     }
 
     /// Reads the run in `directory`; a missing or malformed file is an ``InputError`` naming it.
+    /// `timeline.csv` and `segments.csv` are read in chunks of rows (``CSVChunks``), and repeated texts (states,
+    /// statuses) share one string, so memory grows with the plotted rows, not with the files' fields.
     public static func load(directory: String) throws -> RunPlotData {
         let summary = try readTable(directory, "summary.csv")
-        let timeline = try readTable(directory, "timeline.csv")
-        let segments = try readTable(directory, "segments.csv")
-        let capacityTable = try readTable(directory, "capacity.csv")
+        try InputFile.checkReadable(InputFile.resolve("timeline.csv", against: directory))
+        try InputFile.checkReadable(InputFile.resolve("segments.csv", against: directory))
         let ids = try summary.strings("player")
         let policies = try summary.strings("policy")
         let scenario = try summary.strings("scenario").first ?? InputFile.fileName(of: directory)
@@ -76,42 +77,56 @@ public struct RunPlotData: Sendable {
         var index: [String: Int] = [:]
         for (position, id) in ids.enumerated() where index[id] == nil { index[id] = position }
 
-        let rowPlayers = try timeline.strings("player")
-        let times = try timeline.numbers("t_s")
-        let states = try timeline.strings("state")
-        let statuses = try timeline.strings("time_control_status")
-        let buffers = try timeline.numbers("buffer_s")
-        let shares = try timeline.numbers("link_share")
-        let likely = try timeline.strings("likely_to_keep_up")
-        for row in rowPlayers.indices {
-            guard let player = index[rowPlayers[row]] else {
-                throw timeline.error(row: row, "player '\(rowPlayers[row])' is not in summary.csv")
-            }
-            players[player].timeline.append(
+        var texts = TextInterner()
+        try appendRows(directory, "timeline.csv", index: index, to: &players, \.timeline) { timeline in
+            let times = try timeline.numbers("t_s")
+            let states = try timeline.strings("state")
+            let statuses = try timeline.strings("time_control_status")
+            let buffers = try timeline.numbers("buffer_s")
+            let shares = try timeline.numbers("link_share")
+            let likely = try timeline.strings("likely_to_keep_up")
+            return { row in
                 TimelineRow(
-                    time: times[row], state: states[row], timeControlStatus: statuses[row],
-                    bufferSeconds: buffers[row], linkShare: shares[row], likelyToKeepUp: likely[row] == "true"))
-        }
-
-        let segmentPlayers = try segments.strings("player")
-        let requests = try segments.numbers("request_s")
-        let dones = try segments.numbers("done_s")
-        let bitrates = try segments.numbers("bitrate_kbps")
-        let afters = try segments.numbers("buffer_after_s")
-        let abandoned = try segments.strings("abandoned")
-        for row in segmentPlayers.indices {
-            guard let player = index[segmentPlayers[row]] else {
-                throw segments.error(row: row, "player '\(segmentPlayers[row])' is not in summary.csv")
+                    time: times[row], state: texts.shared(states[row]), timeControlStatus: texts.shared(statuses[row]),
+                    bufferSeconds: buffers[row], linkShare: shares[row], likelyToKeepUp: likely[row] == "true")
             }
-            players[player].requests.append(
+        }
+        try appendRows(directory, "segments.csv", index: index, to: &players, \.requests) { segments in
+            let requests = try segments.numbers("request_s")
+            let dones = try segments.numbers("done_s")
+            let bitrates = try segments.numbers("bitrate_kbps")
+            let afters = try segments.numbers("buffer_after_s")
+            let abandoned = try segments.strings("abandoned")
+            return { row in
                 Request(
                     requestTime: requests[row], doneTime: dones[row], bitrateKbps: bitrates[row],
-                    bufferAfterSeconds: afters[row], abandoned: abandoned[row] == "true"))
+                    bufferAfterSeconds: afters[row], abandoned: abandoned[row] == "true")
+            }
         }
+        let capacityTable = try readTable(directory, "capacity.csv")
         let capacity = zip(try capacityTable.numbers("t_s"), try capacityTable.numbers("capacity_kbps")).map {
             (time: $0, kbps: $1)
         }
         return RunPlotData(scenario: scenario, players: players, capacity: capacity, summary: summary.table)
+    }
+
+    /// Reads `directory/name` chunk by chunk and appends each data row, made by the function `rows` returns for
+    /// its chunk (given the row's index in the chunk), to the `list` of the player its `player` column names
+    /// (`index` maps ids to positions); a player not in `index` is an error at that row.
+    private static func appendRows<Row>(
+        _ directory: String, _ name: String, index: [String: Int], to players: inout [Player],
+        _ list: WritableKeyPath<Player, [Row]>, rows: (NamedTable) throws -> (Int) -> Row
+    ) throws {
+        try CSVChunks(file: InputFile.resolve(name, against: directory)).forEach { chunk in
+            let ids = try chunk.strings("player")
+            let makeRow = try rows(chunk)
+            for row in ids.indices {
+                guard let player = index[ids[row]] else {
+                    throw chunk.error(row: row, "player '\(ids[row])' is not in summary.csv")
+                }
+                players[player][keyPath: list].append(makeRow(row))
+            }
+        }
     }
 
     /// Reads `directory/name` as CSV.
@@ -125,6 +140,8 @@ public struct RunPlotData: Sendable {
 struct NamedTable {
     let file: String
     let table: CSVTable
+    /// Index in the whole file of the table's first data row (a chunk of a larger file starts after 0).
+    var firstRow = 0
 
     /// The column `name` as text, or an error naming the file.
     func strings(_ name: String) throws -> [String] {
@@ -145,8 +162,21 @@ struct NamedTable {
         }
     }
 
-    /// An error at data row `row` (0-based; the header is line 1).
+    /// An error at data row `row` of this table (0-based; the header is line 1).
     func error(row: Int, _ message: String) -> InputError {
-        InputError.atLine(file, row + 2, message)
+        InputError.atLine(file, firstRow + row + 2, message)
+    }
+}
+
+/// One shared copy of each distinct text, so that a column with few distinct values (a state, a status) costs
+/// one string per value rather than one per row.
+struct TextInterner {
+    private var seen: Set<String> = []
+
+    /// `text`, or the equal string seen before.
+    mutating func shared(_ text: String) -> String {
+        if let existing = seen.firstIndex(of: text) { return seen[existing] }
+        seen.insert(text)
+        return text
     }
 }

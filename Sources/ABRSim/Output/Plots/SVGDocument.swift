@@ -3,13 +3,14 @@
 /// gives byte-identical files.
 ///
 /// Used by the plot types (``TimelinePlot``, ``CDFPlot``, ``BarPlot``); coordinates are pixels, origin at the
-/// top left, y growing downwards.
+/// top left, y growing downwards. The drawing is kept as UTF-8 bytes, appended once (no intermediate strings per
+/// element), so a large drawing costs its size and no more.
 public struct SVGDocument: Sendable {
     /// Width of the drawing in pixels.
     public let width: Double
     /// Height of the drawing in pixels.
     public let height: Double
-    private var body = ""
+    private var body: [UInt8] = []
 
     /// An empty drawing of `width` × `height` pixels with a white background.
     public init(width: Double, height: Double) {
@@ -23,40 +24,40 @@ public struct SVGDocument: Sendable {
         x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
         stroke: String? = nil
     ) {
-        body += "<rect x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" width=\"\(svgNumber(max(width, 0)))\""
-        body += " height=\"\(svgNumber(max(height, 0)))\" fill=\"\(fill)\""
-        if opacity < 1 { body += " fill-opacity=\"\(svgNumber(opacity))\"" }
-        if let stroke { body += " stroke=\"\(stroke)\"" }
-        body += "/>\n"
+        append("<rect x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" width=\"\(svgNumber(max(width, 0)))\"")
+        append(" height=\"\(svgNumber(max(height, 0)))\" fill=\"\(fill)\"")
+        if opacity < 1 { append(" fill-opacity=\"\(svgNumber(opacity))\"") }
+        if let stroke { append(" stroke=\"\(stroke)\"") }
+        append("/>\n")
     }
 
     /// A straight line.
     public mutating func line(
         x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dashed: Bool = false
     ) {
-        body += "<line x1=\"\(svgNumber(x1))\" y1=\"\(svgNumber(y1))\" x2=\"\(svgNumber(x2))\""
-        body += " y2=\"\(svgNumber(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(svgNumber(width))\""
-        if dashed { body += " stroke-dasharray=\"4 3\"" }
-        body += "/>\n"
+        append("<line x1=\"\(svgNumber(x1))\" y1=\"\(svgNumber(y1))\" x2=\"\(svgNumber(x2))\"")
+        append(" y2=\"\(svgNumber(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(svgNumber(width))\"")
+        if dashed { append(" stroke-dasharray=\"4 3\"") }
+        append("/>\n")
     }
 
     /// An open polyline through `points` (nothing for fewer than two points).
     public mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width: Double = 1.5) {
         guard points.count >= 2 else { return }
-        body += "<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(svgNumber(width))\""
-        body += " stroke-linejoin=\"round\" points=\""
+        append("<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(svgNumber(width))\"")
+        append(" stroke-linejoin=\"round\" points=\"")
         appendPoints(points)
-        body += "\"/>\n"
+        append("\"/>\n")
     }
 
     /// A closed, filled polygon through `points`.
     public mutating func polygon(_ points: [(x: Double, y: Double)], fill: String, opacity: Double = 1) {
         guard points.count >= 3 else { return }
-        body += "<polygon fill=\"\(fill)\""
-        if opacity < 1 { body += " fill-opacity=\"\(svgNumber(opacity))\"" }
-        body += " stroke=\"none\" points=\""
+        append("<polygon fill=\"\(fill)\"")
+        if opacity < 1 { append(" fill-opacity=\"\(svgNumber(opacity))\"") }
+        append(" stroke=\"none\" points=\"")
         appendPoints(points)
-        body += "\"/>\n"
+        append("\"/>\n")
     }
 
     /// Text at (`x`, `y`) (the baseline); `anchor` is `start`, `middle` or `end`; `rotation` in degrees about
@@ -65,32 +66,85 @@ public struct SVGDocument: Sendable {
         _ string: String, x: Double, y: Double, size: Double = 13, anchor: String = "start", fill: String = "#222222",
         bold: Bool = false, rotation: Double = 0
     ) {
-        body += "<text x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" font-size=\"\(svgNumber(size))\""
-        if anchor != "start" { body += " text-anchor=\"\(anchor)\"" }
-        if bold { body += " font-weight=\"bold\"" }
+        append("<text x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" font-size=\"\(svgNumber(size))\"")
+        if anchor != "start" { append(" text-anchor=\"\(anchor)\"") }
+        if bold { append(" font-weight=\"bold\"") }
         if rotation != 0 {
-            body += " transform=\"rotate(\(svgNumber(rotation)) \(svgNumber(x)) \(svgNumber(y)))\""
+            append(" transform=\"rotate(\(svgNumber(rotation)) \(svgNumber(x)) \(svgNumber(y)))\"")
         }
-        body += " fill=\"\(fill)\">\(escapeXML(string))</text>\n"
+        append(" fill=\"\(fill)\">\(escapeXML(string))</text>\n")
     }
+
+    /// Size of the drawing's elements in bytes (without the enclosing `<svg>` tags), for reserving output space.
+    public var byteCount: Int { body.count }
 
     /// The document: an `<svg>` element with the drawing (no XML declaration, so it can also be inlined in HTML).
-    public var text: String {
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(svgNumber(width))\""
-            + " height=\"\(svgNumber(height))\" viewBox=\"0 0 \(svgNumber(width)) \(svgNumber(height))\""
-            + " font-family=\"Helvetica, Arial, sans-serif\">\n" + body + "</svg>\n"
-    }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The document as UTF-8 bytes, for an output file.
-    public var bytes: [UInt8] { Array(text.utf8) }
+    public var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(body.count + 300)
+        write(into: &bytes)
+        return bytes
+    }
+
+    /// Appends the document's UTF-8 bytes (the same as ``bytes``) to `output`; ``HTMLIndex`` inlines drawings
+    /// this way without copying them through a string.
+    public func write(into output: inout [UInt8]) {
+        let header =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(svgNumber(width))\""
+            + " height=\"\(svgNumber(height))\" viewBox=\"0 0 \(svgNumber(width)) \(svgNumber(height))\""
+            + " font-family=\"Helvetica, Arial, sans-serif\">\n"
+        output.append(contentsOf: header.utf8)
+        output.append(contentsOf: body)
+        output.append(contentsOf: "</svg>\n".utf8)
+    }
+
+    private mutating func append(_ string: String) {
+        body.append(contentsOf: string.utf8)
+    }
 
     private mutating func appendPoints(_ points: [(x: Double, y: Double)]) {
         var first = true
         for point in points {
-            if !first { body += " " }
+            if !first { body.append(UInt8(ascii: " ")) }
             first = false
-            body += svgNumber(point.x) + "," + svgNumber(point.y)
+            appendSVGNumber(point.x, to: &body)
+            body.append(UInt8(ascii: ","))
+            appendSVGNumber(point.y, to: &body)
         }
+    }
+}
+
+/// Appends ``svgNumber(_:)`` of `x` to `output` as UTF-8, without building a string in the common case (a
+/// finite value below 1e15 in magnitude); the bytes are the same as `svgNumber(x).utf8`. Used for the many
+/// coordinates of polylines and polygons.
+func appendSVGNumber(_ x: Double, to output: inout [UInt8]) {
+    guard x.isFinite, x.magnitude < 1e15 else {
+        output.append(contentsOf: svgNumber(x).utf8)
+        return
+    }
+    let units = Int64((x * 100).rounded())
+    let magnitude = units.magnitude
+    if units < 0 { output.append(UInt8(ascii: "-")) }
+    appendDecimalDigits(magnitude / 100, to: &output)
+    let fraction = magnitude % 100
+    guard fraction != 0 else { return }
+    output.append(UInt8(ascii: "."))
+    output.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+    if fraction % 10 != 0 { output.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+}
+
+/// Appends the decimal digits of `value` (no sign, no leading zeros; `0` for zero).
+private func appendDecimalDigits(_ value: UInt64, to output: inout [UInt8]) {
+    var divisor: UInt64 = 1
+    while value / divisor >= 10 { divisor *= 10 }
+    var rest = value
+    while divisor > 0 {
+        output.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+        rest %= divisor
+        divisor /= 10
     }
 }
 

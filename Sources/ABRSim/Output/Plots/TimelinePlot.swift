@@ -50,7 +50,8 @@ public enum TimelinePlot {
             drawArea(&svg, series, panel: throughputPanel, end: end, fill: colours[position], opacity: 0.45)
         }
         let capacitySteps = data.capacity.map { (time: $0.time, value: $0.kbps / 1000) }
-        svg.polyline(stepPoints(capacitySteps, end: end, panel: throughputPanel), stroke: "#555555", width: 0.8)
+        let capacityPoints = thinned(stepPoints(capacitySteps, end: end, panel: throughputPanel), throughputPanel)
+        svg.polyline(capacityPoints, stroke: "#555555", width: 0.8)
         throughputPanel.drawFrame(&svg)
         var legend = [PlotLegend.Entry("link capacity", colour: "#555555")]
         for (position, player) in players.enumerated() {
@@ -75,7 +76,8 @@ public enum TimelinePlot {
         for (position, player) in players.enumerated() {
             let steps = player.requests.map { (time: $0.requestTime, value: $0.bitrateKbps / 1000) }
             let playerEnd = player.timeline.last.map { max($0.time, player.requests.last?.doneTime ?? 0) } ?? end
-            svg.polyline(stepPoints(steps, end: playerEnd, panel: bitratePanel), stroke: colours[position], width: 2)
+            let points = thinned(stepPoints(steps, end: playerEnd, panel: bitratePanel), bitratePanel)
+            svg.polyline(points, stroke: colours[position], width: 2)
         }
         bitratePanel.drawFrame(&svg)
         PlotLegend.draw(
@@ -93,7 +95,8 @@ public enum TimelinePlot {
         for (position, points) in buffers.enumerated() {
             let xMap = bufferPanel.x
             let yMap = bufferPanel.y
-            svg.polyline(points.map { (xMap($0.time), yMap($0.value)) }, stroke: colours[position], width: 1.5)
+            let pixels = thinned(points.map { (xMap($0.time), yMap($0.value)) }, bufferPanel)
+            svg.polyline(pixels, stroke: colours[position], width: 1.5)
         }
         bufferPanel.drawFrame(&svg)
         PlotLegend.draw(
@@ -106,17 +109,13 @@ public enum TimelinePlot {
         for (position, player) in players.enumerated() {
             let top = stripsTop + Double(position) * stripHeight
             svg.text(player.id, x: left - 6, y: top + 17, size: 12, anchor: "end")
-            for span in spans(player.timeline, end: end, key: { $0.likelyToKeepUp ? "1" : "" }) where !span.key.isEmpty
-            {
-                svg.rect(
-                    x: xMap(span.start), y: top, width: xMap(span.end) - xMap(span.start), height: 8, fill: Palette.blue
-                )
+            let keepUp = spans(player.timeline, end: end, key: { $0.likelyToKeepUp ? "1" : "" })
+            for span in stripSpans(keepUp, panel: throughputPanel) where !span.key.isEmpty {
+                svg.rect(x: span.x0, y: top, width: span.x1 - span.x0, height: 8, fill: Palette.blue)
             }
-            for span in spans(player.timeline, end: end, key: \.state) {
+            for span in stripSpans(spans(player.timeline, end: end, key: \.state), panel: throughputPanel) {
                 let colour = stateColours.first { $0.state == span.key }?.colour ?? "#ffffff"
-                svg.rect(
-                    x: xMap(span.start), y: top + 10, width: xMap(span.end) - xMap(span.start), height: 14, fill: colour
-                )
+                svg.rect(x: span.x0, y: top + 10, width: span.x1 - span.x0, height: 14, fill: colour)
             }
             svg.rect(x: left, y: top, width: panelWidth, height: 8, fill: "none", stroke: "#cccccc")
         }
@@ -213,13 +212,29 @@ public enum TimelinePlot {
         return points
     }
 
+    /// `points` of a line in `panel`, thinned to the panel's pixel columns when there are too many
+    /// (``PlotThinning/minMax(_:left:width:limit:)``).
+    static func thinned(_ points: [(x: Double, y: Double)], _ panel: PlotPanel) -> [(x: Double, y: Double)] {
+        PlotThinning.minMax(points, left: panel.left, width: panel.width)
+    }
+
+    /// `spans` (times) as pixel spans of a strip under `panel`'s x axis, merged per pixel column when there are
+    /// too many (``PlotThinning/dominantSpans(_:left:width:limit:)``).
+    static func stripSpans(_ spans: [(key: String, start: Double, end: Double)], panel: PlotPanel)
+        -> [(key: String, x0: Double, x1: Double)]
+    {
+        let xMap = panel.x
+        let pixels = spans.map { (key: $0.key, x0: xMap($0.start), x1: xMap($0.end)) }
+        return PlotThinning.dominantSpans(pixels, left: panel.left, width: panel.width)
+    }
+
     /// A step function as a filled area down to 0.
     static func drawArea(
         _ svg: inout SVGDocument, _ steps: [(time: Double, value: Double)], panel: PlotPanel, end: Double,
         fill: String, opacity: Double
     ) {
         guard let first = steps.first else { return }
-        var points = stepPoints(steps, end: end, panel: panel)
+        var points = thinned(stepPoints(steps, end: end, panel: panel), panel)
         let xMap = panel.x
         points.append((points.last!.x, panel.bottom))
         points.append((xMap(first.time), panel.bottom))
@@ -248,6 +263,7 @@ public enum TimelinePlot {
         let xMap = panel.x
         for (position, player) in players.enumerated() {
             let rows = player.timeline
+            var intervals: [(x0: Double, width: Double)] = []
             var index = 0
             while index < rows.count {
                 guard rows[index].state == "buffering" else {
@@ -258,8 +274,11 @@ public enum TimelinePlot {
                 while index < rows.count, rows[index].state == "buffering" { index += 1 }
                 let stop = index < rows.count ? rows[index].time : start
                 let x0 = xMap(start)
+                intervals.append((x0, max(xMap(stop) - x0, 1)))
+            }
+            for interval in PlotThinning.mergedIntervals(intervals) {
                 svg.rect(
-                    x: x0, y: panel.top, width: max(xMap(stop) - x0, 1), height: panel.height,
+                    x: interval.x0, y: panel.top, width: interval.width, height: panel.height,
                     fill: colour(position), opacity: 0.25)
             }
         }
