@@ -7,8 +7,12 @@
 public final class PlaybackCoordinator {
     /// The group's name.
     public let name: String
+    /// The members, in scenario order. Held unowned: each member holds its coordinator, and the simulation owns
+    /// the members, which outlive it; a strong reference here would make a cycle that leaks every coordinated run.
+    private var memberReferences: [UnownedPlayer] = []
+
     /// The members, in scenario order.
-    private(set) var members: [Player] = []
+    var members: [Player] { memberReferences.map(\.player) }
 
     /// An empty group called `name`.
     init(name: String) {
@@ -17,7 +21,7 @@ public final class PlaybackCoordinator {
 
     /// Adds `player` to the group.
     func add(_ player: Player) {
-        members.append(player)
+        memberReferences.append(UnownedPlayer(player: player))
         player.coordinator = self
     }
 
@@ -63,4 +67,9 @@ public final class PlaybackCoordinator {
             if member !== origin { member.recordRow(at: now) }
         }
     }
+}
+
+/// A player referred to without keeping it alive.
+private struct UnownedPlayer {
+    unowned let player: Player
 }
