@@ -37,6 +37,9 @@ public struct CapacityCurve: Sendable {
     public let holdLatencySeconds: Double?
     /// Loss rate kept by ``TraceEndBehavior/hold`` (and reported after the end for `end`).
     public let holdLossRate: Double?
+    /// Whether any piece (or the held end) has a loss rate above zero; found once here, so that a link made for
+    /// every run does not scan the pieces again.
+    public let hasLoss: Bool
     /// Bits delivered from 0 to `starts[i]`; one more entry than pieces, the last being the total per period.
     @usableFromInline let prefixBits: [Double]
     /// Time grid: `timeIndex[b]` is the piece containing time b·`duration`/m (m = `timeIndex.count` − 1, the last
@@ -120,6 +123,7 @@ public struct CapacityCurve: Sendable {
         self.holdRateBps = holdRateBps ?? ratesBps[ratesBps.count - 1]
         self.holdLatencySeconds = holdLatencySeconds ?? latencySeconds?.last
         self.holdLossRate = holdLossRate ?? lossRates?.last
+        hasLoss = (lossRates?.contains { $0 > 0 } ?? false) || (self.holdLossRate ?? 0) > 0
         prefixBits = prefix
         (timeIndex, timeCellsPerSecond, bitsIndex, bitsCellsPerBit) = Self.grids(starts, prefix, duration)
     }

@@ -69,7 +69,7 @@ public final class SharedLink {
     public init(curve: CapacityCurve, allocator: any BandwidthAllocator = WeightedAllocator()) {
         self.curve = curve
         self.allocator = allocator
-        curveHasLoss = (curve.lossRates?.contains { $0 > 0 } ?? false) || (curve.holdLossRate ?? 0) > 0
+        curveHasLoss = curve.hasLoss
         flows.reserveCapacity(8)
     }
 

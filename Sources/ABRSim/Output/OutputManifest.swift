@@ -145,7 +145,10 @@ public func absolutePath(_ path: String) -> String {
     var full = path
     if !path.hasPrefix("/") {
         var buffer = [CChar](repeating: 0, count: 4096)
-        let directory = getcwd(&buffer, buffer.count).map { _ in String(cString: buffer) } ?? "."
+        let directory =
+            getcwd(&buffer, buffer.count).map { _ in
+                String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            } ?? "."
         full = directory + "/" + path
     }
     var parts: [Substring] = []
