@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A link's capacity c(t) in bit/s: piecewise constant over [0, `duration`), then looping, holding or ending.
 ///
 /// This is the hot path of the simulator: the shared link and every download ask it "how many bits between t0
@@ -40,6 +42,8 @@ public struct CapacityCurve: Sendable {
     /// Whether any piece (or the held end) has a loss rate above zero; found once here, so that a link made for
     /// every run does not scan the pieces again.
     public let hasLoss: Bool
+    /// Zero-capacity indexes already built for this curve, by minimum stretch length (shared by its copies).
+    private let zeroCapacityIndexes = ZeroCapacityIndexMemo()
     /// Bits delivered from 0 to `starts[i]`; one more entry than pieces, the last being the total per period.
     @usableFromInline let prefixBits: [Double]
     /// Time grid: `timeIndex[b]` is the piece containing time b·`duration`/m (m = `timeIndex.count` − 1, the last
@@ -359,5 +363,27 @@ public struct CapacityCurve: Sendable {
             remainder += total
         }
         return (k, min(max(remainder, .leastNonzeroMagnitude), total))
+    }
+}
+
+extension CapacityCurve {
+    /// The curve's ``ZeroCapacityIndex`` for stretches of at least `minimumLength` seconds: built on first use
+    /// (O(pieces)), then shared by every run on this curve, on any thread.
+    func zeroCapacityIndex(minimumLength: Double) -> ZeroCapacityIndex {
+        zeroCapacityIndexes.index(minimumLength: minimumLength) { ZeroCapacityIndex(self, minimumLength: $0) }
+    }
+}
+
+/// The memo behind ``CapacityCurve/zeroCapacityIndex(minimumLength:)``: a class, so that the curve stays a value
+/// whose copies share what was computed from it, guarded for runs on several threads.
+final class ZeroCapacityIndexMemo: Sendable {
+    private let indexes = Mutex<[Double: ZeroCapacityIndex]>([:])
+
+    /// The index for `minimumLength`, made by `build` the first time.
+    func index(minimumLength: Double, build: (Double) -> ZeroCapacityIndex) -> ZeroCapacityIndex {
+        if let index = indexes.withLock({ $0[minimumLength] }) { return index }
+        let index = build(minimumLength)
+        indexes.withLock { $0[minimumLength] = index }
+        return index
     }
 }

@@ -258,7 +258,7 @@ extension SharedLink {
 
     /// The long zero-capacity stretches of the curve.
     func zeroCapacityIndex(minimumLength: Double) -> ZeroCapacityIndex {
-        ZeroCapacityIndex(curve, minimumLength: minimumLength)
+        curve.zeroCapacityIndex(minimumLength: minimumLength)
     }
 
     /// `owner`'s fraction of the capacity when no flow is capped (`nil` when capped or without a flow).

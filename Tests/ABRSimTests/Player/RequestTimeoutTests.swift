@@ -157,6 +157,17 @@ struct RequestTimeoutTests {
         #expect(PlayerSettings().requests == settings)
     }
 
+    @Test func theCurveKeepsEachIndexItBuiltForItsCopiesAndRunsOnOtherThreads() throws {
+        let curve = try CapacityCurve(starts: [0, 2, 4, 5, 8], ratesBps: [0, 1e6, 0, 1e6, 0], duration: 10)
+        let copy = curve
+        #expect(curve.zeroCapacityIndex(minimumLength: 4).starts == [8])
+        #expect(copy.zeroCapacityIndex(minimumLength: 1).starts == [4, 8])
+        let starts = try parallelMap(count: 64, jobs: 4) { run in
+            copy.zeroCapacityIndex(minimumLength: run.isMultiple(of: 2) ? 4 : 1).starts
+        }
+        #expect(starts == (0..<64).map { $0.isMultiple(of: 2) ? [8] : [4, 8] })
+    }
+
     @Test func zeroStretchesMergeAcrossTheLoopOfTheCurve() throws {
         // Zero on [0, 2), [4, 5) and [8, 10) of a 10 s loop: a 4 s stretch from 8 to 12, 18 to 22, … and a 1 s one.
         let curve = try CapacityCurve(starts: [0, 2, 4, 5, 8], ratesBps: [0, 1e6, 0, 1e6, 0], duration: 10)

@@ -2,11 +2,12 @@
 /// for finding in O(log n) the next place a flow with a positive share goes a request timeout without data.
 ///
 /// Built by the request timeout (``Player/reviewRequestTimeout(horizon:at:)``) only when a review looks further
-/// ahead than the timeout, once per link and timeout in a run (O(pieces), kept in a ``ZeroCapacityCache``). Times are absolute simulated seconds; a looping
+/// ahead than the timeout: O(pieces) once per curve and timeout, then kept with the curve
+/// (``CapacityCurve/zeroCapacityIndex(minimumLength:)``), so runs sharing a curve share it. Times are absolute simulated seconds; a looping
 /// curve repeats its stretches every period, and a stretch that runs over the end of the period into the start
 /// of the next one is one stretch. Past the end of a `hold` or `end` curve there are none (a network that
 /// delivers nothing more fails its players at once).
-struct ZeroCapacityIndex {
+struct ZeroCapacityIndex: Sendable {
     /// Starts (local time in one period, sorted) of the zero stretches lasting at least the minimum length.
     let starts: [Double]
     let period: Double
@@ -63,23 +64,5 @@ struct ZeroCapacityIndex {
         }
         if low < starts.count { return k * period + starts[low] }
         return loops ? (k + 1) * period + first : nil
-    }
-}
-
-/// What the request timeouts of one run share per link (``Simulation`` gives every player the same instance):
-/// the ``ZeroCapacityIndex``es by link and timeout, and when each link's flows were last all seen receiving.
-final class ZeroCapacityCache {
-    var indexes: [Int: [Double: ZeroCapacityIndex]] = [:]
-    /// Per link, the last review at which every flow had a positive share of a positive capacity and none could
-    /// time out before the next change; the players' own reviews were skipped then (see
-    /// ``Simulation/reviewRequestTimeouts(on:horizon:)``).
-    var allReceivingAt: [Double] = []
-
-    /// The index of `link`'s curve for stretches of at least `timeout` seconds, built on first use.
-    func index(link: Int, of shared: SharedLink, timeout: Double) -> ZeroCapacityIndex {
-        if let index = indexes[link]?[timeout] { return index }
-        let index = shared.zeroCapacityIndex(minimumLength: timeout)
-        indexes[link, default: [:]][timeout] = index
-        return index
     }
 }
