@@ -1,3 +1,5 @@
+import Dispatch
+
 /// How far a sweep has got, for progress lines.
 public struct SweepProgress: Sendable {
     /// Runs committed (this shard), including resumed ones.
@@ -19,8 +21,9 @@ public struct SweepProgress: Sendable {
 ///
 /// A batch is a run of consecutive positions of the shard: its traces are read, its runs computed in parallel on
 /// up to `jobs` threads (``parallelMap``, results in order), each run's rows formatted on its worker, then the
-/// whole batch committed in run order. So the files never depend on `jobs` or on batch sizes, only per-batch rows
-/// are ever in memory, and an interruption loses at most the batch in flight (commits run inside
+/// whole batch committed in run order, on another thread while the next batch is computed. So the files never
+/// depend on `jobs` or on batch sizes, only two batches of rows are ever in memory, and an interruption loses at
+/// most the batches in flight (commits run inside
 /// ``SweepInterruption/writing(_:)``, so a signal never cuts one short). Batch size: `batchRuns` when set,
 /// else adaptive — about `targetBatchSeconds` of work and at most `maximumBatchBytes` of rows. Called by
 /// `abrsim sweep`.
@@ -71,24 +74,37 @@ public struct SweepRunner {
         precondition(store.runCount == total, "the store was opened for another shard size")
         let start = ContinuousClock.now
         var batch = batchRuns ?? jobs * 2
-        while !store.isComplete {
+        // Batch k is committed on another thread while batch k + 1 is computed: writing rows and syncing them no
+        // longer leaves the cores idle. Only the committing thread touches `store` until the commit is waited for.
+        var next = store.completedRuns
+        var pending: PendingCommit?
+        defer { pending?.wait() }
+        while true {
             if shouldStop() { return false }
-            let first = store.completedRuns
-            let count = min(batch, total - first)
-            let batchStart = ContinuousClock.now
-            let rows = try runBatch(plan, runs: (first..<(first + count)).map(shard.globalRun(at:)))
-            guard try SweepInterruption.writing({ try store.commit(rows) }) else { return false }
-            let seconds = seconds(since: batchStart)
-            progress(
-                SweepProgress(
-                    done: store.completedRuns, total: total, resumed: store.resumedRuns,
-                    elapsedSeconds: self.seconds(since: start)))
+            var computed: (rows: [SweepRunRows], count: Int, seconds: Double)?
+            if next < total {
+                let count = min(batch, total - next)
+                let batchStart = ContinuousClock.now
+                let rows = try runBatch(plan, runs: (next..<(next + count)).map(shard.globalRun(at:)))
+                computed = (rows, count, seconds(since: batchStart))
+            }
+            if let committing = pending {
+                pending = nil
+                guard try committing.outcome() else { return false }
+                progress(
+                    SweepProgress(
+                        done: store.completedRuns, total: total, resumed: store.resumedRuns,
+                        elapsedSeconds: self.seconds(since: start)))
+            }
+            guard let (rows, count, seconds) = computed else { return true }
+            if shouldStop() { return false }
+            next += count
             if batchRuns == nil {
                 let bytes = rows.reduce(0) { $0 + $1.summary.count + $1.segments.count }
                 batch = nextBatchSize(count: count, seconds: seconds, bytes: bytes)
             }
+            pending = PendingCommit(rows, into: store)
         }
-        return true
     }
 
     /// Computes the rows of `runs` (global indices, ascending) in parallel, in order.
@@ -146,4 +162,45 @@ public struct SweepRunner {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
+}
+
+/// One batch being committed to a ``SweepStore`` on a thread of its own (inside ``SweepInterruption/writing(_:)``,
+/// so a signal waits for it). ``outcome()`` waits and says whether it was committed.
+final class PendingCommit: @unchecked Sendable {
+    // Written by the committing thread before `done` is signalled, read after waiting on it.
+    private var committed = false
+    private var error: (any Error)?
+    private let done = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    init(_ rows: [SweepRunRows], into store: SweepStore) {
+        let unchecked = UncheckedStore(store: store)
+        DispatchQueue.global().async { [self] in
+            do {
+                committed = try SweepInterruption.writing { try unchecked.store.commit(rows) }
+            } catch {
+                self.error = error
+            }
+            done.signal()
+        }
+    }
+
+    /// Waits for the commit (once; later calls return at once).
+    func wait() {
+        if waited { return }
+        done.wait()
+        waited = true
+    }
+
+    /// Waits, then rethrows the commit's error or returns whether it ran (`false`: a stop was requested first).
+    func outcome() throws -> Bool {
+        wait()
+        if let error { throw error }
+        return committed
+    }
+}
+
+/// A store handed to the committing thread; the runner does not touch it until the commit is waited for.
+private struct UncheckedStore: @unchecked Sendable {
+    let store: SweepStore
 }
