@@ -73,6 +73,11 @@ public final class SharedLink {
         flows.reserveCapacity(8)
     }
 
+    /// The curve's latency at `t` (seconds; `nil` when the curve has none), read in place: a caller writing
+    /// `link.curve.latency(at:)` copies the whole curve value (a retain per array) before asking it.
+    @inline(__always)
+    public func latency(at t: Double) -> Double? { curve.latency(at: t) }
+
     /// The number of flows transferring now.
     public var activeFlowCount: Int { flows.count }
 

@@ -3,7 +3,7 @@ extension Player {
     func predictKeepUp(at now: Double) -> KeepUpVerdict {
         link.advance(to: now)
         let remaining = request.map { link.remainingBits(owner: index) ?? $0.bits } ?? 0
-        let rtt = link.curve.latency(at: now) ?? 0
+        let rtt = link.latency(at: now) ?? 0
         let context = KeepUpContext(
             time: now, bufferSeconds: bufferLevel(at: now), isBufferFull: isBufferFull(at: now),
             isFullyLoaded: isFullyLoaded, isRecoveringFromStall: waitKind == .stall,

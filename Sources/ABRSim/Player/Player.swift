@@ -279,7 +279,7 @@ public final class Player {
                 at: now + bits / cache.diskBitsPerSecond, .player(index, .cacheRead(generation: requestGeneration)))
             return
         }
-        let rtt = link.curve.latency(at: now) ?? 0
+        let rtt = link.latency(at: now) ?? 0
         if rtt > 0 {
             engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
         } else {
