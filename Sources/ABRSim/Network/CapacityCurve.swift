@@ -110,10 +110,8 @@ public struct CapacityCurve: Sendable {
             let end = i + 1 < starts.count ? starts[i + 1] : duration
             prefix[i + 1] = prefix[i] + ratesBps[i] * (end - starts[i])
         }
-        // The look-up grids scale by pieces per second and per bit: both must be finite numbers.
-        guard (Double(starts.count) / duration).isFinite else {
-            throw InputError("duration \(duration) s is too short for \(starts.count) pieces")
-        }
+        // The look-up grids scale by pieces per second and per bit: both must be finite numbers. Pieces per
+        // second are (duration is at least a microsecond); pieces per bit need a total of bits that is not tiny.
         let total = prefix[starts.count]
         guard total == 0 || (Double(starts.count) / total).isFinite else {
             throw InputError("one period carries \(total) bits: too few to be told from none")

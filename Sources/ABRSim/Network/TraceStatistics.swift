@@ -50,9 +50,6 @@ public struct TraceStatistics: Sendable, Equatable {
         pieceCount = trace.pieceCount
         totalBits = curve.totalBitsPerPeriod
         meanBps = totalBits / trace.duration
-        guard trace.duration / binSeconds <= Trace.maximumDurationSeconds else {
-            throw InputError(file: trace.name, Trace.tooLongMessage("the end of the trace", trace.duration))
-        }
         let bins = Self.bins(curve, binSeconds: binSeconds)
         zeroSeconds = zip(bins.rates, bins.lengths).reduce(0) { $0 + ($1.0 == 0 ? $1.1 : 0) }
         var weights = bins.lengths
