@@ -26,8 +26,16 @@ public final class Content: Sendable {
     /// For `segment * variantCount + variant`: the largest size (bits) of that variant from that segment to the
     /// end, for the keep-up predictor's early exit.
     let suffixMaximumBits: [Double]
+    /// For `segment * variantCount + variant`: the smallest size (bits) of that variant from that segment to the
+    /// end, for the keep-up predictor's shortcut when every later segment only adds lateness.
+    let suffixMinimumBits: [Double]
     /// For each segment: the shortest segment duration from it to the end.
     let suffixMinimumDuration: [Double]
+    /// For each segment: the longest segment duration from it to the end.
+    let suffixMaximumDuration: [Double]
+    /// For `segment * variantCount + variant`: the bits of that variant in the segments before `segment`
+    /// (`segmentCount + 1` rows), so that the keep-up predictor sums any run of segments in O(1).
+    let prefixBits: [Double]
 
     /// Creates content from a ladder, per-segment durations in seconds and sizes in bits (`[segment][variant]`).
     ///
@@ -77,18 +85,28 @@ public final class Content: Sendable {
         let count = segmentDurations.count
         let width = variants.count
         var peak = [Double](repeating: 0, count: count * width)
+        var least = [Double](repeating: 0, count: count * width)
         var shortest = [Double](repeating: .infinity, count: count)
+        var longest = [Double](repeating: 0, count: count)
         for segment in stride(from: count - 1, through: 0, by: -1) {
             let duration = segmentDurations[segment]
-            shortest[segment] = min(duration, segment + 1 < count ? shortest[segment + 1] : .infinity)
+            let isLast = segment + 1 == count
+            shortest[segment] = isLast ? duration : min(duration, shortest[segment + 1])
+            longest[segment] = isLast ? duration : max(duration, longest[segment + 1])
             for variant in 0..<width {
                 let here = flat[segment * width + variant]
-                peak[segment * width + variant] = max(
-                    here, segment + 1 < count ? peak[(segment + 1) * width + variant] : 0)
+                let later = (segment + 1) * width + variant
+                peak[segment * width + variant] = isLast ? here : max(here, peak[later])
+                least[segment * width + variant] = isLast ? here : min(here, least[later])
             }
         }
+        var prefix = [Double](repeating: 0, count: (count + 1) * width)
+        for index in 0..<(count * width) { prefix[index + width] = prefix[index] + flat[index] }
         suffixMaximumBits = peak
+        suffixMinimumBits = least
         suffixMinimumDuration = shortest
+        suffixMaximumDuration = longest
+        prefixBits = prefix
     }
 
     /// A copy with its own storage: equal in every value, sharing no buffer (and no reference count) with this
@@ -107,7 +125,10 @@ public final class Content: Sendable {
         startVariantIndex = other.startVariantIndex
         sizes = fresh(other.sizes)
         suffixMaximumBits = fresh(other.suffixMaximumBits)
+        suffixMinimumBits = fresh(other.suffixMinimumBits)
         suffixMinimumDuration = fresh(other.suffixMinimumDuration)
+        suffixMaximumDuration = fresh(other.suffixMaximumDuration)
+        prefixBits = fresh(other.prefixBits)
     }
 
     /// Total media duration, seconds.

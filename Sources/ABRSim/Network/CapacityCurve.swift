@@ -44,14 +44,17 @@ public struct CapacityCurve: Sendable {
     public let hasLoss: Bool
     /// Zero-capacity indexes already built for this curve, by minimum stretch length (shared by its copies).
     private let zeroCapacityIndexes = ZeroCapacityIndexMemo()
-    /// Bits delivered from 0 to `starts[i]`; one more entry than pieces, the last being the total per period.
-    @usableFromInline let prefixBits: [Double]
+    /// The pieces again, each as one 32-byte record (start, rate, bits before it, latency) plus a closing record
+    /// at `duration` holding the total bits per period: a look-up reads one or two cache lines of this table
+    /// instead of one line in each of four arrays, which on a long curve (megabytes, beyond the cache) is most of
+    /// its cost. The public arrays above stay for everything else that walks a curve.
+    @usableFromInline let table: [CapacityPiece]
     /// Time grid: `timeIndex[b]` is the piece containing time b·`duration`/m (m = `timeIndex.count` − 1, the last
     /// entry is the last piece), so a look-up searches only the few pieces of one grid cell.
     @usableFromInline let timeIndex: [Int32]
     /// m / `duration`: grid cells per second.
     @usableFromInline let timeCellsPerSecond: Double
-    /// Bits grid: `bitsIndex[b]` is the first j ≥ 1 with `prefixBits[j]` ≥ b·total/m (empty for a zero total).
+    /// Bits grid: `bitsIndex[b]` is the first j ≥ 1 with `table[j].bitsBefore` ≥ b·total/m (empty for a zero total).
     @usableFromInline let bitsIndex: [Int32]
     /// m / total: grid cells per bit.
     @usableFromInline let bitsCellsPerBit: Double
@@ -126,7 +129,15 @@ public struct CapacityCurve: Sendable {
         self.holdLatencySeconds = holdLatencySeconds ?? latencySeconds?.last
         self.holdLossRate = holdLossRate ?? lossRates?.last
         hasLoss = (lossRates?.contains { $0 > 0 } ?? false) || (self.holdLossRate ?? 0) > 0
-        prefixBits = prefix
+        var table = [CapacityPiece]()
+        table.reserveCapacity(starts.count + 1)
+        for i in 0..<starts.count {
+            table.append(
+                CapacityPiece(
+                    start: starts[i], rateBps: ratesBps[i], bitsBefore: prefix[i], latency: latencySeconds?[i] ?? 0))
+        }
+        table.append(CapacityPiece(start: duration, rateBps: 0, bitsBefore: total, latency: 0))
+        self.table = table
         (timeIndex, timeCellsPerSecond, bitsIndex, bitsCellsPerBit) = Self.grids(starts, prefix, duration)
     }
 
@@ -162,7 +173,7 @@ public struct CapacityCurve: Sendable {
     @inlinable public var pieceCount: Int { starts.count }
 
     /// Bits delivered over one period [0, `duration`).
-    @inlinable public var totalBitsPerPeriod: Double { prefixBits[prefixBits.count - 1] }
+    @inlinable public var totalBitsPerPeriod: Double { table[table.count - 1].bitsBefore }
 
     // MARK: - Point look-ups
 
@@ -170,15 +181,15 @@ public struct CapacityCurve: Sendable {
     @inlinable public func rate(at t: Double) -> Double {
         guard t >= 0 else { return 0 }
         guard let u = local(t).u else { return atEnd == .hold ? holdRateBps : 0 }
-        return ratesBps[pieceIndex(u)]
+        return table[pieceIndex(u)].rateBps
     }
 
     /// The latency (seconds before the first byte) of the piece in force at `t`, if the curve has latencies.
     /// Before 0 it is the first piece's; after the end it is the hold latency for `hold` and `end`.
     @inlinable public func latency(at t: Double) -> Double? {
-        guard let latencySeconds else { return nil }
+        guard latencySeconds != nil else { return nil }
         guard let u = local(max(t, 0)).u else { return holdLatencySeconds }
-        return latencySeconds[pieceIndex(u)]
+        return table[pieceIndex(u)].latency
     }
 
     /// The loss rate of the piece in force at `t`, if the curve has loss rates (same conventions as latency).
@@ -197,16 +208,17 @@ public struct CapacityCurve: Sendable {
         guard let u else { return .infinity }  // past the end of `hold` or `end`
         let i = pieceIndex(u)
         let offset = k * duration
-        if i + 1 < starts.count {
-            let next = offset + starts[i + 1]
+        let n = pieceCount
+        if i + 1 < n {
+            let next = offset + table[i + 1].start
             // Rounding in `offset + u` can land exactly on a boundary; step past it.
             if next > t { return next }
-            if i + 2 < starts.count { return offset + starts[i + 2] }
+            if i + 2 < n { return offset + table[i + 2].start }
         }
         switch atEnd {
         case .loop:
             let end = offset + duration
-            return end > t ? end : end + (starts.count > 1 ? starts[1] : duration)
+            return end > t ? end : end + (n > 1 ? table[1].start : duration)
         case .end: return duration > t ? duration : .infinity
         case .hold: return .infinity
         }
@@ -297,17 +309,18 @@ public struct CapacityCurve: Sendable {
     /// The largest piece index i with `starts[i] ≤ u`, for u in [0, duration): one grid cell, then a binary search
     /// among the pieces of that cell (checked, so rounding in the cell number can never give a wrong piece).
     @inlinable @inline(__always) func pieceIndex(_ u: Double) -> Int {
-        starts.withUnsafeBufferPointer { s in
+        table.withUnsafeBufferPointer { pieces in
             timeIndex.withUnsafeBufferPointer { grid in
+                let n = pieces.count - 1
                 let cell = min(Int(u * timeCellsPerSecond), grid.count - 2)
                 var base = Int(grid[cell])
                 var last = Int(grid[cell + 1])
-                if s[base] > u { base = 0 }
-                if last + 1 < s.count, s[last + 1] <= u { last = s.count - 1 }
+                if pieces[base].start > u { base = 0 }
+                if last + 1 < n, pieces[last + 1].start <= u { last = n - 1 }
                 var length = last - base + 1
                 while length > 1 {
                     let half = length >> 1
-                    base = s[base + half] <= u ? base + half : base
+                    base = pieces[base + half].start <= u ? base + half : base
                     length -= half
                 }
                 return base
@@ -317,34 +330,34 @@ public struct CapacityCurve: Sendable {
 
     /// S within one period: bits delivered in [0, u], u in [0, duration).
     @inlinable @inline(__always) func periodBits(_ u: Double) -> Double {
-        let i = pieceIndex(u)
-        return prefixBits[i] + ratesBps[i] * (u - starts[i])
+        let piece = table[pieceIndex(u)]
+        return piece.bitsBefore + piece.rateBps * (u - piece.start)
     }
 
     /// The smallest u in [0, duration] with periodBits(u) ≥ s, for s in (0, total].
     @inlinable @inline(__always) func periodTime(_ s: Double) -> Double {
-        // The first j in 1...n with prefix[j] ≥ s; piece j − 1 then has prefix[j−1] < s ≤ prefix[j], so rate > 0.
-        let j = prefixBits.withUnsafeBufferPointer { p in
-            bitsIndex.withUnsafeBufferPointer { grid in
+        table.withUnsafeBufferPointer { pieces in
+            // The first j in 1...n with bitsBefore[j] ≥ s; piece j − 1 then has bitsBefore[j−1] < s ≤
+            // bitsBefore[j], so its rate is > 0.
+            let j = bitsIndex.withUnsafeBufferPointer { grid in
                 let cell = min(Int(s * bitsCellsPerBit), grid.count - 2)
                 var base = Int(grid[cell])
                 var last = Int(grid[cell + 1])
-                if p[base - 1] >= s { base = 1 }
-                if p[last] < s { last = p.count - 1 }
+                if pieces[base - 1].bitsBefore >= s { base = 1 }
+                if pieces[last].bitsBefore < s { last = pieces.count - 1 }
                 var length = last - base + 1
                 while length > 1 {
                     let half = length >> 1
-                    base = p[base + half - 1] < s ? base + half : base
+                    base = pieces[base + half - 1].bitsBefore < s ? base + half : base
                     length -= half
                 }
                 return base
             }
+            let piece = pieces[j - 1]
+            let end = pieces[j].start
+            guard piece.rateBps > 0 else { return end }
+            return min(end, piece.start + (s - piece.bitsBefore) / piece.rateBps)
         }
-        let i = j - 1
-        let end = j < starts.count ? starts[j] : duration
-        let rate = ratesBps[i]
-        guard rate > 0 else { return end }
-        return min(end, starts[i] + (s - prefixBits[i]) / rate)
     }
 
     /// For a looping curve with a positive total, splits s > 0 into k whole periods and a remainder in (0, total].
@@ -369,6 +382,22 @@ extension CapacityCurve {
     /// (O(pieces)), then shared by every run on this curve, on any thread.
     func zeroCapacityIndex(minimumLength: Double) -> ZeroCapacityIndex {
         zeroCapacityIndexes.index(minimumLength: minimumLength) { ZeroCapacityIndex(self, minimumLength: $0) }
+    }
+}
+
+/// One piece of a ``CapacityCurve`` as its look-ups read it: where it starts (seconds into the period), its rate
+/// (bit/s), the bits delivered in the period before it, and its latency (seconds; 0 when the curve has none).
+@frozen @usableFromInline struct CapacityPiece: Sendable {
+    @usableFromInline var start: Double
+    @usableFromInline var rateBps: Double
+    @usableFromInline var bitsBefore: Double
+    @usableFromInline var latency: Double
+
+    @usableFromInline init(start: Double, rateBps: Double, bitsBefore: Double, latency: Double) {
+        self.start = start
+        self.rateBps = rateBps
+        self.bitsBefore = bitsBefore
+        self.latency = latency
     }
 }
 

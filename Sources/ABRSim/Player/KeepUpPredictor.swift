@@ -80,39 +80,70 @@ public struct PlayThroughPredictor: KeepUpPredictor {
         guard let estimate = context.throughputEstimate, estimate > 0, context.rate > 0 else {
             return .unlikely(recheckAt: nil)
         }
-        let rate = estimate * safetyFactor
-        let content = context.content
-        // Worst lateness over the remaining segments: (projected arrival) − (deadline), both measured from now.
-        var downloadSeconds = context.inFlightRemainingBits / rate
-        var worstLateness = -Double.infinity
-        if let inFlight = context.inFlightSegment {
-            let deadline = (content.segmentStarts[inFlight] - context.playhead) / context.rate
-            worstLateness = downloadSeconds - max(deadline, 0)
-        }
-        var segment = context.nextSegment
-        let count = content.segmentCount
-        let width = content.variantCount
-        while segment < count {
-            downloadSeconds += context.rttSeconds + content.sizeBits(segment: segment, variant: context.variant) / rate
-            let deadline = (content.segmentStarts[segment] - context.playhead) / context.rate
-            let lateness = downloadSeconds - deadline
-            if lateness > worstLateness { worstLateness = lateness }
-            let next = segment + 1
-            // Each later segment i adds rtt + bitsᵢ/rate of download and dᵢ₋₁/playRate of deadline. If even the
-            // largest segment still to come over the shortest duration adds no lateness, the worst is known.
-            if next < count,
-                context.rttSeconds + content.suffixMaximumBits[next * width + context.variant] / rate
-                    - content.suffixMinimumDuration[segment] / context.rate <= 0
-            {
-                break
-            }
-            segment = next
-        }
-        let bufferShort = context.bufferSeconds < minimumBufferSeconds - SimulationTime.tolerance
-        if worstLateness <= SimulationTime.tolerance && !bufferShort { return .likely }
-        if bufferShort { return .unlikely(recheckAt: nil) }
+        // Too little buffer: unlikely whatever the lateness, and no instant to recheck at but the next arrival.
+        if context.bufferSeconds < minimumBufferSeconds - SimulationTime.tolerance { return .unlikely(recheckAt: nil) }
+        let worstLateness = worstLateness(context, rate: estimate * safetyFactor)
+        if worstLateness <= SimulationTime.tolerance { return .likely }
         // Waiting delays every deadline by the wait while the arrivals stay put: likely after `worstLateness`.
         return .unlikely(recheckAt: context.time + worstLateness)
+    }
+
+    /// The largest (projected arrival − deadline) over the in-flight segment and every segment still to request,
+    /// in seconds from now, downloading at `rate` bit/s.
+    ///
+    /// Segment j's lateness is the in-flight remainder's time, plus one RTT and its download time for every
+    /// segment from the next one to j, minus the media time from the playhead to j's start over the play rate;
+    /// sizes are summed from the content's prefix sums, so any segment's lateness costs O(1). From one segment to
+    /// the next the lateness changes by rtt + bitsⱼ/rate − dⱼ₋₁/playRate. The walk stops as soon as that change
+    /// has one sign for every segment left (known from the suffix extremes of sizes and durations): if none adds
+    /// lateness, the worst is already seen; if every one does, the worst is the last segment's. So a constant
+    /// bitrate costs O(1), and only sizes that swing about the rate make it walk.
+    func worstLateness(_ context: KeepUpContext, rate: Double) -> Double {
+        let content = context.content
+        let inFlightSeconds = context.inFlightRemainingBits / rate
+        var worst = -Double.infinity
+        if let inFlight = context.inFlightSegment {
+            let deadline = (content.segmentStarts[inFlight] - context.playhead) / context.rate
+            worst = inFlightSeconds - max(deadline, 0)
+        }
+        let first = context.nextSegment
+        let count = content.segmentCount
+        let width = content.variantCount
+        let variant = context.variant
+        let rtt = context.rttSeconds
+        let playRate = context.rate
+        return content.prefixBits.withUnsafeBufferPointer { prefix in
+            content.segmentStarts.withUnsafeBufferPointer { starts in
+                let bitsBefore = first < count ? prefix[first * width + variant] : 0
+                func lateness(_ segment: Int) -> Double {
+                    let bits = prefix[(segment + 1) * width + variant] - bitsBefore
+                    return inFlightSeconds + Double(segment - first + 1) * rtt + bits / rate
+                        - (starts[segment] - context.playhead) / playRate
+                }
+                var segment = first
+                while segment < count {
+                    worst = max(worst, lateness(segment))
+                    let next = segment + 1
+                    guard next < count else { break }
+                    let later = next * width + variant
+                    // Every later step adds at most this much lateness (largest size, shortest duration)…
+                    if rtt + content.suffixMaximumBits[later] / rate - content.suffixMinimumDuration[segment] / playRate
+                        <= 0
+                    {
+                        break
+                    }
+                    // …and at least this much (smallest size, longest duration).
+                    if rtt + content.suffixMinimumBits[later] / rate - content.suffixMaximumDuration[segment] / playRate
+                        >= 0
+                    {
+                        worst = max(worst, lateness(count - 1))
+                        break
+                    }
+                    segment = next
+                }
+                return worst
+            }
+        }
     }
 }
 
