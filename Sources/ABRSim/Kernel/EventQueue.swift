@@ -31,6 +31,20 @@ public struct EventQueue<Payload> {
     /// The time of the earliest pending event, or `.infinity` when there is none.
     public var nextTime: Double { heap.first?.time ?? .infinity }
 
+    /// Takes the next sequence number without scheduling anything. An event scheduled later with it
+    /// (``schedule(at:sequence:_:)``) sorts exactly as if it had been scheduled now: a component can keep one
+    /// entry in the queue for a deadline that keeps moving later, instead of one stale entry per move.
+    public mutating func reserveSequence() -> UInt64 {
+        defer { nextSequence &+= 1 }
+        return nextSequence
+    }
+
+    /// Adds an event at `time` (seconds) under a sequence number taken earlier with ``reserveSequence()``.
+    public mutating func schedule(at time: Double, sequence: UInt64, _ payload: Payload) {
+        heap.append(Entry(time: time, sequence: sequence, payload: payload))
+        siftUp(heap.count - 1)
+    }
+
     /// Adds an event at `time` (seconds).
     public mutating func schedule(at time: Double, _ payload: Payload) {
         heap.append(Entry(time: time, sequence: nextSequence, payload: payload))

@@ -87,6 +87,15 @@ public final class Player {
     var wakeGeneration: UInt64 = 0
     var requestGeneration: UInt64 = 0
     var clockGeneration: UInt64 = 0
+    /// The instant the buffer runs out if nothing changes: its time, the queue sequence reserved for it when it
+    /// was computed, and the clock generation it belongs to. Every arrival moves it later; rather than queueing
+    /// one event per move, the player keeps a single run-out entry queued (``queuedRunOut``) and, when that
+    /// entry comes due early, queues the due instant under its reserved sequence, so events run in exactly the
+    /// order they would with one entry per move.
+    var dueRunOut: (time: Double, sequence: UInt64, generation: UInt64)?
+    /// The run-out entry the player waits for: its time and the clock generation it carries (entries not
+    /// tracked here are stale and ignored).
+    var queuedRunOut: (time: Double, generation: UInt64)?
     var keepUpGeneration: UInt64 = 0
     var timeoutGeneration: UInt64 = 0
 
@@ -166,7 +175,14 @@ public final class Player {
                 owner: index, bits: current.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
             scheduleProgressCheck(at: now)
         case .bufferRunsOut(let generation):
-            guard generation == clockGeneration else { return }
+            guard generation == queuedRunOut?.generation else { return }
+            queuedRunOut = nil
+            guard let due = dueRunOut, due.generation == clockGeneration else { return }
+            guard due.generation == generation else {
+                queueRunOut(due)  // an entry for an earlier run-out: wait on for the one due now
+                return
+            }
+            dueRunOut = nil
             bufferRanOut(at: now)
         case .keepUpCheck(let generation):
             guard generation == keepUpGeneration, waitKind != .none else { return }
@@ -416,8 +432,19 @@ public final class Player {
 
     func scheduleRunOut(at now: Double) {
         clockGeneration &+= 1
-        let runOut = now + (bufferedEnd - playhead) / rate
-        engine.schedule(at: runOut, .player(index, .bufferRunsOut(generation: clockGeneration)))
+        let runOut = max(now + (bufferedEnd - playhead) / rate, engine.now)
+        let due = (time: runOut, sequence: engine.queue.reserveSequence(), generation: clockGeneration)
+        dueRunOut = due
+        // A queued entry no later than the new instant will hand over to it when it comes due.
+        if let queued = queuedRunOut, queued.time <= runOut { return }
+        queueRunOut(due)
+    }
+
+    /// Queues the run-out entry for `due` and waits for it.
+    func queueRunOut(_ due: (time: Double, sequence: UInt64, generation: UInt64)) {
+        engine.queue.schedule(
+            at: due.time, sequence: due.sequence, .player(index, .bufferRunsOut(generation: due.generation)))
+        queuedRunOut = (due.time, due.generation)
     }
 
     /// The user asked to play at `rate`.
