@@ -32,7 +32,9 @@ struct ExternalSignalTests {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let stderrPath = directory + "/abrsim-stderr.txt"
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         try process.run()
         let deadline = Date().addingTimeInterval(30 * TestPaths.timeScale)
         func started() -> [Int32] {
@@ -50,9 +52,10 @@ struct ExternalSignalTests {
         #expect(left.isEmpty, "processes left in the folder: \(left)", sourceLocation: sourceLocation)
         for pid in left { kill(pid, SIGKILL) }
         process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         #expect(
             process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + signal,
-            sourceLocation: sourceLocation)
+            "status \(process.terminationStatus); stderr: \(stderr.prefix(30000))", sourceLocation: sourceLocation)
         return children
     }
 

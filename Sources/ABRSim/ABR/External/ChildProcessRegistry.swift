@@ -22,12 +22,13 @@ import Synchronization
 ///   (ThreadSanitizer's `_exit` sleeps a second first) start no child that nobody would kill;
 /// - a spawn still in flight when the wait gives up kills its own child as soon as it sees the flag.
 ///
-/// The slots are plain `Int32`s read without a lock by the handler (only `kill(2)` and `nanosleep(2)` are called
-/// there, which are async-signal-safe); writers take a mutex, with the signals blocked so that a handler never
-/// interrupts a thread holding it.
+/// The slots are atomics, claimed and cleared with compare-and-exchange and read by the handler without a lock
+/// (only atomic loads, `kill(2)` and `nanosleep(2)` there, which are async-signal-safe). A mutex would not do: a
+/// handler must not wait for a lock its own thread may hold, and ThreadSanitizer does not see the ordering given by
+/// the contended path of `Synchronization.Mutex` (it reported a false race on the slots).
 enum ChildProcessRegistry {
     /// Most children tracked at once; ``track(_:)`` refuses more (an untracked child would survive a signal).
-    static let capacity = 1024
+    static var capacity: Int { slots.count }
     /// Longest a handler waits for spawns in flight to register, in milliseconds. A spawn returns once the child
     /// has called `exec`, normally within milliseconds.
     static let spawnWaitMilliseconds = 5000
@@ -67,10 +68,8 @@ enum ChildProcessRegistry {
 
     /// Forgets `pid` (before it is reaped, so a handler never kills a group id that may be reused).
     static func unregister(_ pid: pid_t) {
-        withSignalsBlocked {
-            lock.withLock { _ in
-                for index in 0..<capacity where slots[index] == pid { slots[index] = 0 }
-            }
+        for index in 0..<capacity {
+            _ = slots[index].compareExchange(expected: pid, desired: 0, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -92,7 +91,7 @@ enum ChildProcessRegistry {
     /// Sends SIGKILL to every registered group. Async-signal-safe.
     private static func killAll() {
         for index in 0..<capacity {
-            let pid = slots[index]
+            let pid = slots[index].load(ordering: .sequentiallyConsistent)
             if pid > 0 { kill(-pid, SIGKILL) }
         }
     }
@@ -102,24 +101,22 @@ enum ChildProcessRegistry {
     static func prepareForSignals() {
         _ = stopping.load(ordering: .relaxed)
         _ = inFlight.load(ordering: .relaxed)
-        _ = slots
+        _ = slots[0].load(ordering: .relaxed)
         exitDelayMilliseconds.store(testHook("ABRSIM_TEST_EXIT_DELAY_MS"), ordering: .relaxed)
     }
 
     /// Adds `pid` to a free slot; `false` when none is free.
     private static func record(_ pid: pid_t) -> Bool {
-        lock.withLock { _ in
-            for index in 0..<capacity where slots[index] == 0 {
-                slots[index] = pid
-                return true
-            }
-            return false
+        for index in 0..<capacity
+        where slots[index].compareExchange(expected: 0, desired: pid, ordering: .sequentiallyConsistent).exchanged {
+            return true
         }
+        return false
     }
 
-    /// Runs `body` with SIGINT, SIGTERM and SIGHUP blocked in this thread: a handler can then neither run while
-    /// this thread holds the lock nor while it has a child spawned but not yet registered. A signal that arrives
-    /// meanwhile is delivered once they are unblocked (or to another thread).
+    /// Runs `body` with SIGINT, SIGTERM and SIGHUP blocked in this thread: a handler then cannot run in this thread
+    /// while it has a child spawned but not yet registered (it would wait for this very spawn). A signal that
+    /// arrives meanwhile is delivered once they are unblocked (or to another thread).
     private static func withSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
         var blocked = sigset_t()
         sigemptyset(&blocked)
@@ -146,17 +143,13 @@ enum ChildProcessRegistry {
     }
 
     private static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
-    private static let lock = Mutex<Void>(())
     private static let stopping = Atomic<Bool>(false)
     private static let inFlight = Atomic<Int>(0)
     private static let exitDelayMilliseconds = Atomic<Int>(0)
     /// `ABRSIM_TEST_SPAWN_DELAY_MS` (tests only): a pause between a spawn and its registration.
     private static let spawnDelayMilliseconds = testHook("ABRSIM_TEST_SPAWN_DELAY_MS")
-    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<pid_t> = {
-        let pointer = UnsafeMutablePointer<pid_t>.allocate(capacity: capacity)
-        pointer.initialize(repeating: 0, count: capacity)
-        return pointer
-    }()
+    /// The registered pids, 0 for a free slot.
+    private static let slots = InlineArray<1024, Atomic<pid_t>> { _ in Atomic<pid_t>(0) }
 
     /// Installs the handler for each signal that has its default action; evaluated once, before the first child.
     private static let handlersInstalled: Bool = {
