@@ -8,9 +8,11 @@
 /// cannot block on a full pipe; the last lines of stderr are kept for error messages.
 ///
 /// The child leads its own process group, so ``terminate()`` kills (`SIGKILL`) it and anything it started (a shell
-/// wrapper's interpreter, say) and reaps it; deinit does the same. Every wait is bounded: writing a request, reading
-/// a reply (at most ``maximumLineBytes``) and draining stderr all poll against the caller's deadline, so a child
-/// that stops reading, floods its output or never answers cannot hang the simulator. Used by ``ExternalPolicy``.
+/// wrapper's interpreter, say) and reaps it; deinit does the same. It is started through
+/// ``ChildProcessRegistry/track(_:)``, so that a signal ending abrsim kills it too, and with no signal blocked.
+/// Every wait is bounded: writing a request, reading a reply (at most ``maximumLineBytes``) and draining stderr all
+/// poll against the caller's deadline, so a child that stops reading, floods its output or never answers cannot
+/// hang the simulator. Used by ``ExternalPolicy``.
 final class ChildProcess {
     /// What went wrong talking to the child, in words for a message.
     struct Failure: Error, Equatable {
@@ -64,25 +66,41 @@ final class ChildProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
-        // Its own process group (leader: the child), so that killing the group also ends its own children.
+        // Its own process group (leader: the child), so that killing the group also ends its own children; no
+        // signal blocked (the spawning thread may block some, a Dispatch worker nearly all).
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
         posix_spawnattr_setpgroup(&attributes, 0)
-        var child: pid_t = 0
-        let status = posix_spawnp(&child, command[0], &actions, &attributes, argv, environ)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        let child: pid_t
+        do {
+            // Registered before any signal handler that ends the process can miss it (see ChildProcessRegistry).
+            child = try ChildProcessRegistry.track {
+                var child: pid_t = 0
+                let status = posix_spawnp(&child, command[0], &actions, &attributes, argv, environ)
+                guard status == 0 else {
+                    throw Failure(message: "cannot start '\(program)': \(Self.errorText(status))")
+                }
+                return child
+            }
+        } catch {
+            for fd in stdinPair + stdoutPipe + stderrPipe { close(fd) }
+            switch error {
+            case ChildProcessRegistry.Refusal.stopping:
+                throw Failure(message: "not started: abrsim is ending on a signal")
+            case ChildProcessRegistry.Refusal.full:
+                throw Failure(message: "not started: \(ChildProcessRegistry.capacity) policy processes already run")
+            default: throw error
+            }
+        }
         close(stdinPair[1])
         close(stdoutPipe[1])
         close(stderrPipe[1])
-        guard status == 0 else {
-            close(stdinPair[0])
-            close(stdoutPipe[0])
-            close(stderrPipe[0])
-            throw Failure(message: "cannot start '\(program)': \(Self.errorText(status))")
-        }
         pid = child
-        ChildProcessRegistry.register(child)
         input = stdinPair[0]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
@@ -205,10 +223,14 @@ final class ChildProcess {
         if let exitDescription { return exitDescription }
         let deadline = Self.now() + grace
         while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
+            // Seen without reaping it first, so that it leaves the registry while its zombie still holds the group
+            // id: a signal handler never kills a group id that may have been reused.
+            var info = siginfo_t()
+            let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            if result == 0 && info._sifields._sigchld.si_pid == pid {
                 ChildProcessRegistry.unregister(pid)
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 let code = status & 0x7F
                 exitDescription = code == 0 ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(code)"
                 return exitDescription

@@ -10,7 +10,8 @@ import Synchronization
 /// arrives outside a commit ends the process immediately (status 128 + signal): the files are exactly at their
 /// committed length, and the runs in flight are simply redone on resume. A signal during a commit lets the commit
 /// finish; ``isRequested`` then tells ``SweepRunner`` to stop, and the command exits with the same status. A
-/// second signal ends the process at once in any case (resume then cuts off the torn tail). Installed by
+/// second signal ends the process at once in any case (resume then cuts off the torn tail). Ending the process
+/// kills the external policies' children first (``ChildProcessRegistry/stopAndKillAll()``). Installed by
 /// `abrsim sweep`; without ``install()`` nothing changes (tests and library callers keep default signals).
 public enum SweepInterruption {
     /// The signal that asked to stop (`SIGINT`, `SIGTERM`), 0 while none has.
@@ -27,6 +28,10 @@ public enum SweepInterruption {
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        // Nothing the handler reads may be initialised lazily inside it.
+        _ = received.load(ordering: .relaxed)
+        _ = state.load(ordering: .relaxed)
+        ChildProcessRegistry.prepareForSignals()
         for number in [SIGINT, SIGTERM] {
             _ = Glibc.signal(number) { number in
                 let first = received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
@@ -37,7 +42,9 @@ public enum SweepInterruption {
                     if !idle.exchanged { return }
                 }
                 _ = write(2, interruptedMessage.utf8Start, interruptedMessage.utf8CodeUnitCount)
-                ChildProcessRegistry.killAll()  // external policies' children lead their own process groups
+                // External policies' children lead their own process groups: kill them, and let no run that goes on
+                // until `_exit` takes effect start another.
+                ChildProcessRegistry.stopAndKillAll()
                 _exit(128 + number)
             }
         }
