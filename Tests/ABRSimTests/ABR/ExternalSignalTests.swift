@@ -33,7 +33,7 @@ struct ExternalSignalTests {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardOutput = FileHandle.nullDevice
         let stderrPath = directory + "/abrsim-stderr.txt"
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         try process.run()
         let deadline = Date().addingTimeInterval(30 * TestPaths.timeScale)
