@@ -248,9 +248,8 @@ public final class BolaEPolicy: ABRPolicy {
 
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         rule.noteBufferState(context)
-        guard var abandonRule else { return .keepGoing }
-        let decision = abandonRule.evaluate(progress, context: context)
-        self.abandonRule = abandonRule
+        // Evaluated in place: copying the rule out and back would copy its state at every check.
+        guard let decision = abandonRule?.evaluate(progress, context: context) else { return .keepGoing }
         if case .abandon(let quality) = decision { rule.abandoned(switchingTo: quality, context: context) }
         return decision
     }

@@ -51,7 +51,7 @@ public struct DashAbandonRule: Sendable {
     private var tracked: (segment: Int, requestTime: Double)?
     private var sampleSum = 0.0
     private var sampleCount = 0
-    private var abandonedSegments: Set<Int> = []
+    private var abandonedSegments = SegmentFlags()
 
     /// The rule with dash.js's defaults unless given.
     public init(
@@ -88,5 +88,24 @@ public struct DashAbandonRule: Sendable {
         guard progress.totalBits - progress.receivedBits > targetBits else { return .keepGoing }
         abandonedSegments.insert(progress.segment)
         return .abandon(switchTo: target)
+    }
+}
+
+/// A set of segment indices (≥ 0) as one bit each: what ``DashAbandonRule`` asks at every progress check (every
+/// 50 ms of every download), without the hashing of a `Set<Int>`.
+struct SegmentFlags: Sendable, Equatable {
+    private var words: [UInt64] = []
+
+    /// Whether `segment` is in the set.
+    func contains(_ segment: Int) -> Bool {
+        let word = segment >> 6
+        return word < words.count && words[word] & (1 << UInt64(segment & 63)) != 0
+    }
+
+    /// Adds `segment`.
+    mutating func insert(_ segment: Int) {
+        let word = segment >> 6
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word - words.count + 1)) }
+        words[word] |= 1 << UInt64(segment & 63)
     }
 }

@@ -100,9 +100,8 @@ public final class DynamicPolicy: ABRPolicy {
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         bola.noteBufferState(context)
         observeBuffer(context.bufferSeconds)
-        guard var abandonRule else { return .keepGoing }
-        let decision = abandonRule.evaluate(progress, context: context)
-        self.abandonRule = abandonRule
+        // Evaluated in place: copying the rule out and back would copy its state at every check.
+        guard let decision = abandonRule?.evaluate(progress, context: context) else { return .keepGoing }
         if case .abandon(let quality) = decision {
             current = quality
             bola.abandoned(switchingTo: quality, context: context)
