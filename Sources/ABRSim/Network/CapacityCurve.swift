@@ -237,6 +237,37 @@ public struct CapacityCurve: Sendable {
         return k * totalBitsPerPeriod + periodBits(u)
     }
 
+    /// ``cumulativeBits(at:)`` for a caller that moves forward in small steps (the shared link, advanced at every
+    /// progress check and first byte): `piece` is the piece its previous call landed in (−1 for none) and is left
+    /// at this one. The piece is found by stepping forward at most ``nearbyPieces`` pieces from there, in memory
+    /// the previous call just read, before falling back to the grid; the answer is the same either way.
+    @inlinable public func cumulativeBits(at t: Double, after piece: inout Int) -> Double {
+        guard t > 0 else { return 0 }
+        let (k, u) = local(t)
+        guard let u else {
+            return atEnd == .hold ? totalBitsPerPeriod + holdRateBps * (t - duration) : totalBitsPerPeriod
+        }
+        let index = table.withUnsafeBufferPointer { pieces -> Int in
+            var i = piece
+            // pieces[n] starts at the duration, beyond u, so the step stops within the table. A step of more than
+            // twice `nearbyPieces` average pieces (a completion seconds ahead, say) goes straight to the grid.
+            guard i >= 0, i < pieces.count - 1, pieces[i].start <= u,
+                (u - pieces[i].start) * Double(pieces.count - 1) <= Double(2 * Self.nearbyPieces) * duration
+            else { return -1 }
+            for _ in 0..<Self.nearbyPieces {
+                if pieces[i + 1].start > u { return i }
+                i += 1
+            }
+            return -1
+        }
+        piece = index >= 0 ? index : pieceIndex(u)
+        let found = table[piece]
+        return k * totalBitsPerPeriod + (found.bitsBefore + found.rateBps * (u - found.start))
+    }
+
+    /// How many pieces ``cumulativeBits(at:after:)`` steps forward before using the grid.
+    @inlinable static var nearbyPieces: Int { 16 }
+
     /// The smallest t with S(t) ≥ `s`, in seconds; 0 for s ≤ 0; `.infinity` if S never reaches `s` (an all-zero
     /// looping curve, `end` past the total, `hold` at rate 0 past the total). Zero-rate pieces are skipped: the
     /// answer is where the bits are actually reached, not the end of a following outage.

@@ -58,6 +58,8 @@ public final class SharedLink {
     var scratchDemands: [FlowDemand] = []
     var lastUpdate = 0.0
     var lastCumulativeBits = 0.0
+    /// The curve piece `lastUpdate` fell in (−1: none yet), where the next ``advance(to:)`` starts looking.
+    var lastUpdatePiece = -1
     /// The flow whose finish ``nextCompletionTime()`` predicted last (`nil`: the time was a re-evaluation point).
     var predictedOwner: Int?
     /// Incremented on every change of the flow set; completion events carry it so stale ones are dropped.
@@ -160,7 +162,9 @@ public final class SharedLink {
     /// Brings every flow's remaining bits up to time `t` (seconds, not before the last update).
     public func advance(to t: Double) {
         if t <= lastUpdate { return }
-        let cumulative = curve.cumulativeBits(at: t)
+        var piece = lastUpdatePiece  // through a local: passing the property inout would copy the curve value
+        let cumulative = curve.cumulativeBits(at: t, after: &piece)
+        lastUpdatePiece = piece
         if flows.isEmpty {
             lastUpdate = t
             lastCumulativeBits = cumulative

@@ -102,6 +102,31 @@ extension NetworkTests {
             }
         }
 
+        /// The link's look-up from its last piece must give exactly the grid's answer: on small steps (found by
+        /// stepping), large ones (the grid), steps past the end of a period and back to its start (a stale piece).
+        @Test(arguments: TraceEndBehavior.allCases)
+        func cumulativeBitsFromTheLastPieceEqualsTheGridLookUp(atEnd: TraceEndBehavior) throws {
+            var g = Support.SplitMix(state: 41)
+            for _ in 0..<20 {
+                let c = try randomCurve(&g, atEnd: atEnd)
+                var piece = -1
+                var t = 0.0
+                var stepped = 0
+                for _ in 0..<400 {
+                    // Mostly steps of a fraction of a piece, some of several periods; sometimes back in time.
+                    let r = g.uniform()
+                    t =
+                        r < 0.05
+                        ? g.uniform() * c.duration : t + (r < 0.9 ? 0.3 * g.uniform() : 2 * c.duration * g.uniform())
+                    let before = piece
+                    let hinted = c.cumulativeBits(at: t, after: &piece)
+                    #expect(hinted == c.cumulativeBits(at: t))
+                    if before >= 0 && piece != before { stepped += 1 }
+                }
+                #expect(stepped > 0)
+            }
+        }
+
         @Test func nextChangeIsTheNextPieceStart() throws {
             var g = Support.SplitMix(state: 99)
             let c = try randomCurve(&g, atEnd: .loop)
