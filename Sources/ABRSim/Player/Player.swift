@@ -36,7 +36,9 @@ public final class Player {
     let settings: PlayerSettings
     let policy: any ABRPolicy
     var estimator: any ThroughputEstimator
-    unowned let engine: SimulationEngine
+    /// The run's engine. Held strongly: the engine holds the queue and the links, never a player, so there is no
+    /// cycle, and a strong `let` is read without the atomic check an `unowned` reference costs on every access.
+    let engine: SimulationEngine
     let history = ThroughputHistory()
     let bufferTarget: Double
     /// What this player's flows ask of the shared link.
@@ -48,8 +50,11 @@ public final class Player {
     /// Whether to record timeline rows (a benchmark may switch them off).
     let recordsTimeline: Bool
     /// The link this player downloads over: 0 (the shared link) unless routed to an external receiver.
-    var linkIndex = 0
-    var link: SharedLink { engine.links[linkIndex] }
+    var linkIndex = 0 {
+        didSet { link = engine.links[linkIndex] }
+    }
+    /// The link of `linkIndex`, kept rather than looked up on every use.
+    private(set) var link: SharedLink
     /// This run's disk cache instance (shared with other players when the settings say so).
     var cache: SegmentCache?
     /// The coordination group this player plays in, if any.
@@ -135,6 +140,7 @@ public final class Player {
         policy = configuration.policy
         estimator = configuration.estimator
         self.engine = engine
+        link = engine.links[0]
         self.recordsTimeline = recordsTimeline
         bufferTarget = configuration.settings.forwardBufferTarget
         rate = configuration.settings.initialRate
