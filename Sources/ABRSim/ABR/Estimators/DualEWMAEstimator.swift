@@ -133,17 +133,18 @@ struct ExponentialAverage: Sendable, Equatable {
     let alpha: Double
     private(set) var estimate = 0.0
     private(set) var totalWeight = 0.0
-    /// The estimate divided by 1 − α^totalWeight, which undoes the pull towards the initial zero; computed once
-    /// per sample, since players and the keep-up predictor read it far more often than samples arrive.
-    private(set) var value = 0.0
 
     init(halfLife: Double) { alpha = exp(log(0.5) / halfLife) }
 
-    mutating func add(weight: Double, value sample: Double) {
+    mutating func add(weight: Double, value: Double) {
         let kept = pow(alpha, weight)
-        estimate = sample * (1 - kept) + kept * estimate
+        estimate = value * (1 - kept) + kept * estimate
         totalWeight += weight
+    }
+
+    /// The estimate divided by 1 − α^totalWeight, which undoes the pull towards the initial zero.
+    var value: Double {
         let zeroFactor = 1 - pow(alpha, totalWeight)
-        value = zeroFactor != 0 ? estimate / zeroFactor : estimate
+        return zeroFactor != 0 ? estimate / zeroFactor : estimate
     }
 }
