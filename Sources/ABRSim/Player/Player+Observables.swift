@@ -7,11 +7,20 @@ extension Player {
         let context = KeepUpContext(
             time: now, bufferSeconds: bufferLevel(at: now), isBufferFull: isBufferFull(at: now),
             isFullyLoaded: isFullyLoaded, isRecoveringFromStall: waitKind == .stall,
-            throughputEstimate: estimator.hasEnoughData ? estimator.estimate : nil, rate: rate,
+            throughputEstimate: currentKeepUpEstimate(), rate: rate,
             playhead: playheadPosition(at: now), nextSegment: nextSegment, inFlightRemainingBits: remaining,
             inFlightSegment: request?.segment, variant: lastVariant ?? content.startVariantIndex, rttSeconds: rtt,
             content: content)
         return settings.keepUpPredictor.evaluate(context)
+    }
+
+    /// The estimate the keep-up predictor sees (`nil` before the estimator has enough data), computed once per
+    /// sample.
+    func currentKeepUpEstimate() -> Double? {
+        if let known = keepUpEstimate { return known }
+        let estimate = estimator.hasEnoughData ? estimator.estimate : nil
+        keepUpEstimate = .some(estimate)
+        return estimate
     }
 
     /// `isPlaybackLikelyToKeepUp` at `now`.

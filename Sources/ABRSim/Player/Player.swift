@@ -36,6 +36,10 @@ public final class Player {
     let settings: PlayerSettings
     let policy: any ABRPolicy
     var estimator: any ThroughputEstimator
+    /// The estimator's answer for the keep-up predictor (`.some(nil)`: not enough data yet), kept until the next
+    /// sample (whoever adds a sample clears it): the predictor asks at every timeline row, and an EWMA's answer
+    /// costs two `pow` calls.
+    var keepUpEstimate: Double??
     /// The run's engine. Held strongly: the engine holds the queue and the links, never a player, so there is no
     /// cycle, and a strong `let` is read without the atomic check an `unowned` reference costs on every access.
     let engine: SimulationEngine
@@ -362,6 +366,7 @@ public final class Player {
         } else {
             history.append(sample, variant: finished.variant)
             estimator.add(sample)
+            keepUpEstimate = nil
             totals.bytes += finished.bits / 8
             cache?.store(
                 content: content, segment: finished.segment, variant: finished.variant, bytes: finished.bits / 8)
