@@ -164,17 +164,12 @@ enum BenchCommand {
             for _ in 0..<3 {
                 let start = ContinuousClock.now
                 _ = try Comparison.run(plan, jobs: jobs)
-                best = min(best, seconds(since: start))
+                best = min(best, secondsElapsed(since: start))
             }
             text += String(jobs).leftPadding(toLength: 4) + fixed(best, 3).leftPadding(toLength: 21)
             text += fixed(Double(files.count * policies.count) / best, 0).leftPadding(toLength: 9) + "\n"
         }
         return text
-    }
-
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let duration = ContinuousClock.now - start
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// What repeated whole runs achieved.
@@ -202,7 +197,7 @@ enum BenchCommand {
             result.segments += run.segments.reduce(0) { $0 + $1.count }
             result.events += simulation.eventCount
             result.runs += 1
-            result.seconds = seconds(since: start)
+            result.seconds = secondsElapsed(since: start)
         } while result.seconds < minimumSeconds
         return result
     }

@@ -103,8 +103,7 @@ enum SweepCommand {
             return 128 + SweepInterruption.signal
         }
         try folder.finish(files: tables, folders: [SweepStore.stateFolder])
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = secondsElapsed(since: start)
         writeStandardOutput(
             "sweep: \(total - store.resumedRuns) runs (\(shape)) in \(fixed(seconds, 2)) s on \(jobs) "
                 + "job\(jobs == 1 ? "" : "s"); wrote \(out)/\(files)\n")

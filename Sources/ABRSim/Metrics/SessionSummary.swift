@@ -59,7 +59,7 @@ public struct SessionSummary: Sendable, Equatable {
         timedOutCount = totals.timedOutRequests
         retryCount = totals.retries
         skippedSeconds = totals.skippedSeconds
-        abandonedCount = allRecords.count - records.count - allRecords.filter(\.timedOut).count
+        abandonedCount = allRecords.count - records.count - allRecords.count(where: \.timedOut)
         startupSeconds = totals.startupSeconds
         stallCount = totals.stallCount
         stallSeconds = totals.stallSeconds

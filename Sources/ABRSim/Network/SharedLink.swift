@@ -60,6 +60,10 @@ public final class SharedLink {
     var lastCumulativeBits = 0.0
     /// The curve piece `lastUpdate` fell in (−1: none yet), where the next ``advance(to:)`` starts looking.
     var lastUpdatePiece = -1
+    /// The last change of the flows at which the request-timeout review found every flow receiving and none able
+    /// to time out before the next change, so it skipped the players' own reviews; they start from here
+    /// (`-.infinity`: never). Set by ``Simulation/reviewRequestTimeouts(on:horizon:)``.
+    var allFlowsReceivingAt = -Double.infinity
     /// The flow whose finish ``nextCompletionTime()`` predicted last (`nil`: the time was a re-evaluation point).
     var predictedOwner: Int?
     /// Incremented on every change of the flow set; completion events carry it so stale ones are dropped.
@@ -219,7 +223,7 @@ public final class SharedLink {
     public func lastDataTime(owner: Int) -> Double {
         guard let flow = flows.first(where: { $0.owner == owner }) else { return -.infinity }
         guard flow.uncappedDataUntil > flow.cappedDataUntil else { return flow.cappedDataUntil }
-        return max(flow.cappedDataUntil, curve.time(atCumulativeBits: curve.cumulativeBits(at: flow.uncappedDataUntil)))
+        return max(flow.cappedDataUntil, lastDelivery(before: flow.uncappedDataUntil))
     }
 
     /// Bits `owner` still has to receive, as of the last ``advance(to:)``; `nil` when it has no flow.

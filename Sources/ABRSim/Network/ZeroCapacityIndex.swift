@@ -1,12 +1,12 @@
 /// The stretches where a capacity curve delivers nothing for at least a given time (zero-rate pieces, merged),
 /// for finding in O(log n) the next place a flow with a positive share goes a request timeout without data.
 ///
-/// Built by the request timeout (``Player/reviewRequestTimeout(horizon:at:)``) only when a review looks further
-/// ahead than the timeout: O(pieces) once per curve and timeout, then kept with the curve
-/// (``CapacityCurve/zeroCapacityIndex(minimumLength:)``), so runs sharing a curve share it. Times are absolute simulated seconds; a looping
-/// curve repeats its stretches every period, and a stretch that runs over the end of the period into the start
-/// of the next one is one stretch. Past the end of a `hold` or `end` curve there are none (a network that
-/// delivers nothing more fails its players at once).
+/// Built for the request timeout (``Player/longStretchDeadline(after:horizon:timeout:)``) only when a review looks
+/// further ahead than the timeout: O(pieces) once per curve and timeout, then kept with the curve
+/// (``CapacityCurve/zeroCapacityIndex(minimumLength:)``), so runs sharing a curve share it. Times are absolute
+/// simulated seconds; a looping curve repeats its stretches every period, and a stretch that runs over the end of
+/// the period into the start of the next one is one stretch. Past the end of a `hold` or `end` curve there are
+/// none (a network that delivers nothing more fails its players at once).
 struct ZeroCapacityIndex: Sendable {
     /// Starts (local time in one period, sorted) of the zero stretches lasting at least the minimum length.
     let starts: [Double]

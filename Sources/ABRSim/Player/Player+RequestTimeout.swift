@@ -74,8 +74,7 @@ extension Player {
     func reviewRequestTimeout(at now: Double) {
         guard let current = request else { return }
         link.advance(to: now)
-        let moment = LinkMoment(
-            link, at: now, horizon: timeoutHorizon, receivingAt: zeroCapacity.allReceivingAt[linkIndex])
+        let moment = LinkMoment(link, at: now, horizon: timeoutHorizon, receivingAt: link.allFlowsReceivingAt)
         reviewRequestTimeout(
             received: receivedBits(of: current), fraction: link.uncappedFraction(owner: index), moment: moment)
     }
@@ -85,7 +84,7 @@ extension Player {
     func longStretchDeadline(after now: Double, horizon: Double, timeout: Double) -> Double? {
         guard horizon - now >= timeout else { return nil }
         if zeroCapacityIndex?.link != linkIndex {
-            zeroCapacityIndex = (linkIndex, zeroCapacity.index(link: linkIndex, of: link, timeout: timeout))
+            zeroCapacityIndex = (linkIndex, link.zeroCapacityIndex(minimumLength: timeout))
         }
         guard let start = zeroCapacityIndex!.index.firstStretch(after: now) else { return nil }
         return start + timeout <= horizon ? start + timeout : nil
@@ -97,7 +96,7 @@ extension Player {
         var stretchStart: Double?
         var from = now
         for _ in 0..<Self.maximumTimeoutPieces {
-            let to = min(link.curve.nextChange(after: from), horizon)
+            let to = min(link.nextChange(after: from), horizon)
             if link.deliversNothing(owner: index, at: from) {
                 let start = stretchStart ?? (from == now ? min(idleSince, now) : from)
                 stretchStart = start
@@ -189,15 +188,14 @@ extension Simulation {
     func reviewRequestTimeouts(on linkIndex: Int, horizon: Double) {
         let link = engine.links[linkIndex]
         let now = engine.now
-        let shared = players[0].zeroCapacity
         let capped = link.isCapped
         if !capped, horizon - now < minimumTimeout, link.capacity(at: now) > 0,
             !link.fractions.contains(where: { $0 <= 0 })
         {
-            shared.allReceivingAt[linkIndex] = now  // the players' next reviews start from here
+            link.allFlowsReceivingAt = now  // the players' next reviews start from here
             return
         }
-        let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: shared.allReceivingAt[linkIndex])
+        let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: link.allFlowsReceivingAt)
         for position in link.flows.indices {
             let flow = link.flows[position]
             guard let current = players[flow.owner].request else { continue }
@@ -238,8 +236,8 @@ extension SharedLink {
     /// c(t) in bit/s (read through the link, so the curve is not copied).
     func capacity(at t: Double) -> Double { curve.rate(at: t) }
 
-    /// Bits the curve delivers in [t0, t1].
-    func capacityBits(from t0: Double, to t1: Double) -> Double { curve.bits(from: t0, to: t1) }
+    /// The curve's next piece boundary after `t` (read through the link, so the curve is not copied).
+    func nextChange(after t: Double) -> Double { curve.nextChange(after: t) }
 
     /// The start of the zero-capacity stretch that ends at `t` (`t` itself if the capacity just before is
     /// positive): when a flow with a positive share last received a bit.

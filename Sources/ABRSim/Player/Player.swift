@@ -120,9 +120,8 @@ public final class Player {
     var armedTimeout: Double?
     /// The timed-out request waiting for its back-off delay before it is sent again.
     var pendingRetry: Request?
-    /// Long zero-capacity stretches of the links' curves, built when first needed (shared by the run's players).
-    var zeroCapacity = ZeroCapacityCache()
-    /// The index this player's timeout last used, with its link.
+    /// The long zero-capacity stretches this player's timeout last used, with its link (the index itself is kept
+    /// with the link's curve, built on first use).
     var zeroCapacityIndex: (link: Int, index: ZeroCapacityIndex)?
 
     // Records.

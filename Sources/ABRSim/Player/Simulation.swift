@@ -34,9 +34,6 @@ public final class Simulation {
                     recordsTimeline: recordsTimeline))
         }
         self.players = players
-        let zeroCapacity = ZeroCapacityCache()
-        zeroCapacity.allReceivingAt = Array(repeating: -.infinity, count: links.count)
-        for player in players { player.zeroCapacity = zeroCapacity }
         minimumTimeout = players.map(\.settings.requests.timeoutSeconds).min() ?? .infinity
         var sharedCache: SegmentCache?
         for player in players {

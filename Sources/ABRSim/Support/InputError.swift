@@ -23,8 +23,9 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
         InputError(file: file, location: "line \(line)", message)
     }
 
-    /// `file: location: message`, leaving out the parts that are absent, on one line: control characters a user's input put in the text (a newline in a
-    /// JSON string, a tab, an escape sequence) are shown escaped, as `\n`, `\t` or `\u{1B}`.
+    /// `file: location: message`, leaving out the parts that are absent, on one line: control characters a user's
+    /// input put in the text (a newline in a JSON string, a tab, an escape sequence) are shown escaped, as `\n`,
+    /// `\t` or `\u{1B}`.
     public var description: String {
         var text = ""
         for scalar in [file, location, message].compactMap({ $0 }).joined(separator: ": ").unicodeScalars {

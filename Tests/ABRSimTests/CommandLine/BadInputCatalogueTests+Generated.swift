@@ -55,7 +55,9 @@ extension BadInputCatalogueTests {
         let arguments = huge.arguments.map { $0.replacingOccurrences(of: Self.out, with: scratch + "/out") }
         let start = ContinuousClock.now
         let outcome = try runABRSim(arguments, in: scratch)
-        #expect(ContinuousClock.now - start < .seconds(5 * TestPaths.timeScale), "streams or refuses; never reads the whole file")
+        #expect(
+            ContinuousClock.now - start < .seconds(5 * TestPaths.timeScale),
+            "streams or refuses; never reads the whole file")
         Self.expectOneLineError(outcome, mentions: huge.mentions)
         #expect(try Self.listing(scratch) == [huge.name])
     }
@@ -185,14 +187,13 @@ extension BadInputCatalogueTests {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let start = ContinuousClock.now
         let outcome = try runABRSim(["run", fixture, "--out", scratch + "/run"], in: Self.fixtures)
-        let elapsed = ContinuousClock.now - start
+        let seconds = secondsElapsed(since: start)
         // Every file is written; a failed player makes `run` exit 1 with one stderr line naming it.
         #expect(outcome.status == 1, "\(outcome.standardError)")
         #expect(outcome.standardError.split(separator: "\n").count == 1, "\(outcome.standardError)")
         let rows = try summary(scratch + "/run")
         let timeline = try CSVTable.parse(try InputFile.readAll(scratch + "/run/timeline.csv"), file: "timeline.csv")
         let reason = timeline.column("failure_reason")?.last ?? ""
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         return (rows.first ?? [:], reason, seconds)
     }
 

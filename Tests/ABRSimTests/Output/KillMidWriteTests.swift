@@ -55,7 +55,7 @@ struct KillMidWriteTests {
         var moments: [(name: String, limit: Double, temporaries: Int?)] = [0.5, 0.8, 0.95].map {
             ("after \($0) of a run", wholeRun * $0, nil)
         }
-        moments += [1, 3, 7, 9].map { ("at temporary \($0)", 30, $0) }
+        moments += [1, 3, 7, 9].map { (temporary: Int) in ("at temporary \(temporary)", 30, temporary) }
         var cleanedRuns = 0
         var caughtMidWrite = 0
         for (index, moment) in moments.enumerated() {

@@ -35,7 +35,10 @@ struct FuzzRegressionTests {
     /// `outages-1e300-per-minute` advanced time by ~1e-300 s per draw, growing their lists until memory ran out.
     static let refusedScenarios = [
         ("content-duration-1e300.json", "$.content", "more than the limit of \(Content.maximumSegmentCount) segments"),
-        ("content-segments-1e12.json", "$.content", "1000000000000 segments is more than the limit of \(Content.maximumSegmentCount)"),
+        (
+            "content-segments-1e12.json", "$.content",
+            "1000000000000 segments is more than the limit of \(Content.maximumSegmentCount)"
+        ),
         (
             "stretch-loops-short-trace.json", "$.network",
             "repeats it into more than \(SyntheticTraceGenerator.maximumPieces) pieces"
@@ -97,7 +100,7 @@ struct FuzzRegressionTests {
     @Test func aCurveCarryingADenormalNumberOfBitsIsRefused() {
         // 1e-320 bit/s for 1 s: pieces per bit overflowed to infinity, so time(atCumulativeBits:) trapped.
         #expect(throws: InputError.self) {
-            try CapacityCurve(starts: [0], ratesBps: [1e-320], duration: 1, atEnd: .loop)
+            try CapacityCurve(starts: [0], ratesBps: [1e-300 / 1e20], duration: 1, atEnd: .loop)  // a denormal, 1e-320
         }
         let ordinary = try? CapacityCurve(starts: [0], ratesBps: [1e-300], duration: 1, atEnd: .loop)
         #expect(abs((ordinary?.time(atCumulativeBits: 5e-301) ?? 0) - 0.5) < 1e-12)

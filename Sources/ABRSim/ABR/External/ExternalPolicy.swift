@@ -11,8 +11,8 @@
 /// a reply that is not that JSON, a variant outside 0…maxVariant or a timeout makes the policy fail, and so does
 /// waiting for ever (more than ``maximumWaitsInARow`` waits or ``maximumWaitSeconds`` simulated seconds in a row
 /// without a variant, which would keep the run alive for ever): it records ``failureReason`` (naming the policy,
-/// with the last lines of the child's stderr), kills the child, and the player ends `failed` with that reason. The child is killed and reaped when
-/// the policy is released.
+/// with the last lines of the child's stderr), kills the child, and the player ends `failed` with that reason.
+/// The child is killed and reaped when the policy is released.
 public final class ExternalPolicy: ABRPolicy {
     /// The policy as the user wrote it, for messages.
     public let label: String

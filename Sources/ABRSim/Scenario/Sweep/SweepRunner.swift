@@ -86,7 +86,7 @@ public struct SweepRunner {
                 let count = min(batch, total - next)
                 let batchStart = ContinuousClock.now
                 let rows = try runBatch(plan, runs: (next..<(next + count)).map(shard.globalRun(at:)))
-                computed = (rows, count, seconds(since: batchStart))
+                computed = (rows, count, secondsElapsed(since: batchStart))
             }
             if let committing = pending {
                 pending = nil
@@ -94,7 +94,7 @@ public struct SweepRunner {
                 progress(
                     SweepProgress(
                         done: store.completedRuns, total: total, resumed: store.resumedRuns,
-                        elapsedSeconds: self.seconds(since: start)))
+                        elapsedSeconds: secondsElapsed(since: start)))
             }
             guard let (rows, count, seconds) = computed else { return true }
             if shouldStop() { return false }
@@ -156,11 +156,6 @@ public struct SweepRunner {
         var next = min(Double(count * 4), targetBatchSeconds / perRun)
         if bytes > 0 { next = min(next, Double(maximumBatchBytes) * Double(count) / Double(bytes)) }
         return max(jobs, Int(next))
-    }
-
-    private func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 }
 

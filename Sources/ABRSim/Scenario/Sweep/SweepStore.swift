@@ -122,6 +122,7 @@ public final class SweepStore {
     public func commit(_ batch: [SweepRunRows]) throws {
         guard !batch.isEmpty else { return }
         let committed = (summary.length, segments?.length ?? 0, index.length)
+        let failedInBatch = batch.count { $0.failedPlayers > 0 }
         do {
             var indexText = ""
             for rows in batch {
@@ -133,8 +134,7 @@ public final class SweepStore {
             try summary.sync()
             try segments?.sync()
             try index.sync()
-            try writeProgress(
-                done: completedRuns + batch.count, failed: failedRuns + batch.filter { $0.failedPlayers > 0 }.count)
+            try writeProgress(done: completedRuns + batch.count, failed: failedRuns + failedInBatch)
         } catch {
             // A write error (full disk): cut the files back to the last commit, so no torn row stays behind.
             try? summary.truncate(to: committed.0)
@@ -143,7 +143,7 @@ public final class SweepStore {
             throw error
         }
         completedRuns += batch.count
-        failedRuns += batch.filter { $0.failedPlayers > 0 }.count
+        failedRuns += failedInBatch
     }
 
     private func writeProgress(done: Int, failed: Int) throws {
