@@ -13,6 +13,7 @@ enum CheckCommand {
         options: [
             .option("junit", valueName: "FILE", help: "also write the results as JUnit XML to FILE"),
             .option("jobs", valueName: "N", help: "scenarios run at once (default: the number of cores)"),
+            setOption,
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -27,7 +28,10 @@ enum CheckCommand {
         if let junitPath, junitPath.isEmpty || junitPath.hasSuffix("/") {
             throw InputError("--junit needs a file name, got '\(junitPath)'")
         }
-        let suite = try ExpectationSuite.load(parsed.positionalValues("SCENARIO"))
+        let suite = try ExpectationSuite.load(parsed.positionalValues("SCENARIO"), loader: scenarioLoader(parsed))
+        for scenario in suite.scenarios {
+            printWarnings(SettingWarnings.scenario(scenario), command: "abrsim check")
+        }
         let results = try suite.run(jobs: jobs)
         var text = ""
         for (scenario, scenarioResults) in zip(suite.scenarios, results) {

@@ -5,7 +5,9 @@ import ABRSim
 /// parallel; writes `summary.csv`, `segments.csv` and `stats.csv` (per policy and metric, with paired differences
 /// against the baseline policy, default the first), draws CDFs and confidence-interval bars with an `index.html`
 /// into the plots folder (default `plots/compare`, or `DIR/plots` with `--out`), and prints per-policy means
-/// with 95 % confidence intervals. Runs with a failed player are counted on stderr and make the exit status 1.
+/// with 95 % confidence intervals. Runs with a failed player are counted on stderr and make the exit status 1;
+/// they are left out of every mean and paired difference (n and the failure count are printed). `--scenario FILE`
+/// takes the player's settings, content, RTT, QoE weights and seed from a scenario's player (edited by `--set`).
 enum CompareCommand {
     static let spec = CommandSpec(
         name: "abrsim compare", summary: "every policy on every trace, with per-policy means and 95 % intervals",
@@ -14,7 +16,14 @@ enum CompareCommand {
         ],
         options: [
             .option("traces", valueName: "PATH_OR_GLOB", help: "trace file, folder or glob", isRepeatable: true),
-            .option("content", valueName: "PATH", help: "folder of video_size_N files, or a sabre movie JSON"),
+            .option(
+                "content", valueName: "PATH",
+                help: "folder of video_size_N files, or a sabre movie JSON (default with --scenario: its player's)"),
+            .option(
+                "scenario", valueName: "FILE",
+                help: "take the player's settings, content, RTT, QoE weights and seed from this scenario's player"),
+            .option("player", valueName: "ID", help: "the scenario's player to take (default: its only player)"),
+            setOption,
             .option(
                 "policies", valueName: "LIST", help: "comma-separated policies, e.g. bba,robust-mpc", isRepeatable: true
             ),
@@ -37,7 +46,10 @@ enum CompareCommand {
         }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         guard !traceArguments.isEmpty else { throw InputError(location: "--traces", "give at least one trace") }
-        guard let contentPath = parsed.value("content") else { throw InputError(location: "--content", "is required") }
+        let source = try scenarioSource(parsed)
+        guard let contentPath = parsed.value("content") ?? source?.scenario.file else {
+            throw InputError(location: "--content", "is required (or give --scenario)")
+        }
         let policyText = parsed.values("policies").joined(separator: ",")
         guard !policyText.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
         let policies = try splitPolicyList(policyText).map { try PolicySpec.parse($0, source: "--policies") }
@@ -54,12 +66,15 @@ enum CompareCommand {
             }
             model = chosen
         }
+        if source != nil, model == .pensieve {
+            throw InputError(location: "--scenario", "the pensieve profile has its own player; drop --scenario")
+        }
         let segments = try parsed.int("segments")
         if let count = segments, count < 1 { throw InputError(location: "--segments", "must be at least 1") }
         let jobs = try parsed.int("jobs") ?? availableCores
         guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
         let traces = try PathExpansion.files(traceArguments)
-        let content: Content
+        var content: Content
         if model == .pensieve {
             guard InputFile.isDirectory(contentPath) else {
                 throw InputError(
@@ -67,11 +82,27 @@ enum CompareCommand {
                     "the pensieve profile needs a folder of video_size_N files")
             }
             content = try PensieveProfile.loadContent(folder: contentPath)
+        } else if let source, parsed.value("content") == nil {
+            content = source.player.content
+            if let segments {
+                guard segments <= content.segmentCount else {
+                    throw InputError(
+                        file: source.scenario.file, location: "--segments",
+                        "the player's content has \(content.segmentCount) segments, \(segments) asked for")
+                }
+                content = try content.prefix(segments: segments)
+            }
         } else {
             content = try ContentSource.load(contentPath, segments: segments)
         }
         var plan = ComparisonPlan(traces: traces, content: content, policies: policies)
         plan.model = model
+        if let source {
+            plan.settings = source.player.settings
+            plan.rttSeconds = source.rttSeconds
+            plan.qoe = source.scenario.qoe
+            plan.seed = source.scenario.seed
+        }
         if let rtt = try parsed.double("rtt-ms") {
             guard rtt >= 0 else { throw InputError(location: "--rtt-ms", "must be ≥ 0") }
             plan.rttSeconds = rtt / 1000
@@ -80,6 +111,15 @@ enum CompareCommand {
             guard buffer >= 0 else { throw InputError(location: "--forward-buffer", "must be ≥ 0") }
             plan.settings.preferredForwardBufferDuration = buffer
         }
+        var warnings = SettingWarnings.policies(policies)
+        if model == .faithful {
+            for spec in policies {
+                warnings += SettingWarnings.player(
+                    spec, settings: plan.settings, content: content,
+                    place: source.map { "\($0.scenario.file): player \($0.player.id)" } ?? "the compared player")
+            }
+        }
+        printWarnings(warnings, command: "abrsim compare")
         let out = parsed.value("out") ?? "results/compare"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
         let force = parsed.flag("force")
@@ -113,33 +153,70 @@ enum CompareCommand {
             "compare", failedRuns: failed.count, runs: reports.count, summary: out + "/summary.csv")
     }
 
-    /// Per-policy means with 95 % confidence intervals.
-    static func table(_ reports: [RunReport], policies: [PolicySpec], traceCount: Int) -> String {
-        var text = "\(policies.count) policies × \(traceCount) traces (mean ± 95 % CI half-width)\n"
-        var rows = [["policy", "n", "qoe_lin", "avg_bitrate_kbps", "stall_s", "switches"]]
-        for (position, spec) in policies.enumerated() {
-            let slice = reports[(position * traceCount)..<((position + 1) * traceCount)].map { $0.players[0].summary }
-            func cell(_ values: [Double], _ digits: Int) -> String {
-                let stats = SampleStatistics(values)
-                return fixed(stats.mean, digits) + " ± " + fixed(stats.confidenceHalfWidth95, digits)
+    /// The scenario and player `--scenario` and `--player` name, with its `network.rttMs` (0 when absent).
+    static func scenarioSource(_ parsed: ParsedArguments) throws
+        -> (scenario: Scenario, player: PlayerDescription, rttSeconds: Double)?
+    {
+        guard let path = parsed.value("scenario") else {
+            if !parsed.values("set").isEmpty {
+                throw InputError(location: "--set", "edits a scenario; give --scenario FILE")
             }
-            rows.append([
-                spec.label, String(slice.count), cell(slice.map(\.qoeLinear), 2),
-                cell(slice.map(\.averageBitrateKbps), 0),
-                cell(slice.map(\.stallSeconds), 2), cell(slice.map { Double($0.switchCount) }, 1),
-            ])
+            if let id = parsed.value("player") {
+                throw InputError(location: "--player", "'\(id)' names a scenario's player; give --scenario FILE")
+            }
+            return nil
         }
-        // With the offline optimum among the policies: each policy's total QoE over the optimum's.
-        if let optimal = policies.firstIndex(where: { $0.name == "optimal" }) {
-            let best = reports[(optimal * traceCount)..<((optimal + 1) * traceCount)].reduce(0.0) {
-                $0 + $1.players[0].summary.qoeLinear
+        let loader = try scenarioLoader(parsed)
+        let scenario = try loader.load(path)
+        let player: PlayerDescription
+        if let id = parsed.value("player") {
+            guard let chosen = scenario.players.first(where: { $0.id == id }) else {
+                throw InputError(
+                    location: "--player",
+                    "'\(id)' is not a player of \(path) (players: \(scenario.players.map(\.id).joined(separator: ", ")))"
+                )
             }
+            player = chosen
+        } else {
+            guard scenario.players.count == 1 else {
+                throw InputError(
+                    file: path, location: "$.players",
+                    "has \(scenario.players.count) players; choose one with --player (\(scenario.players.map(\.id).joined(separator: ", ")))"
+                )
+            }
+            player = scenario.players[0]
+        }
+        let rtt = try SweepPlan.defaultRttSeconds(loader.document(path), file: path)
+        return (scenario, player, rtt)
+    }
+
+    /// Per-policy means with 95 % confidence intervals over the runs that did not fail: n is their number,
+    /// `failed` the runs left out; an interval over fewer than two values is `n/a`.
+    static func table(_ reports: [RunReport], policies: [PolicySpec], traceCount: Int) -> String {
+        let samples = ComparisonSamples(reports: reports)
+        var text =
+            "\(policies.count) policies × \(traceCount) traces (mean ± 95 % CI half-width; failed runs left out)\n"
+        var rows = [["policy", "n", "failed", "qoe_lin", "avg_bitrate_kbps", "stall_s", "switches"]]
+        var listed: Set<String> = []
+        for spec in policies where listed.insert(spec.label).inserted {
+            rows.append(
+                [
+                    spec.label, String(samples.values("qoe_lin", policy: spec.label).count),
+                    String(samples.failureCount(spec.label)),
+                ]
+                    + [("qoe_lin", 2), ("avg_bitrate_kbps", 0), ("stall_s", 2), ("switch_count", 1)].map {
+                        meanCell(samples.values($0.0, policy: spec.label), digits: $0.1)
+                    })
+        }
+        // With the offline optimum among the policies: each policy's total QoE over the optimum's, on the traces
+        // where neither failed.
+        if let optimal = policies.first(where: { $0.name == "optimal" })?.label {
             rows[0].append("share_of_optimal")
-            for position in policies.indices {
-                let total = reports[(position * traceCount)..<((position + 1) * traceCount)].reduce(0.0) {
-                    $0 + $1.players[0].summary.qoeLinear
-                }
-                rows[position + 1].append(best > 0 ? fixed(100 * total / best, 1) + " %" : "-")
+            for row in rows.indices.dropFirst() {
+                let pairs = samples.pairedValues("qoe_lin", policy: rows[row][0], baseline: optimal)
+                let best = pairs.reduce(0.0) { $0 + $1.baseline }
+                let total = pairs.reduce(0.0) { $0 + $1.value }
+                rows[row].append(best > 0 && !pairs.isEmpty ? fixed(100 * total / best, 1) + " %" : "n/a")
             }
         }
         let header = rows[0]
@@ -151,6 +228,14 @@ enum CompareCommand {
                 }.joined(separator: "  ") + "\n"
         }
         return text
+    }
+
+    /// `mean ± half-width`; `mean ± n/a` for one value, `n/a` for none.
+    static func meanCell(_ values: [Double], digits: Int) -> String {
+        guard !values.isEmpty else { return "n/a" }
+        let stats = SampleStatistics(values)
+        return fixed(stats.mean, digits) + " ± "
+            + (stats.count < 2 ? "n/a" : fixed(stats.confidenceHalfWidth95, digits))
     }
 }
 

@@ -13,7 +13,7 @@ enum RunCommand {
             .option("out", valueName: "DIR", help: "output folder (default: results/<scenario name>)"),
             .option("plots", valueName: "DIR", help: "plots folder (default: plots/<name>, or DIR/plots with --out)"),
             .option("seed", valueName: "N", help: "seed of every random stream (default: the scenario's seed)"),
-            forceFlag,
+            setOption, forceFlag,
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -28,7 +28,8 @@ enum RunCommand {
             guard value >= 0 else { throw InputError("--seed must be ≥ 0, got \(value)") }
             seed = UInt64(value)
         }
-        let scenario = try ScenarioLoader().load(path)
+        let scenario = try scenarioLoader(parsed).load(path)
+        printWarnings(SettingWarnings.scenario(scenario), command: "abrsim run")
         let out = parsed.value("out") ?? "results/\(scenario.name)"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")
         let force = parsed.flag("force")

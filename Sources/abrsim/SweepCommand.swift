@@ -31,6 +31,7 @@ enum SweepCommand {
             .option("shard", valueName: "K/N", help: "run only the K-th of N slices (runs ≡ K−1 mod N)"),
             .option("out", valueName: "DIR", help: "output folder (default: results/<scenario>-sweep[-K-of-N])"),
             .option("seed", valueName: "N", help: "seed of every run (default: the scenario's)"),
+            setOption,
             .flag("no-segments", help: "write summary.csv only (no per-segment rows), for big sweeps"),
             .option("batch", valueName: "N", help: "runs per committed batch (default: about 1 s of work)"),
             .flag("force", help: "replace an output folder holding another sweep or another command's output"),
@@ -52,13 +53,16 @@ enum SweepCommand {
             guard value >= 0 else { throw InputError(location: "--seed", "must be ≥ 0, got \(value)") }
             seed = UInt64(value)
         }
-        let scenario = try ScenarioLoader().load(parsed.positional("SCENARIO")!)
+        let scenario = try scenarioLoader(parsed).load(parsed.positional("SCENARIO")!)
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)
         var policies: [PolicySpec] = []
         for item in splitPolicyList(parsed.values("policies").joined(separator: ",")) {
             policies += try PolicyGrid.expand(item, source: "--policies")
         }
+        printWarnings(
+            SettingWarnings.policies(policies) + SettingWarnings.scenario(scenario, policies: policies),
+            command: "abrsim sweep")
         var plan = try SweepPlan(scenario: scenario, traces: traces, policies: policies, seed: seed)
         plan.writesSegments = !parsed.flag("no-segments")
         let runner = SweepRunner(jobs: jobs, batchRuns: batch)

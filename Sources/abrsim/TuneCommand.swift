@@ -22,7 +22,7 @@ enum TuneCommand {
             .option("seed", valueName: "N", help: "seed of every run (default: the scenario's seed)"),
             .option("jobs", valueName: "N", help: "parallel runs in the grid (default: all cores)"),
             .option("out", valueName: "DIR", help: "output folder for tune.csv (default: results/<scenario>-tune)"),
-            forceFlag,
+            setOption, forceFlag,
         ])
 
     /// The objective language and the measurement format, appended to the help.
@@ -59,7 +59,8 @@ enum TuneCommand {
         }
         let jobs = try parsed.int("jobs") ?? availableCores
         guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
-        let scenario = try ScenarioLoader().load(path)
+        let scenario = try scenarioLoader(parsed).load(path)
+        printWarnings(SettingWarnings.scenario(scenario), command: "abrsim tune")
         var settings = scenario.tune ?? TuneSettings()
         var objectiveSource = (location: "$.tune.objective", file: Optional(path))
         if let text = parsed.value("objective") {

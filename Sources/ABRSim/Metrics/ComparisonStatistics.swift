@@ -3,7 +3,9 @@
 ///
 /// Values are keyed by trace (the trace's label and, for a label that occurs more than once, its occurrence
 /// number), so that policy A's value on a trace pairs with policy B's value on the same trace. A metric a run
-/// does not have (a startup that never happened) is left out for that run.
+/// does not have (a startup that never happened) is left out for that run. A failed run (a player that ended
+/// `failed`, such as an external policy that crashed) is not a zero: it adds no value to any metric, so it is
+/// left out of means and of paired differences on its trace, and is counted in ``failures``.
 public struct ComparisonSamples: Sendable, Equatable {
     /// Policies in first-seen order.
     public private(set) var policies: [String] = []
@@ -11,6 +13,8 @@ public struct ComparisonSamples: Sendable, Equatable {
     public let metrics: [String]
     /// `values[metric][policy]`: the (trace key, value) pairs in run order.
     public private(set) var values: [String: [String: [(key: String, value: Double)]]] = [:]
+    /// Failed runs per policy (policies without a failure are absent).
+    public private(set) var failures: [String: Int] = [:]
     private var occurrences: [String: [String: Int]] = [:]
 
     /// Empty samples of `metrics`.
@@ -22,16 +26,24 @@ public struct ComparisonSamples: Sendable, Equatable {
     ]
 
     /// Adds one run of `policy` on `trace`; `value(metric)` is `nil` (or NaN) when the run has no such value.
-    public mutating func add(policy: String, trace: String, value: (String) -> Double?) {
+    /// A `failed` run is counted and adds no values.
+    public mutating func add(policy: String, trace: String, failed: Bool = false, value: (String) -> Double?) {
         if !policies.contains(policy) { policies.append(policy) }
         let occurrence = occurrences[policy, default: [:]][trace, default: 0]
         occurrences[policy, default: [:]][trace] = occurrence + 1
+        if failed {
+            failures[policy, default: 0] += 1
+            return
+        }
         let key = occurrence == 0 ? trace : "\(trace)#\(occurrence)"
         for metric in metrics {
             guard let x = value(metric), !x.isNaN else { continue }
             values[metric, default: [:]][policy, default: []].append((key, x))
         }
     }
+
+    /// Failed runs of `policy`.
+    public func failureCount(_ policy: String) -> Int { failures[policy] ?? 0 }
 
     /// The values of `metric` for `policy`, in run order.
     public func values(_ metric: String, policy: String) -> [Double] {
@@ -40,9 +52,15 @@ public struct ComparisonSamples: Sendable, Equatable {
 
     /// `policy` − `baseline` on every trace both have a value of `metric` for, in `policy`'s run order.
     public func pairedDifferences(_ metric: String, policy: String, baseline: String) -> [Double] {
+        pairedValues(metric, policy: policy, baseline: baseline).map { $0.value - $0.baseline }
+    }
+
+    /// The (policy, baseline) value pairs of `metric` on every trace both have a value for, in `policy`'s order.
+    public func pairedValues(_ metric: String, policy: String, baseline: String) -> [(value: Double, baseline: Double)]
+    {
         var base: [String: Double] = [:]
         for pair in values[metric]?[baseline] ?? [] { base[pair.key] = pair.value }
-        return (values[metric]?[policy] ?? []).compactMap { pair in base[pair.key].map { pair.value - $0 } }
+        return (values[metric]?[policy] ?? []).compactMap { pair in base[pair.key].map { (pair.value, $0) } }
     }
 
     /// The samples of one-player reports (a comparison's), each player's ``SessionSummary`` under its policy
@@ -51,13 +69,17 @@ public struct ComparisonSamples: Sendable, Equatable {
         self.init(metrics: metrics)
         for report in reports {
             for player in report.players {
-                add(policy: player.policy, trace: report.trace) { player.summary.value(of: $0) }
+                add(policy: player.policy, trace: report.trace, failed: player.summary.finalState.isFailed) {
+                    player.summary.value(of: $0)
+                }
             }
         }
     }
 
     public static func == (lhs: ComparisonSamples, rhs: ComparisonSamples) -> Bool {
-        guard lhs.policies == rhs.policies, lhs.metrics == rhs.metrics else { return false }
+        guard lhs.policies == rhs.policies, lhs.metrics == rhs.metrics, lhs.failures == rhs.failures else {
+            return false
+        }
         for metric in lhs.metrics {
             for policy in lhs.policies {
                 let a = lhs.values[metric]?[policy] ?? []
@@ -91,7 +113,8 @@ extension SessionSummary {
     }
 }
 
-/// Comparison statistics (`stats.csv`): per policy and metric, n, mean, standard deviation, the 95 % confidence
+/// Comparison statistics (`stats.csv`): per policy and metric, n (runs with a value), failed (runs that failed,
+/// left out of every other number), mean, standard deviation, the 95 % confidence
 /// interval of the mean (Student t with n − 1 degrees of freedom, from GSL), percentiles 5/25/50/75/95, and the
 /// paired difference against a baseline policy (policy − baseline on the same trace) with its own interval.
 ///
@@ -113,12 +136,15 @@ public struct ComparisonStatistics: Sendable {
 
     /// The baseline policy.
     public let baseline: String
+    /// Failed runs per policy (see ``ComparisonSamples/failures``).
+    public let failures: [String: Int]
     /// Rows, metric by metric, each over the policies in order.
     public let rows: [Row]
 
     /// The statistics of `samples` against `baseline` (which must be one of the policies).
     public init(_ samples: ComparisonSamples, baseline: String) {
         self.baseline = baseline
+        failures = samples.failures
         var rows: [Row] = []
         for metric in samples.metrics {
             for policy in samples.policies {
@@ -137,7 +163,7 @@ public struct ComparisonStatistics: Sendable {
 
     /// Columns of `stats.csv`.
     public static let columns = [
-        "policy", "metric", "n", "mean", "sd", "ci95_low", "ci95_high", "p5", "p25", "p50", "p75", "p95",
+        "policy", "metric", "n", "failed", "mean", "sd", "ci95_low", "ci95_high", "p5", "p25", "p50", "p75", "p95",
         "baseline", "diff_n", "diff_mean", "diff_sd", "diff_ci95_low", "diff_ci95_high",
     ]
 
@@ -149,6 +175,7 @@ public struct ComparisonStatistics: Sendable {
             writer.append(row.policy)
             writer.append(row.metric)
             writer.append(row.statistics?.count ?? 0)
+            writer.append(failures[row.policy] ?? 0)
             if let s = row.statistics {
                 writer.append(s.mean)
                 appendSpread(s, to: &writer)

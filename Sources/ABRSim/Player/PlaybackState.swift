@@ -41,6 +41,12 @@ public enum PlaybackState: Equatable, Sendable {
         default: false
         }
     }
+
+    /// Whether the player failed.
+    public var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
+    }
 }
 
 /// `AVPlayer.TimeControlStatus`: whether the playhead is moving, waiting to move, or paused.

@@ -6,15 +6,37 @@
 public struct ScenarioLoader {
     /// Policies the scenario may name.
     public var registry: PolicyRegistry
+    /// Edits made to the parsed document before it is decoded (`--set`), in order.
+    public var settings: [ScenarioSetting]
 
-    /// A loader using `registry` (the built-in policies by default).
-    public init(registry: PolicyRegistry = .builtIn) {
+    /// A loader using `registry` (the built-in policies by default) that applies `settings`.
+    public init(registry: PolicyRegistry = .builtIn, settings: [ScenarioSetting] = []) {
         self.registry = registry
+        self.settings = settings
     }
 
-    /// Loads and validates the scenario at `path`.
+    /// The parsed document at `path` with ``settings`` applied.
+    public func document(_ path: String) throws -> JSONValue {
+        var document = try JSONParser.parseFile(path)
+        for setting in settings { document = try setting.apply(to: document, file: path) }
+        return document
+    }
+
+    /// Loads and validates the scenario at `path` (with ``settings`` applied). An error about a value a setting
+    /// wrote says so: `… (set by --set PATH=VALUE)`.
     public func load(_ path: String) throws -> Scenario {
-        let document = try JSONParser.parseFile(path)
+        do {
+            return try decode(document(path), path: path)
+        } catch var error as InputError where error.file == path && error.location != nil {
+            if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, message: error.message) }) {
+                error.message += " (set by \(cause.option) \(cause.pathText)=\(cause.valueText))"
+            }
+            throw error
+        }
+    }
+
+    /// Decodes the parsed document of the scenario at `path`.
+    func decode(_ document: JSONValue, path: String) throws -> Scenario {
         let root = try JSONReader(document, file: path).object()
         let directory = InputFile.directory(of: path)
         let defaultName = InputFile.fileName(of: path).replacingSuffix(".json", with: "")

@@ -101,7 +101,7 @@ public enum BarPlot {
 
 extension ComparisonSamples {
     /// The samples of a comparison's `summary.csv` (columns `policy`, `trace` and the metrics); an empty field
-    /// is a missing value. Used by `abrsim plot` and `abrsim compare` to draw from the written file.
+    /// is a missing value, and a row whose `final_state` is `failed` is a failure. Used by `abrsim plot` and `abrsim compare` to draw from the written file.
     public init(summary: CSVTable, file: String, metrics: [String] = ComparisonSamples.defaultMetrics) throws {
         let table = NamedTable(file: file, table: summary)
         let policies = try table.strings("policy")
@@ -110,9 +110,10 @@ extension ComparisonSamples {
         for metric in metrics where summary.columns.contains(metric) {
             columns[metric] = try table.numbers(metric)
         }
+        let states = summary.columns.contains("final_state") ? try table.strings("final_state") : nil
         self.init(metrics: metrics.filter { columns[$0] != nil })
         for row in policies.indices {
-            add(policy: policies[row], trace: traces[row]) { columns[$0]?[row] }
+            add(policy: policies[row], trace: traces[row], failed: states?[row] == "failed") { columns[$0]?[row] }
         }
     }
 }

@@ -33,7 +33,7 @@ public struct SweepPlan: Sendable {
         self.seed = seed ?? scenario.seed
         let bytes = try InputFile.readAll(scenario.file)
         scenarioFingerprint = fnv1a(bytes)
-        rttSeconds = try Self.defaultRttSeconds(bytes, file: scenario.file)
+        rttSeconds = try Self.defaultRttSeconds(JSONParser.parse(bytes, file: scenario.file), file: scenario.file)
     }
 
     /// Number of trace choices (1 when the scenario's network is used).
@@ -92,8 +92,8 @@ public struct SweepPlan: Sendable {
     }
 
     /// The scenario's `network.rttMs` in seconds (0 when absent, as the scenario decoder reads it).
-    static func defaultRttSeconds(_ bytes: [UInt8], file: String) throws -> Double {
-        let root = try JSONReader(JSONParser.parse(bytes, file: file), file: file).object()
+    public static func defaultRttSeconds(_ document: JSONValue, file: String) throws -> Double {
+        let root = try JSONReader(document, file: file).object()
         guard let network = try root.optional("network")?.object(), let rtt = network.optional("rttMs") else {
             return 0
         }
