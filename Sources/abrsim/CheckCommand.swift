@@ -29,10 +29,10 @@ enum CheckCommand {
             throw InputError("--junit needs a file name, got '\(junitPath)'")
         }
         let suite = try ExpectationSuite.load(parsed.positionalValues("SCENARIO"), loader: scenarioLoader(parsed))
+        let results = try suite.run(jobs: jobs)
         for scenario in suite.scenarios {
             printWarnings(SettingWarnings.scenario(scenario), command: "abrsim check")
         }
-        let results = try suite.run(jobs: jobs)
         var text = ""
         for (scenario, scenarioResults) in zip(suite.scenarios, results) {
             if scenario.expectations.isEmpty { writeStandardError("abrsim check: \(scenario.file): no expectations\n") }

@@ -119,7 +119,6 @@ enum CompareCommand {
                     place: source.map { "\($0.scenario.file): player \($0.player.id)" } ?? "the compared player")
             }
         }
-        printWarnings(warnings, command: "abrsim compare")
         let out = parsed.value("out") ?? "results/compare"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
         let force = parsed.flag("force")
@@ -129,6 +128,7 @@ enum CompareCommand {
             plots, identity: OutputIdentity(command: "plots", subject: out), force: force,
             option: parsed.value("plots") == nil ? "--out" : "--plots")
         let reports = try Comparison.run(plan, jobs: jobs)
+        printWarnings(warnings, command: "abrsim compare")
         var summary = CSVWriter(columns: RunTables.summaryColumns)
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
         for report in reports {

@@ -29,7 +29,6 @@ enum RunCommand {
             seed = UInt64(value)
         }
         let scenario = try scenarioLoader(parsed).load(path)
-        printWarnings(SettingWarnings.scenario(scenario), command: "abrsim run")
         let out = parsed.value("out") ?? "results/\(scenario.name)"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")
         let force = parsed.flag("force")
@@ -38,6 +37,7 @@ enum RunCommand {
             plots, identity: OutputIdentity(command: "plots", subject: out), force: force,
             option: parsed.value("plots") == nil ? "--out" : "--plots")
         let report = try ScenarioRunner().run(scenario, seed: seed)
+        printWarnings(SettingWarnings.scenario(scenario), command: "abrsim run")
         var bundle = RunTables.bundle(for: report)
         bundle.add(name: "capacity.csv", bytes: CapacityTable.csv(curve: scenario.network.curve, end: report.endTime))
         try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))

@@ -60,9 +60,6 @@ enum SweepCommand {
         for item in splitPolicyList(parsed.values("policies").joined(separator: ",")) {
             policies += try PolicyGrid.expand(item, source: "--policies")
         }
-        printWarnings(
-            SettingWarnings.policies(policies) + SettingWarnings.scenario(scenario, policies: policies),
-            command: "abrsim sweep")
         var plan = try SweepPlan(scenario: scenario, traces: traces, policies: policies, seed: seed)
         plan.writesSegments = !parsed.flag("no-segments")
         let runner = SweepRunner(jobs: jobs, batchRuns: batch)
@@ -80,6 +77,9 @@ enum SweepCommand {
             directory: out, manifest: plan.manifest(shard: shard), runCount: total,
             writesSegments: plan.writesSegments, replacing: force)
         try folder.begin(files: tables, folders: [SweepStore.stateFolder])
+        printWarnings(
+            SettingWarnings.policies(policies) + SettingWarnings.scenario(scenario, policies: policies),
+            command: "abrsim sweep")
         let shape =
             "\(plan.traceCount) trace\(plan.traceCount == 1 ? "" : "s") × \(plan.policyCount) "
             + "polic\(plan.policyCount == 1 ? "y" : "ies")"

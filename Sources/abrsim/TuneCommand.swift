@@ -60,7 +60,6 @@ enum TuneCommand {
         let jobs = try parsed.int("jobs") ?? availableCores
         guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
         let scenario = try scenarioLoader(parsed).load(path)
-        printWarnings(SettingWarnings.scenario(scenario), command: "abrsim tune")
         var settings = scenario.tune ?? TuneSettings()
         var objectiveSource = (location: "$.tune.objective", file: Optional(path))
         if let text = parsed.value("objective") {
@@ -110,6 +109,7 @@ enum TuneCommand {
             out, identity: OutputIdentity(command: "tune", subject: scenario.file), force: parsed.flag("force"))
         let tuner = try Tuner(scenario: scenario, scoring: scoring, settings: settings, seed: seed, jobs: jobs)
         let outcome = try tuner.run()
+        printWarnings(SettingWarnings.scenario(scenario), command: "abrsim tune")
         let ids = scenario.players.map(\.id)
         var bundle = OutputBundle()
         bundle.add(name: "tune.csv", bytes: TuneTable.bytes(outcome.points, players: ids, isFit: measuredPath != nil))

@@ -30,6 +30,11 @@ public struct FairnessSummary: Sendable, Equatable {
     public var qoeWeighted: Double?
     /// FESTIVE's unfairness √(1 − J_bitrate).
     public var unfairness: Double?
+    /// Why `jain_qoe` (and its weighted form) is empty, when it is: `negative_qoe` when some player's `qoe_lin` is
+    /// below 0 (Jain's index is defined for non-negative allocations only, Jain, Chiu & Hawe 1984; no shift is
+    /// applied, because any shift — by the lowest value, say — changes the index with the arbitrary zero of the
+    /// QoE scale), `all_zero` when every `qoe_lin` is 0; `nil` when the index is defined.
+    public var qoeUndefinedReason: String?
 
     /// Fairness over players with these per-player values and priority weights.
     public init(throughputs: [Double], bitrates: [Double], qoes: [Double], weights: [Double]) {
@@ -40,5 +45,10 @@ public struct FairnessSummary: Sendable, Equatable {
         bitrateWeighted = jainIndex(bitrates, weights: weights)
         qoeWeighted = jainIndex(qoes, weights: weights)
         unfairness = bitrate.map { max(0, 1 - $0).squareRoot() }
+        if qoes.contains(where: { $0 < 0 }) {
+            qoeUndefinedReason = "negative_qoe"
+        } else if !qoes.isEmpty && qoes.allSatisfy({ $0 == 0 }) {
+            qoeUndefinedReason = "all_zero"
+        }
     }
 }

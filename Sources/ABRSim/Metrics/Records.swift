@@ -1,7 +1,8 @@
 /// One segment request as it happened: a row of `segments.csv`.
 ///
-/// Written by the player when a download completes (or is abandoned); read by the summaries and the CSV
-/// writer. Times are simulated seconds, sizes bytes, rates bit/s.
+/// Written by the player when a download completes, is abandoned, times out or is cancelled by a seek; read by
+/// the summaries and the CSV writer. Times are simulated seconds, sizes whole bytes, rates bit/s. A player's
+/// `bytes` total is the sum of its rows' `bytes` over the rows not served from the cache.
 public struct SegmentRecord: Sendable, Equatable {
     /// Index of the player in the scenario.
     public var player: Int
@@ -13,7 +14,7 @@ public struct SegmentRecord: Sendable, Equatable {
     public var bitrateBps: Double
     /// Media seconds the segment holds.
     public var durationSeconds: Double
-    /// Bytes transferred for this request.
+    /// Bytes transferred for this request (whole bytes: see ``wholeBytes(bits:)``).
     public var bytes: Double
     /// When the request was sent.
     public var requestTime: Double
@@ -39,6 +40,15 @@ public struct SegmentRecord: Sendable, Equatable {
     public var timedOut = false
     /// 1 for the segment's first request, n + 1 for its n-th retry after a timeout.
     public var attempt = 1
+    /// Whether the request was cancelled by a seek (then `abandoned` is true too, `bytes` is what arrived before
+    /// the seek, and the segment is not requested again unless playback comes back to it).
+    public var cancelled = false
+
+    /// The whole bytes in `bits`: a partial transfer counts only the bytes that arrived in full (a byte short by
+    /// less than a millionth of a bit, from rounding, counts).
+    public static func wholeBytes(bits: Double) -> Double {
+        (bits / 8 + 1e-6).rounded(.down)
+    }
 }
 
 /// One row of `timeline.csv`: the player's observable state after an event that changed any of it.

@@ -5,7 +5,7 @@
 public struct SessionSummary: Sendable, Equatable {
     /// Segments downloaded (abandoned requests not counted).
     public var segments: Int
-    /// Requests the policy abandoned before they finished (timeouts not counted).
+    /// Requests the policy abandoned before they finished (timeouts and seeks' cancellations not counted).
     public var abandonedCount: Int
     /// Requests abandoned because they received no data for the request timeout.
     public var timedOutCount: Int
@@ -25,7 +25,7 @@ public struct SessionSummary: Sendable, Equatable {
     public var averageBitrateKbps: Double
     /// Variant changes between consecutive downloaded segments.
     public var switchCount: Int
-    /// Bytes transferred.
+    /// Bytes transferred: the sum of the player's `segments.csv` bytes over the rows not served from the cache.
     public var bytes: Double
     /// Media seconds played.
     public var playedSeconds: Double
@@ -59,7 +59,7 @@ public struct SessionSummary: Sendable, Equatable {
         timedOutCount = totals.timedOutRequests
         retryCount = totals.retries
         skippedSeconds = totals.skippedSeconds
-        abandonedCount = allRecords.count - records.count - allRecords.count(where: \.timedOut)
+        abandonedCount = allRecords.count(where: { $0.abandoned && !$0.timedOut && !$0.cancelled })
         startupSeconds = totals.startupSeconds
         stallCount = totals.stallCount
         stallSeconds = totals.stallSeconds

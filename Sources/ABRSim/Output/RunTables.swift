@@ -13,7 +13,8 @@ public enum RunTables {
         "qoe_hd",
         "final_state", "end_s", "cache_hits", "avg_throughput_kbps", "link_share", "jain_throughput", "jain_bitrate",
         "jain_qoe",
-        "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness", "failure_reason",
+        "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness", "jain_qoe_undefined",
+        "failure_reason",
         "timeout_count", "retry_count", "skipped_s",
     ]
 
@@ -21,7 +22,7 @@ public enum RunTables {
     public static let segmentColumns = [
         "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
         "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
-        "abandoned", "cache_hit", "timed_out", "attempt",
+        "abandoned", "cache_hit", "timed_out", "attempt", "cancelled",
     ]
 
     /// Columns of `timeline.csv`.
@@ -106,6 +107,7 @@ public enum RunTables {
             ] {
                 appendOptional(value, to: &writer)
             }
+            if let reason = f?.qoeUndefinedReason { writer.append(reason) } else { writer.appendEmpty() }
             if case .failed(let reason) = s.finalState { writer.append(reason) } else { writer.appendEmpty() }
             writer.append(s.timedOutCount)
             writer.append(s.retryCount)
@@ -143,6 +145,7 @@ public enum RunTables {
                 writer.append(r.cacheHit)
                 writer.append(r.timedOut)
                 writer.append(r.attempt)
+                writer.append(r.cancelled)
                 writer.endRow()
             }
         }

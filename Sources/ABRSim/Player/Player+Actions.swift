@@ -79,7 +79,14 @@ extension Player {
             return
         }
         if let current = request {
-            if !current.fromCache { totals.bytes += link.cancelFlow(owner: index, at: now) / 8 }
+            // The request gets a row (`cancelled`): its partial bytes were transferred.
+            let received = current.fromCache ? 0 : link.cancelFlow(owner: index, at: now)
+            let row = record(
+                current, bits: received, firstByte: current.firstByteTime ?? now, at: now,
+                bufferAfter: bufferLevel(at: now), stallSeconds: 0, abandoned: true, cacheHit: current.fromCache,
+                cancelled: true)
+            if !current.fromCache { totals.bytes += row.bytes }
+            segments.append(row)
             request = nil
         }
         // A seek also drops a retry waiting for its back-off delay.

@@ -144,13 +144,13 @@ extension Player {
     /// the back-off delay, or fails the player when the retries are used up.
     func timeOut(_ current: Request, at now: Double) {
         let received = current.fromCache ? 0 : link.cancelFlow(owner: index, at: now)
-        totals.bytes += received / 8
         totals.timedOutRequests += 1
         let buffer = bufferLevel(at: now)
-        segments.append(
-            record(
-                current, bits: received, firstByte: current.firstByteTime ?? now, at: now, bufferAfter: buffer,
-                stallSeconds: 0, abandoned: true, timedOut: true))
+        let row = record(
+            current, bits: received, firstByte: current.firstByteTime ?? now, at: now, bufferAfter: buffer,
+            stallSeconds: 0, abandoned: true, cacheHit: current.fromCache, timedOut: true)
+        totals.bytes += current.fromCache ? 0 : row.bytes
+        segments.append(row)
         request = nil
         requestGeneration &+= 1
         timeoutGeneration &+= 1

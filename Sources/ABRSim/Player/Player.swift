@@ -334,11 +334,11 @@ public final class Player {
             scheduleProgressCheck(at: now)
         case .abandon(let chosen):
             let received = link.cancelFlow(owner: index, at: now)
-            totals.bytes += received / 8
-            segments.append(
-                record(
-                    current, bits: received, firstByte: firstByte, at: now, bufferAfter: buffer, stallSeconds: 0,
-                    abandoned: true))
+            let row = record(
+                current, bits: received, firstByte: firstByte, at: now, bufferAfter: buffer, stallSeconds: 0,
+                abandoned: true)
+            totals.bytes += row.bytes
+            segments.append(row)
             request = nil
             let variant = min(max(chosen, 0), maxVariant)
             send(segment: current.segment, variant: variant, buffer: buffer, at: now)
@@ -366,7 +366,7 @@ public final class Player {
             history.append(sample, variant: finished.variant)
             estimator.add(sample)
             keepUpEstimate = nil
-            totals.bytes += finished.bits / 8
+            totals.bytes += SegmentRecord.wholeBytes(bits: finished.bits)
             cache?.store(
                 content: content, segment: finished.segment, variant: finished.variant, bytes: finished.bits / 8)
         }
@@ -396,16 +396,17 @@ public final class Player {
     /// The `segments.csv` row of `request`, ended at `now` with `bits` received.
     func record(
         _ request: Request, bits: Double, firstByte: Double, at now: Double, bufferAfter: Double, stallSeconds: Double,
-        abandoned: Bool = false, cacheHit: Bool = false, timedOut: Bool = false
+        abandoned: Bool = false, cacheHit: Bool = false, timedOut: Bool = false, cancelled: Bool = false
     ) -> SegmentRecord {
         SegmentRecord(
             player: index, segment: request.segment, variant: request.variant,
             bitrateBps: content.variants[request.variant].bitrateBps,
-            durationSeconds: content.segmentDurations[request.segment], bytes: bits / 8,
+            durationSeconds: content.segmentDurations[request.segment], bytes: SegmentRecord.wholeBytes(bits: bits),
             requestTime: request.requestTime, firstByteTime: firstByte, doneTime: now,
             throughputBps: now > firstByte ? bits / (now - firstByte) : (bits > 0 ? .infinity : 0),
             bufferBeforeSeconds: request.bufferBefore, bufferAfterSeconds: bufferAfter, stallSeconds: stallSeconds,
-            abandoned: abandoned, cacheHit: cacheHit, timedOut: timedOut, attempt: request.attempt)
+            abandoned: abandoned, cacheHit: cacheHit, timedOut: timedOut, attempt: request.attempt,
+            cancelled: cancelled)
     }
 
     func hasMedia(at now: Double) -> Bool { bufferLevel(at: now) > SimulationTime.tolerance }

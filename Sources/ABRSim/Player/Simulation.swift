@@ -109,6 +109,7 @@ public final class Simulation {
         let link = engine.links[linkIndex]
         guard link.generation != engine.scheduledLinkGenerations[linkIndex] else { return }
         engine.scheduledLinkGenerations[linkIndex] = link.generation
+        recordShareChanges(on: linkIndex)
         let next = link.nextCompletionTime()
         if next.isFinite {
             engine.schedule(at: next, .linkCompletion(link: linkIndex, generation: link.generation))
@@ -121,6 +122,20 @@ public final class Simulation {
                 player.recordRow(at: engine.now)
             }
             rescheduleLink(linkIndex)
+        }
+    }
+}
+
+extension Simulation {
+    /// A change to a link's flows changes the other players' shares too: each player on the link whose share
+    /// differs from its last timeline row gets a row now (replacing its row of this instant), so that the rows
+    /// of one instant give every player's share after the change and never sum above 1.
+    func recordShareChanges(on linkIndex: Int) {
+        guard players.first?.recordsTimeline == true else { return }
+        let link = engine.links[linkIndex]
+        for player in players where player.linkIndex == linkIndex {
+            guard let last = player.lastRow, last.linkShare != link.share(owner: player.index) else { continue }
+            player.recordRow(at: engine.now)
         }
     }
 }

@@ -72,7 +72,7 @@ public struct MetricExpectation: Sendable, Equatable {
     public static let identityColumns: Set<String> = ["scenario", "player", "policy", "trace"]
 
     /// `summary.csv` columns holding words rather than numbers: only `equals` applies to them.
-    public static let textColumns: Set<String> = ["final_state", "failure_reason"]
+    public static let textColumns: Set<String> = ["final_state", "failure_reason", "jain_qoe_undefined"]
 
     /// The metrics an expectation may name: every column of ``RunTables/summaryColumns`` except the identity
     /// columns, read at run time so that columns added to `summary.csv` become checkable without a change here.

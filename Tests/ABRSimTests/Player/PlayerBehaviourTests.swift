@@ -120,10 +120,16 @@ struct PlayerBehaviourTests {
         setup.variant = 0
         setup.segments = 10
         setup.actions = [TimedAction(time: 5, action: .seek(to: 30))]
-        // At 5 s: playhead 3 (started at 2), segment 2 half loaded (1 Mbit of 2). The seek cancels it and asks
-        // for segment 7 (28–32 s), which arrives at 7 s; the 2 s of media from 30 s play at once (no wait).
+        // At 5 s: playhead 3 (started at 2), segment 2 half loaded (1 Mbit of 2). The seek cancels it (a row:
+        // cancelled, 125 000 bytes) and asks for segment 7 (28–32 s), which arrives at 7 s; the 2 s of media from
+        // 30 s play at once (no wait).
         let result = try run(setup)
-        let rows = result.segments[0]
+        let cancelled = result.segments[0].filter(\.cancelled)
+        #expect(cancelled.map(\.segment) == [2])
+        #expect(cancelled.first?.bytes == 125_000 && cancelled.first?.doneTime == 5)
+        #expect(cancelled.first?.abandoned == true && cancelled.first?.timedOut == false)
+        #expect(result.totals[0].bytes == result.segments[0].reduce(0) { $0 + $1.bytes })
+        let rows = result.segments[0].filter { !$0.cancelled }
         #expect(rows.map(\.segment) == [0, 1, 7, 8, 9])
         #expect(rows[2].requestTime == 5)
         #expect(rows[2].doneTime == 7)

@@ -53,7 +53,8 @@ struct TricklingRequestTimeoutTests {
         let result = Simulation(curve: curve, players: [player]).run()
         let records = result.segments[0]
         Self.expectFiveTimeouts(records, firstRequest: 0, firstTimeout: 70)
-        #expect(RequestTimeoutTests.near(records.first?.bytes, byLoss ? 124_375 : (1e6 + 60 * Self.trickleBps) / 8))
+        // Whole bytes: the trickle's 6e-5 bit completes no byte.
+        #expect(records.first?.bytes == (byLoss ? 124_375 : 125_000))
         #expect(result.totals[0].finalState == .failed(reason: Self.failure))
         #expect(RequestTimeoutTests.near(result.totals[0].endTime, 325))
     }
