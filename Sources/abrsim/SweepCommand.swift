@@ -4,8 +4,9 @@ import ABRSim
     import Glibc
 #endif
 
-/// `abrsim sweep SCENARIO [--traces PATH_OR_GLOB...] [--policies LIST] [--jobs N] [--shard K/N] [--out DIR]`:
-/// the scenario on every trace with every policy (parameter grids expanded), in parallel, resumable, shardable.
+/// `abrsim sweep SCENARIO [--traces PATH_OR_GLOB...] [--policies LIST] [--grid PATH=V1|V2...] [--set PATH=VALUE...]
+/// [--jobs N] [--shard K/N] [--out DIR]`: the scenario on every trace with every policy (parameter grids expanded)
+/// at every point of the settings grid (each axis's value in its own column), in parallel, resumable, shardable.
 /// Writes `summary.csv` and `segments.csv` with rows in a fixed order (see ``SweepPlan``, ``SweepStore``). The
 /// folder follows ``OutputFolder``'s rule (another output or another sweep: exit 2 unless `--force`). Exit status
 /// 1 when every run is written but some had a failed player (counted on stderr), 128 + signal when interrupted.
@@ -32,6 +33,11 @@ enum SweepCommand {
             .option("out", valueName: "DIR", help: "output folder (default: results/<scenario>-sweep[-K-of-N])"),
             .option("seed", valueName: "N", help: "seed of every run (default: the scenario's)"),
             setOption,
+            .option(
+                "grid", valueName: "PATH=V1|V2",
+                help: "cross a scenario setting's values with the traces and policies, e.g. "
+                    + "allocation.strategy=weighted|equal (repeatable; each a column of the outputs)",
+                isRepeatable: true),
             .flag("no-segments", help: "write summary.csv only (no per-segment rows), for big sweeps"),
             .option("batch", valueName: "N", help: "runs per committed batch (default: about 1 s of work)"),
             .flag("force", help: "replace an output folder holding another sweep or another command's output"),
@@ -53,14 +59,17 @@ enum SweepCommand {
             guard value >= 0 else { throw InputError(location: "--seed", "must be ≥ 0, got \(value)") }
             seed = UInt64(value)
         }
-        let scenario = try scenarioLoader(parsed).load(parsed.positional("SCENARIO")!)
+        let loader = try scenarioLoader(parsed)
+        let scenario = try loader.load(parsed.positional("SCENARIO")!)
+        let grid = try parsed.values("grid").map(SweepGridAxis.parse)
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)
         var policies: [PolicySpec] = []
         for item in splitPolicyList(parsed.values("policies").joined(separator: ",")) {
             policies += try PolicyGrid.expand(item, source: "--policies")
         }
-        var plan = try SweepPlan(scenario: scenario, traces: traces, policies: policies, seed: seed)
+        var plan = try SweepPlan(
+            scenario: scenario, traces: traces, policies: policies, seed: seed, grid: grid, loader: loader)
         plan.writesSegments = !parsed.flag("no-segments")
         let runner = SweepRunner(jobs: jobs, batchRuns: batch)
         try runner.validate(plan)
@@ -75,7 +84,7 @@ enum SweepCommand {
         // The store first: it refuses another sweep's folder before the manifest is touched.
         let store = try SweepStore(
             directory: out, manifest: plan.manifest(shard: shard), runCount: total,
-            writesSegments: plan.writesSegments, replacing: force)
+            writesSegments: plan.writesSegments, replacing: force, extraColumns: plan.gridColumns)
         try folder.begin(files: tables, folders: [SweepStore.stateFolder])
         printWarnings(
             SettingWarnings.policies(policies) + SettingWarnings.scenario(scenario, policies: policies),
@@ -83,6 +92,7 @@ enum SweepCommand {
         let shape =
             "\(plan.traceCount) trace\(plan.traceCount == 1 ? "" : "s") × \(plan.policyCount) "
             + "polic\(plan.policyCount == 1 ? "y" : "ies")"
+            + (grid.isEmpty ? "" : " × \(plan.pointCount) grid point\(plan.pointCount == 1 ? "" : "s")")
             + (shard == .whole ? "" : ", shard \(shard): \(total) of \(plan.runCount) runs")
         let files = "summary.csv" + (plan.writesSegments ? ", segments.csv" : "")
         if store.isComplete {

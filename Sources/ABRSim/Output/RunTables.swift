@@ -71,8 +71,9 @@ public enum RunTables {
         }
     }
 
-    /// Appends the summary rows of `report` to `writer` (made with ``summaryColumns``).
-    public static func appendSummary(_ report: RunReport, to writer: inout CSVWriter) {
+    /// Appends the summary rows of `report` to `writer` (made with ``summaryColumns``, plus one column per
+    /// `extra` value: a sweep's grid settings, written at the end of every row).
+    public static func appendSummary(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
         for player in report.players {
             let s = player.summary
             writer.beginRow()
@@ -112,6 +113,7 @@ public enum RunTables {
             writer.append(s.timedOutCount)
             writer.append(s.retryCount)
             writer.append(s.skippedSeconds)
+            for value in extra { writer.append(value) }
             writer.endRow()
         }
     }
@@ -120,8 +122,9 @@ public enum RunTables {
         if let value { writer.append(value) } else { writer.appendEmpty() }
     }
 
-    /// Appends the segment rows of `report` to `writer` (made with ``segmentColumns``).
-    public static func appendSegments(_ report: RunReport, to writer: inout CSVWriter) {
+    /// Appends the segment rows of `report` to `writer` (made with ``segmentColumns``, plus one column per
+    /// `extra` value, as for ``appendSummary(_:to:extra:)``).
+    public static func appendSegments(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
         for player in report.players {
             for r in player.segments {
                 writer.beginRow()
@@ -146,6 +149,7 @@ public enum RunTables {
                 writer.append(r.timedOut)
                 writer.append(r.attempt)
                 writer.append(r.cancelled)
+                for value in extra { writer.append(value) }
                 writer.endRow()
             }
         }

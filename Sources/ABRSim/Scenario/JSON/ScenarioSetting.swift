@@ -58,7 +58,7 @@ public struct ScenarioSetting: Sendable, Equatable {
             return try JSONParser.parse(Array(text.utf8), file: option)
         } catch let error as InputError {
             let first = text.unicodeScalars.first!
-            let looksLikeJSON = "{[\"-0123456789".unicodeScalars.contains(first)
+            let looksLikeJSON = "{[\"".unicodeScalars.contains(first)
             guard !looksLikeJSON else { throw InputError(location: option, "\(path)=\(text): \(error.message)") }
             return .string(text)
         }

@@ -75,8 +75,9 @@ public enum SweepMerge {
             written.append(indexOut.path)
             let segmentsOut = segments ? try AppendFile(path: temporary(files.segments), truncatingTo: 0) : nil
             if let segmentsOut { written.append(segmentsOut.path) }
-            let summaryHeader = CSVWriter(columns: RunTables.summaryColumns).bytes
-            let segmentHeader = CSVWriter(columns: RunTables.segmentColumns).bytes
+            let extra = SweepPlan.gridColumns(manifest: manifest)
+            let summaryHeader = CSVWriter(columns: RunTables.summaryColumns + extra).bytes
+            let segmentHeader = CSVWriter(columns: RunTables.segmentColumns + extra).bytes
             try summaryOut.append(summaryHeader)
             try segmentsOut?.append(segmentHeader)
             try indexOut.append(Array(SweepFiles.indexHeader.utf8))

@@ -1,13 +1,18 @@
-/// What `abrsim sweep` runs: a scenario crossed with traces and policies, one run per (trace, policy) pair.
+/// What `abrsim sweep` runs: a scenario crossed with traces, grid points and policies, one run per (trace,
+/// point, policy).
 ///
 /// Each run is the scenario with its network replaced by one trace (looping at its end, with the scenario's
 /// `network.rttMs` as the RTT) and every player's policy replaced by one policy spec; content, player settings,
 /// actions, QoE weights and seed stay the scenario's. With no traces the scenario's own network is used; with no
 /// policies each player keeps its own.
 ///
-/// Runs are numbered **trace-major**: run `r` plays trace `r / P` with policy `r % P` (P policies), so every
-/// policy's row set for one trace is adjacent in the output (paired comparisons read straight down the file) and
-/// a batch of consecutive runs needs only a few traces in memory. ``SweepRunner`` executes a plan,
+/// A grid (`--grid PATH=V1|V2`, see ``SweepGridAxis``) crosses scenario settings too: each point of the grid (the
+/// first axis varying slowest) is the scenario decoded again with the point's values set, and every output row
+/// carries each axis's value in a column named by its path.
+///
+/// Runs are numbered **trace-major**: run `r` plays trace `r / (G·P)`, grid point `(r / P) % G` and policy
+/// `r % P` (G points, P policies), so every policy's row set for one trace is adjacent in the output (paired
+/// comparisons read straight down the file) and a batch of consecutive runs needs only a few traces in memory. ``SweepRunner`` executes a plan,
 /// ``SweepStore`` holds its results, ``SweepShard`` slices it.
 public struct SweepPlan: Sendable {
     /// The scenario every run starts from.
@@ -24,39 +29,83 @@ public struct SweepPlan: Sendable {
     public var writesSegments = true
     /// A fingerprint of the scenario file's bytes (FNV-1a, hex), so a resumed sweep notices an edited scenario.
     public var scenarioFingerprint: String
+    /// The `--set` edits every run's scenario was loaded with.
+    public var edits: [ScenarioSetting]
+    /// The grid's axes (empty: no grid).
+    public var grid: [SweepGridAxis]
+    /// Each grid point's scenario and RTT (one point, the scenario itself, without a grid).
+    public var points: [(scenario: Scenario, rttSeconds: Double)]
+    /// Each grid point's value texts, one per axis.
+    public var pointValues: [[String]]
 
-    /// A plan over `scenario` (loaded from its file, whose `network.rttMs` it reads).
-    public init(scenario: Scenario, traces: [String], policies: [PolicySpec], seed: UInt64? = nil) throws {
+    /// A plan over `scenario` (loaded from its file by `loader`, whose edits apply to every run, and whose
+    /// `network.rttMs` it reads), crossed with `grid`'s points. A grid over a setting that cannot vary (see
+    /// ``SweepGridAxis/checkVaries(traces:policies:seed:)``) is an error.
+    public init(
+        scenario: Scenario, traces: [String], policies: [PolicySpec], seed: UInt64? = nil,
+        grid: [SweepGridAxis] = [], loader: ScenarioLoader = ScenarioLoader()
+    ) throws {
         self.scenario = scenario
         self.traces = traces
         self.policies = policies
         self.seed = seed ?? scenario.seed
+        self.edits = loader.settings
+        self.grid = grid
         let bytes = try InputFile.readAll(scenario.file)
         scenarioFingerprint = fnv1a(bytes)
-        rttSeconds = try Self.defaultRttSeconds(JSONParser.parse(bytes, file: scenario.file), file: scenario.file)
+        rttSeconds = try Self.defaultRttSeconds(loader.document(scenario.file), file: scenario.file)
+        var paths: Set<String> = []
+        for axis in grid {
+            try axis.checkVaries(traces: !traces.isEmpty, policies: !policies.isEmpty, seed: seed != nil)
+            guard paths.insert(axis.values[0].canonicalPath).inserted else {
+                throw InputError(location: "--grid", "\(axis.path): given twice")
+            }
+        }
+        var values: [[ScenarioSetting]] = [[]]
+        for axis in grid { values = values.flatMap { prefix in axis.values.map { prefix + [$0] } } }
+        if grid.isEmpty {
+            points = [(scenario, rttSeconds)]
+        } else {
+            points = try values.map { point in
+                var pointLoader = loader
+                pointLoader.settings += point
+                let loaded = try pointLoader.load(scenario.file)
+                return (loaded, try Self.defaultRttSeconds(pointLoader.document(scenario.file), file: scenario.file))
+            }
+        }
+        pointValues = grid.isEmpty ? [[]] : values.map { $0.map(\.valueText) }
     }
 
     /// Number of trace choices (1 when the scenario's network is used).
     public var traceCount: Int { max(traces.count, 1) }
     /// Number of policy choices (1 when the scenario's policies are kept).
     public var policyCount: Int { max(policies.count, 1) }
-    /// Number of runs: traces × policies.
-    public var runCount: Int { traceCount * policyCount }
+    /// Number of grid points (1 without a grid).
+    public var pointCount: Int { points.count }
+    /// Number of runs: traces × grid points × policies.
+    public var runCount: Int { traceCount * pointCount * policyCount }
 
     /// The trace and policy positions of run `index` (trace-major).
     public func coordinates(ofRun index: Int) -> (trace: Int, policy: Int) {
-        (index / policyCount, index % policyCount)
+        (index / (pointCount * policyCount), index % policyCount)
     }
+
+    /// The grid point of run `index`.
+    public func point(ofRun index: Int) -> Int { (index / policyCount) % pointCount }
+
+    /// The columns the grid adds to `summary.csv` and `segments.csv`: each axis's path as written.
+    public var gridColumns: [String] { grid.map(\.path) }
 
     /// The scenario of run `index`; `trace` is the loaded trace at ``coordinates(ofRun:)``'s position (ignored,
     /// and may be `nil`, when the plan has no traces).
     public func scenario(forRun index: Int, trace: Trace?) throws -> Scenario {
-        var run = scenario
+        let point = points[point(ofRun: index)]
+        var run = point.scenario
         run.seed = seed
         let (_, policy) = coordinates(ofRun: index)
         if !traces.isEmpty, let trace {
             run.network = try NetworkTimeline.build(
-                [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: rttSeconds, atEnd: .loop)
+                [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: point.rttSeconds, atEnd: .loop)
             run.networkLabel = trace.name
         }
         // Each run gets its own copy of the content, so parallel runs share no reference-counted object in the
@@ -88,7 +137,22 @@ public struct SweepPlan: Sendable {
         ]
         lines += traces.isEmpty ? ["trace (scenario network: \(scenario.networkLabel))"] : traces.map { "trace \($0)" }
         lines += policies.isEmpty ? ["policy (scenario policies)"] : policies.map { "policy \($0.label)" }
+        // Only sweeps with edits or a grid have these lines, so older sweep folders still resume.
+        lines += edits.map { "set \($0.pathText)=\($0.valueText)" }
+        for axis in grid {
+            lines.append(Self.gridAxisPrefix + axis.path)
+            lines.append("grid-values " + axis.values.map(\.valueText).joined(separator: "|"))
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    static let gridAxisPrefix = "grid-axis "
+
+    /// The grid columns a sweep's manifest records (what `merge` writes as the tables' extra columns).
+    public static func gridColumns(manifest: String) -> [String] {
+        manifest.split(separator: "\n").filter { $0.hasPrefix(gridAxisPrefix) }.map {
+            String($0.dropFirst(gridAxisPrefix.count))
+        }
     }
 
     /// The scenario's `network.rttMs` in seconds (0 when absent, as the scenario decoder reads it).
@@ -110,4 +174,55 @@ func fnv1a(_ bytes: [UInt8]) -> String {
     }
     let digits = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
+}
+
+/// One axis of a sweep's grid, `--grid PATH=V1|V2|…`: a scenario setting (a ``ScenarioSetting`` path) and the
+/// values it takes, each giving its own runs. Values are JSON or bare words as for `--set`; `|` separates them.
+public struct SweepGridAxis: Sendable {
+    /// The path as written (the name of its column in the outputs).
+    public var path: String
+    /// One edit per value, in the order given.
+    public var values: [ScenarioSetting]
+
+    /// Parses `PATH=V1|V2|…`: at least one value, none empty, none twice.
+    public static func parse(_ argument: String) throws -> SweepGridAxis {
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw InputError(location: "--grid", "'\(argument)': expected PATH=V1|V2|…")
+        }
+        let path = String(argument[..<equals])
+        let texts = argument[argument.index(after: equals)...].split(separator: "|", omittingEmptySubsequences: false)
+            .map(String.init)
+        var values: [ScenarioSetting] = []
+        for (position, text) in texts.enumerated() {
+            guard !text.isEmpty else {
+                throw InputError(location: "--grid", "\(path): value \(position + 1) of \(texts.count) is empty")
+            }
+            let setting = try ScenarioSetting.parse(path + "=" + text, option: "--grid")
+            if values.contains(where: { $0.value == setting.value }) {
+                throw InputError(location: "--grid", "\(path): the value \(text) is given twice")
+            }
+            values.append(setting)
+        }
+        return SweepGridAxis(path: path, values: values)
+    }
+
+    /// Throws when the axis cannot change a run: a key no run reads (`name`, `description`, `expect`, `tune`),
+    /// the network when `--traces` replace it (its `rttMs` excepted), a policy when `--policies` replace every
+    /// player's, the seed when `--seed` fixes it.
+    public func checkVaries(traces: Bool, policies: Bool, seed: Bool) throws {
+        let setting = values[0]
+        func refuse(_ why: String) -> InputError {
+            InputError(location: "--grid", "\(path): \(why); a grid axis must change the runs")
+        }
+        for key in ["name", "description", "expect", "tune"] where setting.touches([key]) {
+            throw refuse(key == "name" ? "the name labels the sweep's rows" : "no run reads '\(key)'")
+        }
+        if traces && setting.touches(["network"]) && !setting.touches(["network", "rttMs"]) {
+            throw refuse("--traces replace the scenario's network")
+        }
+        if policies && setting.touches(["players", "[]", "policy"]) {
+            throw refuse("--policies replace every player's policy")
+        }
+        if seed && setting.touches(["seed"]) { throw refuse("--seed fixes the seed of every run") }
+    }
 }

@@ -48,7 +48,16 @@ public struct SweepRunner {
     /// Checks that every trace reads and every policy can be made, before any output exists (a sweep must not
     /// fail halfway on a typo). Traces are read in parallel and dropped.
     public func validate(_ plan: SweepPlan) throws {
-        let scenario = plan.scenario
+        for (scenario, _) in plan.points {
+            try validate(plan, scenario: scenario)
+        }
+        _ = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
+            _ = try TraceReader.read(path: plan.traces[index])
+        }
+    }
+
+    /// Checks that every policy of `plan` can be made for every player of `scenario` (one grid point).
+    func validate(_ plan: SweepPlan, scenario: Scenario) throws {
         for spec in plan.policies {
             for (index, player) in scenario.players.enumerated() {
                 _ = try registry.makePolicy(
@@ -58,9 +67,6 @@ public struct SweepRunner {
                         settings: player.settings, directory: InputFile.directory(of: scenario.file)),
                     location: "--policies")
             }
-        }
-        _ = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
-            _ = try TraceReader.read(path: plan.traces[index])
         }
     }
 
@@ -126,20 +132,22 @@ public struct SweepRunner {
             let run = runs[position]
             let scenario = try plan.scenario(forRun: run, trace: traces[plan.coordinates(ofRun: run).trace])
             let report = try ScenarioRunner(registry: registry).run(scenario, recordsTimeline: false)
-            return Self.rows(report, run: run, writesSegments: writesSegments)
+            return Self.rows(
+                report, run: run, writesSegments: writesSegments, extra: plan.pointValues[plan.point(ofRun: run)])
         }
     }
 
     /// The CSV rows (no headers) of one run's report.
-    static func rows(_ report: RunReport, run: Int, writesSegments: Bool) -> SweepRunRows {
-        var summary = CSVWriter(columns: RunTables.summaryColumns)
+    static func rows(_ report: RunReport, run: Int, writesSegments: Bool, extra: [String] = []) -> SweepRunRows {
+        let extraColumns = extra.indices.map { "grid\($0)" }
+        var summary = CSVWriter(columns: RunTables.summaryColumns + extraColumns)
         _ = summary.takeBytes()
-        RunTables.appendSummary(report, to: &summary)
+        RunTables.appendSummary(report, to: &summary, extra: extra)
         var segmentBytes: [UInt8] = []
         if writesSegments {
-            var segments = CSVWriter(columns: RunTables.segmentColumns, reservingBytes: 1 << 14)
+            var segments = CSVWriter(columns: RunTables.segmentColumns + extraColumns, reservingBytes: 1 << 14)
             _ = segments.takeBytes()
-            RunTables.appendSegments(report, to: &segments)
+            RunTables.appendSegments(report, to: &segments, extra: extra)
             segmentBytes = segments.takeBytes()
         }
         let failed = report.players.filter { player in

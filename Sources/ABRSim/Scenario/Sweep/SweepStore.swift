@@ -61,9 +61,11 @@ public final class SweepStore {
     /// Opens `directory` for the sweep described by `manifest`: resumes it when its state folder holds the same
     /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's
     /// (unless `replacing`: then that sweep is discarded and this one starts afresh, as `--force` asks).
-    public init(directory: String, manifest: String, runCount: Int, writesSegments: Bool, replacing: Bool = false)
-        throws
-    {
+    /// `extraColumns` (a grid's settings) follow the tables' own columns.
+    public init(
+        directory: String, manifest: String, runCount: Int, writesSegments: Bool, replacing: Bool = false,
+        extraColumns: [String] = []
+    ) throws {
         self.directory = directory
         self.runCount = runCount
         self.writesSegments = writesSegments
@@ -96,8 +98,8 @@ public final class SweepStore {
             segments = writesSegments ? try AppendFile(path: files.segments, truncatingTo: lengths?.segments ?? 0) : nil
             index = try AppendFile(path: files.index, truncatingTo: lengths?.index ?? 0)
             if fresh {
-                try summary.append(CSVWriter(columns: RunTables.summaryColumns).bytes)
-                try segments?.append(CSVWriter(columns: RunTables.segmentColumns).bytes)
+                try summary.append(CSVWriter(columns: RunTables.summaryColumns + extraColumns).bytes)
+                try segments?.append(CSVWriter(columns: RunTables.segmentColumns + extraColumns).bytes)
                 try index.append(Array(SweepFiles.indexHeader.utf8))
                 try summary.sync()
                 try segments?.sync()
