@@ -3,7 +3,9 @@ import ABRSim
 /// `abrsim tune SCENARIO [--objective TEXT] [--grid LIST] [--search-priorities] [--calibrate MEASURED.csv] …`:
 /// searches the `networkResourcePriority` weight table (and optionally the priorities) for the best value of an
 /// objective, or calibrates the table to measured per-player throughput; writes `tune.csv` and prints the best
-/// point next to the scenario's own table.
+/// point next to the scenario's own table. `--traces SET` scores every table over a set of networks (the mean or
+/// a percentile of the objective, `--aggregate`); `--holdout FRACTION` keeps that share of the networks out of
+/// the search (a split seeded by the seed) and reports the default and the chosen table on them.
 enum TuneCommand {
     static let spec = CommandSpec(
         name: "abrsim tune",
@@ -18,6 +20,16 @@ enum TuneCommand {
             .option(
                 "max-evaluations", valueName: "N", help: "Nelder–Mead budget of runs; 0 = grid only (default: 40)"),
             .option("calibrate", valueName: "CSV", help: "fit the weights to measured throughput (t_s,player,…)"),
+            .option(
+                "traces", valueName: "PATH_OR_GLOB",
+                help: "score every table over these networks instead of the scenario's (repeatable)",
+                isRepeatable: true),
+            .option(
+                "aggregate", valueName: "mean|pN",
+                help: "how the objective combines over --traces: mean (default) or a percentile, e.g. p10"),
+            .option(
+                "holdout", valueName: "FRACTION",
+                help: "keep this share of --traces out of the search; report both tables on them"),
             .option("bin-seconds", valueName: "S", help: "calibration time bin (default: 10)"),
             .option("seed", valueName: "N", help: "seed of every run (default: the scenario's seed)"),
             .option("jobs", valueName: "N", help: "parallel runs in the grid (default: all cores)"),
@@ -38,6 +50,13 @@ enum TuneCommand {
           e.g. "max qoe_lin[main] subject to rebuffer_ratio[tile*] <= 2%", "max sum qoe_lin", "max min qoe_lin"
         Constraints are hard: a point missing one ranks below every point meeting all of them (among those,
         the smaller total excess wins). Weights keep low <= default <= high; only ratios matter.
+
+        Over networks: with --traces, each table runs on every trace (the scenario's network replaced, looping,
+        with its network.rttMs) and scores the --aggregate of the per-network objective (mean, or pN: the N-th
+        percentile, e.g. p10 for the worst tenth of a max objective); constraints must hold on every network.
+        --holdout F keeps round(F × traces) of them (at least one each side; a shuffle seeded by --seed or the
+        scenario's seed) out of the search and reports the default and the best table on them (holdout rows of
+        tune.csv).
 
         Calibration: MEASURED.csv has a header with t_s, player (an id of the scenario) and throughput_kbps
         (or observed_bitrate in bit/s); other columns are ignored. Shares are compared per time bin (least
@@ -104,22 +123,41 @@ enum TuneCommand {
                 try settings.objective.bind(
                     to: scenario, source: objectiveSource.location, file: objectiveSource.file))
         }
+        let (networks, held) = try tuneNetworks(parsed, scenario: scenario, loader: scenarioLoader(parsed), seed: seed)
+        if networks != nil, measuredPath != nil {
+            throw InputError(
+                location: "--traces", "calibration fits one measured network; drop --traces or --calibrate")
+        }
         let out = parsed.value("out") ?? "results/\(scenario.name)-tune"
         let folder = try OutputFolder(
             out, identity: OutputIdentity(command: "tune", subject: scenario.file), force: parsed.flag("force"))
-        let tuner = try Tuner(scenario: scenario, scoring: scoring, settings: settings, seed: seed, jobs: jobs)
+        var tuner = try Tuner(scenario: scenario, scoring: scoring, settings: settings, seed: seed, jobs: jobs)
+        tuner.networks = networks
         let outcome = try tuner.run()
+        let heldOut = try held.map { try tuner.heldOut(outcome, on: $0) } ?? []
         printWarnings(SettingWarnings.scenario(scenario), command: "abrsim tune")
         let ids = scenario.players.map(\.id)
         var bundle = OutputBundle()
-        bundle.add(name: "tune.csv", bytes: TuneTable.bytes(outcome.points, players: ids, isFit: measuredPath != nil))
+        bundle.add(
+            name: "tune.csv", bytes: TuneTable.bytes(outcome.points + heldOut, players: ids, isFit: measuredPath != nil)
+        )
         try folder.commit(bundle)
         let heading =
             measuredPath.map {
                 "calibrating to \($0) (RMS share error, \(formatCSVNumber(settings.binSeconds)) s bins)"
             }
             ?? "objective: \(settings.objective)"
-        writeStandardOutput(report(outcome, heading: heading, isFit: measuredPath != nil) + "wrote \(out)/tune.csv\n")
+            + (networks.map { " (\($0.aggregate) over \($0.traces.count) networks)" } ?? "")
+        var text = report(outcome, heading: heading, isFit: measuredPath != nil)
+        if let held, heldOut.count == 2 {
+            text +=
+                "on the \(held.traces.count) held-out network\(held.traces.count == 1 ? "" : "s") "
+                + "(\(held.aggregate)): default table \(heldOut[0].score.value.map { fixed($0, 4) } ?? "-")"
+                + (heldOut[0].score.isFeasible ? "" : " (infeasible)")
+                + ", best table \(heldOut[1].score.value.map { fixed($0, 4) } ?? "-")"
+                + (heldOut[1].score.isFeasible ? "" : " (infeasible)") + "\n"
+        }
+        writeStandardOutput(text + "wrote \(out)/tune.csv\n")
         return 0
     }
 
@@ -143,15 +181,46 @@ enum TuneCommand {
         }
         text += align(rows, leftColumns: 3)
         var players = [["player", "priority", "qoe_lin", "stall_s", "rebuffer_ratio", "avg_kbps", "link_share"]]
-        for (index, player) in outcome.best.report.players.enumerated() {
-            let s = player.summary
+        let best = outcome.best
+        for (index, player) in best.report.players.enumerated() {
+            func cell(_ metric: TuneMetric, _ digits: Int) -> String {
+                best.value(metric, player: index).map { fixed($0, digits) } ?? "-"
+            }
             players.append([
-                player.id, outcome.best.priorities[index].rawValue, fixed(s.qoeLinear, 2), fixed(s.stallSeconds, 2),
-                fixed(s.rebufferRatio, 4), fixed(s.averageBitrateKbps, 0),
-                s.averageLinkShare.map { fixed($0, 3) } ?? "-",
+                player.id, best.priorities[index].rawValue, cell(.qoeLinear, 2), cell(.stallSeconds, 2),
+                cell(.rebufferRatio, 4), cell(.averageBitrateKbps, 0), cell(.linkShare, 3),
             ])
         }
-        return text + "best point's players:\n" + align(players, leftColumns: 2)
+        let over = best.networkReports.count > 1 ? " (means over \(best.networkReports.count) networks)" : ""
+        return text + "best point's players\(over):\n" + align(players, leftColumns: 2)
+    }
+
+    /// The networks `--traces` names (all, or those `--holdout` leaves to the search) and the held-out ones.
+    static func tuneNetworks(_ parsed: ParsedArguments, scenario: Scenario, loader: ScenarioLoader, seed: UInt64?)
+        throws -> (search: TuneNetworks?, held: TuneNetworks?)
+    {
+        let aggregate = try parsed.value("aggregate").map { try NetworkAggregate.parse($0, location: "--aggregate") }
+        guard !parsed.values("traces").isEmpty else {
+            if aggregate != nil { throw InputError(location: "--aggregate", "combines over --traces; give --traces") }
+            if parsed.value("holdout") != nil {
+                throw InputError(location: "--holdout", "holds out some of --traces; give --traces")
+            }
+            return (nil, nil)
+        }
+        let files = try PathExpansion.files(parsed.values("traces"))
+        var search = files
+        var held: [String] = []
+        if let fraction = try parsed.double("holdout") {
+            (search, held) = try TuneNetworks.split(files, holdout: fraction, seed: seed ?? scenario.seed)
+        }
+        let rtt = try SweepPlan.defaultRttSeconds(loader.document(scenario.file), file: scenario.file)
+        func networks(_ paths: [String]) throws -> TuneNetworks? {
+            guard !paths.isEmpty else { return nil }
+            return TuneNetworks(
+                traces: try paths.map { try TraceReader.read(path: $0) }, rttSeconds: rtt, aggregate: aggregate ?? .mean
+            )
+        }
+        return (try networks(search), try networks(held))
     }
 
     /// A weight with at most four decimals, trailing zeros dropped.

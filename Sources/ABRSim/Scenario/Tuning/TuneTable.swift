@@ -1,5 +1,6 @@
 /// `tune.csv`: one row per evaluated point in evaluation order — phase, weight table, priorities, the score,
-/// then every per-player metric (`qoe_lin[main]`, …, in player order) and the run's fairness indices.
+/// then every per-player metric (`qoe_lin[main]`, …, in player order) and the run's fairness indices. A point
+/// scored over several networks (`tune --traces`) shows each metric's mean over them; `holdout` rows come last.
 ///
 /// Written by `abrsim tune`; identical bytes for any number of jobs, since the points come in a fixed order.
 public enum TuneTable {
@@ -31,10 +32,12 @@ public enum TuneTable {
                 writer.append(point.score.isFeasible)
                 writer.append(point.score.violation)
             }
-            for player in point.report.players {
-                for metric in TuneMetric.playerMetrics { appendOptional(metric.value(player), to: &writer) }
+            for player in point.report.players.indices {
+                for metric in TuneMetric.playerMetrics {
+                    appendOptional(point.value(metric, player: player), to: &writer)
+                }
             }
-            for metric in TuneMetric.runMetrics { appendOptional(metric.value(point.report), to: &writer) }
+            for metric in TuneMetric.runMetrics { appendOptional(point.value(metric), to: &writer) }
             writer.endRow()
         }
         return writer.takeBytes()

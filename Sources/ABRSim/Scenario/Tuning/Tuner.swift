@@ -1,15 +1,32 @@
 /// One evaluated point of a search: the weight table and priorities simulated, the run's metrics and score.
 public struct TunePoint: Sendable {
-    /// `baseline` (the scenario as written), `grid` or `simplex`.
+    /// `baseline` (the scenario as written), `grid`, `simplex`, or `holdout` (a table scored on the networks
+    /// the search did not see).
     public var phase: String
     /// The weight table simulated.
     public var weights: PriorityWeights
     /// Each player's priority, in scenario order.
     public var priorities: [NetworkResourcePriority]
-    /// The run's report (without timelines).
+    /// The run's report (without timelines); over several networks, the first network's.
     public var report: RunReport
-    /// The point's score: the objective's (tune), or the fit error to minimise (calibration).
+    /// The point's score: the objective's (tune), or the fit error to minimise (calibration); over several
+    /// networks, their combination (``TuneNetworks/combine(_:)``).
     public var score: TuneScore
+    /// One report per network when the point was scored over several (`tune --traces`), else empty.
+    public var networkReports: [RunReport] = []
+
+    /// The reports the point's metrics come from: each network's, or the one run's.
+    var metricReports: [RunReport] { networkReports.isEmpty ? [report] : networkReports }
+
+    /// Player `index`'s value of `metric`, the mean over the networks (`nil` when any run lacks it).
+    public func value(_ metric: TuneMetric, player index: Int) -> Double? {
+        NetworkAggregate.mean.combine(metricReports.map { metric.value($0.players[index]) })
+    }
+
+    /// A run-level metric's value (a Jain index), the mean over the networks.
+    public func value(_ metric: TuneMetric) -> Double? {
+        NetworkAggregate.mean.combine(metricReports.map { metric.value($0) })
+    }
 }
 
 /// What a search scores points by.
@@ -51,6 +68,8 @@ public struct Tuner: Sendable {
     public var jobs: Int
     /// The policies the scenario may name (each run makes a ``ScenarioRunner`` over it).
     public var registry = PolicyRegistry.builtIn
+    /// The networks each point is scored on (`nil`: the scenario's own network).
+    public var networks: TuneNetworks?
 
     /// A tuner; fails when the scenario's allocation ignores weights or priorities are too many to enumerate.
     public init(scenario: Scenario, scoring: TuneScoring, settings: TuneSettings, seed: UInt64?, jobs: Int) throws {
@@ -130,9 +149,30 @@ public struct Tuner: Sendable {
         -> TunePoint
     {
         let variant = Self.scenario(scenario, weights: weights, priorities: priorities)
-        let report = try ScenarioRunner(registry: registry).run(variant, seed: seed, recordsTimeline: false)
+        guard let networks else {
+            let report = try ScenarioRunner(registry: registry).run(variant, seed: seed, recordsTimeline: false)
+            return TunePoint(
+                phase: phase, weights: weights, priorities: priorities, report: report, score: scoring.score(report))
+        }
+        var reports: [RunReport] = []
+        for index in networks.traces.indices {
+            reports.append(
+                try ScenarioRunner(registry: registry).run(
+                    networks.scenario(variant, trace: index), seed: seed, recordsTimeline: false))
+        }
         return TunePoint(
-            phase: phase, weights: weights, priorities: priorities, report: report, score: scoring.score(report))
+            phase: phase, weights: weights, priorities: priorities, report: reports[0],
+            score: networks.combine(reports.map(scoring.score)), networkReports: reports)
+    }
+
+    /// The baseline's and the best point's tables scored on `held` (networks the search did not see), as
+    /// `holdout` points: baseline first, then the best.
+    public func heldOut(_ outcome: Outcome, on held: TuneNetworks) throws -> [TunePoint] {
+        var tuner = self
+        tuner.networks = held
+        return try [outcome.baseline, outcome.best].map {
+            try tuner.evaluate($0.weights, $0.priorities, phase: "holdout")
+        }
     }
 
     /// `scenario` with `weights` and each player's priority from `priorities`.
