@@ -217,7 +217,8 @@ enum TuneCommand {
         func networks(_ paths: [String]) throws -> TuneNetworks? {
             guard !paths.isEmpty else { return nil }
             return TuneNetworks(
-                traces: try paths.map { try TraceReader.read(path: $0) }, rttSeconds: rtt, aggregate: aggregate ?? .mean
+                traces: try paths.map { try TraceReader.readForRuns(path: $0) }, rttSeconds: rtt,
+                aggregate: aggregate ?? .mean
             )
         }
         return (try networks(search), try networks(held))

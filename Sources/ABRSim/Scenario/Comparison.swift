@@ -50,7 +50,7 @@ public enum Comparison {
         }
         if plan.model == .pensieve { return try runPensieve(plan, registry: registry, jobs: jobs) }
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
-            try TraceReader.read(path: plan.traces[index], mahimahiBinMs: NetworkDecoder.defaultMahimahiBinMs)
+            try TraceReader.readForRuns(path: plan.traces[index])
         }
         let pairs = plan.policies.count * traces.count
         return try parallelMap(count: pairs, jobs: jobs) { index in

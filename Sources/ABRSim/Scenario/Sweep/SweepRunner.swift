@@ -52,7 +52,7 @@ public struct SweepRunner {
             try validate(plan, scenario: scenario)
         }
         _ = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
-            _ = try TraceReader.read(path: plan.traces[index])
+            _ = try TraceReader.readForRuns(path: plan.traces[index])
         }
     }
 
@@ -123,7 +123,8 @@ public struct SweepRunner {
         }
         let traceIndices = needed
         let loaded = try parallelMap(count: traceIndices.count, jobs: jobs) { position in
-            try TraceReader.read(path: plan.traces[traceIndices[position]])
+            try TraceReader.readForRuns(
+                path: plan.traces[traceIndices[position]])
         }
         let traces = Dictionary(uniqueKeysWithValues: zip(traceIndices, loaded))
         let registry = self.registry
