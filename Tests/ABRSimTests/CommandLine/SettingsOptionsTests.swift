@@ -67,6 +67,33 @@ struct SettingsOptionsTests {
         #expect(summary.column("policy") == ["bba", "throughput"])
     }
 
+    @Test func checkAndTuneTakeSetToo() throws {
+        let fixture = Fixture("setcheck")
+        defer { fixture.remove() }
+        let scenario = try String(contentsOfFile: fixture.scenario, encoding: .utf8)
+        writeFile(
+            fixture.directory, "expect.json",
+            scenario.replacingOccurrences(
+                of: "\"seed\": 3,",
+                with:
+                    "\"seed\": 3, \"expect\": [{\"player\": \"main\", \"metric\": \"avg_bitrate_kbps\", \"min\": 1000}],"
+            ))
+        let passes = try runABRSim(["check", fixture.directory + "/expect.json"])
+        #expect(passes.status == 0, "\(passes.standardOutput)")
+        // A 400 kbit/s peak keeps the player on the 300 kbit/s rung: the bound fails.
+        let capped = try runABRSim([
+            "check", fixture.directory + "/expect.json", "--set", "players[0].preferredPeakBitRate=400000",
+        ])
+        #expect(capped.status == 1 && capped.standardOutput.contains("0 passed, 1 failed"), "\(capped.standardOutput)")
+        let tuned = try runABRSim([
+            "tune", fixture.scenario, "--set", "allocation.weights.high=8", "--grid", "1,2", "--max-evaluations", "0",
+            "--out", fixture.directory + "/tune",
+        ])
+        #expect(tuned.status == 0, "\(tuned.standardError)")
+        let table = try Self.table(fixture.directory + "/tune/tune.csv")
+        #expect(table.column("weight_high")?.first == "8", "the baseline is the edited table")
+    }
+
     @Test func aGridCrossesSettingsWithTracesAndPoliciesAndStaysByteIdenticalResumableAndMergeable() throws {
         let fixture = Fixture("grid")
         defer { fixture.remove() }
