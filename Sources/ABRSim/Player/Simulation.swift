@@ -9,6 +9,8 @@ public final class Simulation {
     public let players: [Player]
     /// Stop at this simulated time (seconds) if not finished before.
     public let timeLimit: Double
+    /// Whether the players record timeline rows.
+    let recordsTimeline: Bool
     /// Events processed so far (stale ones included), for benchmarks.
     public private(set) var eventCount = 0
     /// The shortest request timeout of the players (seconds).
@@ -34,6 +36,7 @@ public final class Simulation {
                     recordsTimeline: recordsTimeline))
         }
         self.players = players
+        self.recordsTimeline = recordsTimeline
         minimumTimeout = players.map(\.settings.requests.timeoutSeconds).min() ?? .infinity
         var sharedCache: SegmentCache?
         for player in players {
@@ -89,6 +92,9 @@ public final class Simulation {
                 }
             }
             for linkIndex in engine.links.indices { rescheduleLink(linkIndex) }
+            if recordsTimeline {
+                for linkIndex in engine.links.indices { recordShareChanges(on: linkIndex) }
+            }
             if players.allSatisfy({ $0.state.isFinal }) { break }
         }
         let end = engine.now
@@ -109,7 +115,6 @@ public final class Simulation {
         let link = engine.links[linkIndex]
         guard link.generation != engine.scheduledLinkGenerations[linkIndex] else { return }
         engine.scheduledLinkGenerations[linkIndex] = link.generation
-        recordShareChanges(on: linkIndex)
         let next = link.nextCompletionTime()
         if next.isFinite {
             engine.schedule(at: next, .linkCompletion(link: linkIndex, generation: link.generation))
@@ -127,11 +132,11 @@ public final class Simulation {
 }
 
 extension Simulation {
-    /// A change to a link's flows changes the other players' shares too: each player on the link whose share
-    /// differs from its last timeline row gets a row now (replacing its row of this instant), so that the rows
-    /// of one instant give every player's share after the change and never sum above 1.
+    /// After every event, each player on the link whose share differs from its last timeline row gets a row now
+    /// (replacing its row of this instant): a change to the link's flows changes the other players' shares too,
+    /// and under a cap (a rate limit, the loss bound) so does a change of capacity. So the latest rows at any
+    /// instant give every player's current share, and they never sum above 1.
     func recordShareChanges(on linkIndex: Int) {
-        guard players.first?.recordsTimeline == true else { return }
         let link = engine.links[linkIndex]
         for player in players where player.linkIndex == linkIndex {
             guard let last = player.lastRow, last.linkShare != link.share(owner: player.index) else { continue }

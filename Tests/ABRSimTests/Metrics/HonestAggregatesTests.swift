@@ -47,7 +47,8 @@ struct HonestAggregatesTests {
         #expect(abs(defined.qoe! - 0.8) < 1e-12 && defined.qoeUndefinedReason == nil)
     }
 
-    /// The shipped scenarios (top level and `ci/`) that share one link (no routes).
+    /// The shipped scenarios (top level and `ci/`) that share one link (no routes), and the multi-view one with
+    /// every player capped at 900 kbit/s (shares then move with the capacity, not only when flows change).
     static func shippedReports() throws -> [(String, RunReport)] {
         var files: [String] = []
         for folder in [TestPaths.scenarios, TestPaths.scenarios + "/ci"] {
@@ -62,6 +63,9 @@ struct HonestAggregatesTests {
             guard scenario.routes.isEmpty else { continue }
             reports.append((file, try ScenarioRunner().run(scenario)))
         }
+        let capped = try ScenarioLoader(settings: [ScenarioSetting.parse("players[*].rateLimitKbps=900")]).load(
+            TestPaths.scenarios + "/multiview-priority.json")
+        reports.append(("multiview-priority capped", try ScenarioRunner().run(capped)))
         return reports
     }
 
