@@ -128,12 +128,17 @@ public struct SweepPlan: Sendable {
 
     /// The text that identifies this sweep on disk (``SweepStore`` compares it on resume, `merge` across shards):
     /// format version, scenario path and fingerprint, seed, RTT, whether segments are written, the run count,
-    /// the shard, every trace and every policy label, one per line.
+    /// the shard, a fingerprint of the tables' columns, every trace and every policy label, one per line, then the
+    /// `--set` edits and the grid's axes.
     public func manifest(shard: SweepShard) -> String {
         var lines = [
             "abrsim-sweep 1", "scenario \(scenario.file)", "scenario-fnv1a \(scenarioFingerprint)", "seed \(seed)",
             "rtt-s \(formatCSVNumber(rttSeconds))", "segments \(writesSegments ? "on" : "off")", "runs \(runCount)",
             "order trace-major", "shard \(shard.index)/\(shard.count)",
+            // The tables' columns: a folder written by a version with other columns is another sweep.
+            "columns-fnv1a "
+                + fnv1a(
+                    Array((RunTables.summaryColumns + ["|"] + RunTables.segmentColumns).joined(separator: ",").utf8)),
         ]
         lines += traces.isEmpty ? ["trace (scenario network: \(scenario.networkLabel))"] : traces.map { "trace \($0)" }
         lines += policies.isEmpty ? ["policy (scenario policies)"] : policies.map { "policy \($0.label)" }
