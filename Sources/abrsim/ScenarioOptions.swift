@@ -3,7 +3,7 @@ import ABRSim
 /// `--set PATH=VALUE` (repeatable): edits the parsed scenario before it is decoded (see ``ScenarioSetting``).
 let setOption = OptionSpec.option(
     "set", valueName: "PATH=VALUE",
-    help: "edit the scenario before decoding, e.g. players[*].automaticallyWaitsToMinimizeStalling=false (repeatable)",
+    help: "edit the scenario before decoding, e.g. players[*].automaticallyWaitsToMinimizeStalling=false",
     isRepeatable: true)
 
 /// The `--set` edits given, in order.

@@ -36,7 +36,7 @@ enum SweepCommand {
             .option(
                 "grid", valueName: "PATH=V1|V2",
                 help: "cross a scenario setting's values with the traces and policies, e.g. "
-                    + "allocation.strategy=weighted|equal (repeatable; each a column of the outputs)",
+                    + "allocation.strategy=weighted|equal (each a column of the outputs)",
                 isRepeatable: true),
             .flag("no-segments", help: "write summary.csv only (no per-segment rows), for big sweeps"),
             .option("batch", valueName: "N", help: "runs per committed batch (default: about 1 s of work)"),

@@ -22,7 +22,7 @@ enum TuneCommand {
             .option("calibrate", valueName: "CSV", help: "fit the weights to measured throughput (t_s,player,…)"),
             .option(
                 "traces", valueName: "PATH_OR_GLOB",
-                help: "score every table over these networks instead of the scenario's (repeatable)",
+                help: "score every table over these networks instead of the scenario's",
                 isRepeatable: true),
             .option(
                 "aggregate", valueName: "mean|pN",
