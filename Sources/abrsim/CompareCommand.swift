@@ -195,7 +195,7 @@ enum CompareCommand {
     static func table(_ reports: [RunReport], policies: [PolicySpec], traceCount: Int) -> String {
         let samples = ComparisonSamples(reports: reports)
         var text =
-            "\(policies.count) policies × \(traceCount) traces (mean ± 95 % CI half-width; failed runs left out)\n"
+            "\(Set(policies.map(\.label)).count) policies × \(traceCount) traces (mean ± 95 % CI half-width; failed runs left out)\n"
         var rows = [["policy", "n", "failed", "qoe_lin", "avg_bitrate_kbps", "stall_s", "switches"]]
         var listed: Set<String> = []
         for spec in policies where listed.insert(spec.label).inserted {
