@@ -44,6 +44,63 @@ private let pngProbe = #"""
     print(width, height, len(colours))
     """#
 
+/// Decodes two PNGs of the same size with python3's standard library and prints how many pixels differ by more
+/// than 64 in some channel (a mark present in one picture and not in the other, not an anti-aliasing shade).
+private let pngDifference = #"""
+    import struct, sys, zlib
+    def decode(path):
+        data = open(path, 'rb').read()
+        assert data[:8] == b'\x89PNG\r\n\x1a\n'
+        pos, idat = 8, b''
+        while pos < len(data):
+            length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+            body = data[pos + 8:pos + 8 + length]
+            if kind == b'IHDR':
+                width, height, depth, colour = struct.unpack('>IIBB', body[:10])
+            elif kind == b'IDAT':
+                idat += body
+            pos += 12 + length
+        assert depth == 8
+        bpp = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
+        raw = zlib.decompress(idat)
+        stride = width * bpp
+        previous = bytearray(stride)
+        rows = []
+        for y in range(height):
+            kind = raw[y * (stride + 1)]
+            line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            if kind == 2:
+                line = bytearray((a + b) & 255 for a, b in zip(line, previous))
+            elif kind != 0:
+                for i in range(stride):
+                    a = line[i - bpp] if i >= bpp else 0
+                    b = previous[i]
+                    c = previous[i - bpp] if i >= bpp else 0
+                    if kind == 1: line[i] = (line[i] + a) & 255
+                    elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
+                    elif kind == 4:
+                        p = a + b - c
+                        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                        line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            rows.append(bytes(line))
+            previous = line
+        return width, height, bpp, rows
+    w1, h1, bpp, a = decode(sys.argv[1])
+    w2, h2, _, b = decode(sys.argv[2])
+    assert (w1, h1) == (w2, h2)
+    count = 0
+    for ra, rb in zip(a, b):
+        if ra == rb: continue
+        for x in range(0, len(ra), bpp):
+            if max(abs(ra[x + k] - rb[x + k]) for k in range(min(bpp, 3))) > 64: count += 1
+    print(count)
+    """#
+
+/// Whether `rsvg-convert` (Debian librsvg2-bin, installed by scripts/setup) is on the PATH.
+private let rsvgAvailable: Bool = {
+    (try? run("sh", ["-c", "command -v rsvg-convert"]))?.0 == 0
+}()
+
 /// Runs `executable` with `arguments`; returns its status and standard output.
 private func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
     let process = Process()
@@ -152,5 +209,40 @@ struct PlotsRenderingTests {
         #expect(broken.status == 2)
         #expect(broken.standardError.contains("capacity.csv"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/x"))
+    }
+
+    @Test(.enabled(if: rsvgAvailable, "rsvg-convert is missing (Debian librsvg2-bin); run scripts/setup"))
+    func playersWithTheSameSettingsAreEachVisibleInThePicture() throws {
+        let directory = TestPaths.scratch("visible")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outcome = try runABRSim([
+            "run", TestPaths.scenarios + "/multiview-priority.json", "--out", directory + "/r", "--plots",
+            directory + "/p",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let svg = try Self.read(directory + "/p/timeline.svg")
+        #expect(isWellFormedXML(svg))
+        #expect(SVGElements(svg).strayCoordinates == [])
+        let probe = writeFile(directory, "difference.py", pngDifference)
+        func render(_ text: String, _ name: String) throws -> String {
+            let source = writeFile(directory, name + ".svg", text)
+            let png = directory + "/" + name + ".png"
+            let (status, _) = try run("rsvg-convert", ["--zoom", "0.5", source, "-o", png])
+            #expect(status == 0, "rsvg-convert failed on \(name)")
+            return png
+        }
+        let whole = try render(svg, "whole")
+        // The three tiles have the same settings and the same data. Each tile's lines, taken out of the picture,
+        // leave a visible hole: its pixels are not covered by another player's.
+        for (index, player) in [(1, "tile1"), (2, "tile2"), (3, "tile3")] {
+            let without = svg.split(separator: "\n").filter {
+                !($0.hasPrefix("<polyline") && $0.contains("stroke=\"\(Palette.series(index))\""))
+            }.joined(separator: "\n")
+            #expect(without != svg)
+            let (status, text) = try run("python3", [probe, whole, try render(without, "without-" + player)])
+            #expect(status == 0)
+            let differing = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            #expect(differing > 200, "\(player)'s lines cover only \(differing) pixels of their own")
+        }
     }
 }
