@@ -245,4 +245,45 @@ struct PlotsRenderingTests {
             #expect(differing > 200, "\(player)'s lines cover only \(differing) pixels of their own")
         }
     }
+
+    @Test func aSweepIsPlottedWithPairedDifferencesAgainstTheChosenBaseline() throws {
+        let directory = TestPaths.scratch("sweep-plots")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A sweep's summary.csv (the columns the plots read): two bba settings and throughput on three traces.
+        // QoE of bba(reservoir=5,…) − throughput per trace: 2, 4, 6 (mean 4); of bba(reservoir=10,…): −1, −1, −1.
+        var rows = ["scenario,player,policy,trace,qoe_lin,avg_bitrate_kbps,stall_s"]
+        for (trace, base) in [("a", 10.0), ("b", 20.0), ("c", 30.0)] {
+            rows.append("s,p,throughput,\(trace),\(base),1000,0")
+            rows.append("s,p,\"bba(reservoir=5,cushion=30)\",\(trace),\(base + base / 5),1200,1")
+            rows.append("s,p,\"bba(reservoir=10,cushion=30)\",\(trace),\(base - 1),900,0")
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/s", withIntermediateDirectories: true)
+        writeFile(directory + "/s", "summary.csv", rows.joined(separator: "\n") + "\n")
+        let wrong = try runABRSim(["plot", directory + "/s", "--out", directory + "/bad", "--baseline", "nope"])
+        #expect(wrong.status == 2)
+        #expect(wrong.standardError.contains("--baseline") && wrong.standardError.contains("'nope'"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/bad"))
+
+        let plot = try runABRSim(["plot", directory + "/s", "--out", directory + "/p", "--baseline", "throughput"])
+        #expect(plot.status == 0, "\(plot.standardError)")
+        let html = try Self.read(directory + "/p/index.html")
+        #expect(isWellFormedXML(html))
+        #expect(html.contains("<th>qoe_lin − throughput</th>"))
+        #expect(html.contains("<td>+4.00 [-0.97, 8.97] (n = 3)</td>"))  // sd 2, t(0.975, 2) = 4.3027
+        #expect(html.contains("<td>-1.00 [-1.00, -1.00] (n = 3)</td>"))
+        for link in Self.links(html) {
+            #expect(FileManager.default.fileExists(atPath: directory + "/p/" + link), "\(link)")
+        }
+        for metric in ["qoe_lin", "avg_bitrate_kbps", "stall_s"] {
+            let diff = SVGElements(try Self.read(directory + "/p/diff-\(metric).svg"))
+            #expect(diff.strayCoordinates == [])
+            // Both bba settings against throughput, each with its whole label; three traces each.
+            #expect(
+                diff.role("category-label").map(\.text) == [
+                    "bba(reservoir=5,cushion=30)", "bba(reservoir=10,cushion=30)",
+                ])
+            #expect(diff.role("interval").count == 2)
+            #expect(diff.elements.filter { $0.text == "n = 3" }.count == 2)
+        }
+    }
 }
