@@ -377,4 +377,44 @@ struct PlotLayoutTests {
         #expect(PlotPage.relativeLink(from: "/x/r/plots", to: "/x/r") == "..")
         #expect(PlotPage.relativeLink(from: "/x/r", to: "/x/r") == "")
     }
+
+    @Test func theTimelineOfSixteenLongPlayersStaysBoundedAndFinite() {
+        // 16 players of 6 000 timeline rows each (96 000 together: the stacked shares are binned per pixel
+        // column) and 600 requests each.
+        var players: [RunPlotData.Player] = []
+        for player in 0..<16 {
+            var timeline: [RunPlotData.TimelineRow] = []
+            for index in 0..<6_000 {
+                let stalled = (index + player) % 40 == 39
+                let share = Double((index * 7 + player) % 5) / 80
+                timeline.append(
+                    RunPlotData.TimelineRow(
+                        time: Double(index) * 12, state: stalled ? "buffering" : "playing",
+                        timeControlStatus: stalled ? "waitingToPlayAtSpecifiedRate" : "playing",
+                        bufferSeconds: Double((index + player) % 30), linkShare: share, likelyToKeepUp: !stalled))
+            }
+            var requests: [RunPlotData.Request] = []
+            for index in 0..<600 {
+                let start = Double(index) * 120
+                let kbps = Double(300 * (1 + (index + player) % 6))
+                requests.append(
+                    .init(
+                        requestTime: start, doneTime: start + 3, bitrateKbps: kbps, bufferAfterSeconds: 20,
+                        abandoned: false))
+            }
+            players.append(.init(id: "p\(player)", policy: "bba", timeline: timeline, requests: requests))
+        }
+        var capacity: [(time: Double, kbps: Double)] = []
+        for bin in 0...800 { capacity.append((Double(bin) * 100, Double(500 + (bin * 131) % 20_000))) }
+        let data = RunPlotData(
+            scenario: "day", players: players, capacity: capacity,
+            summary: CSVTable(columns: ["player"], rows: players.map { [$0.id] }))
+        let svg = TimelinePlot.svg(data, players: Array(0..<16))
+        // Per player at most two thinned lines (3 200 points of ~16 bytes), a band of the link (two thinned edges)
+        // and 2 × 800 strip and 2 × 800 stall rectangles (~100 bytes); plus the capacity panel.
+        #expect(svg.byteCount < 16 * (4 * 3200 * 16 + 3200 * 100) + 200_000, "\(svg.byteCount) bytes")
+        let elements = SVGElements(svg.text)
+        #expect(elements.strayCoordinates.isEmpty)
+        #expect(elements.role("player-label").count == 32)
+    }
 }
