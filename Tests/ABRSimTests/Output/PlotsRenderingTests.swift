@@ -204,6 +204,13 @@ struct PlotsRenderingTests {
 
         let missing = try runABRSim(["plot", directory + "/nowhere"])
         #expect(missing.status == 2)
+        let stretches = try Self.read(results + "/stretches.csv")
+        writeFile(results, "stretches.csv", "stretch,label,start_s,end_s\n0,a,5,1\n")
+        let backwards = try runABRSim(["plot", results, "--out", directory + "/x"])
+        #expect(backwards.status == 2)
+        #expect(backwards.standardError.contains("stretches.csv") && backwards.standardError.contains("2"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/x"))
+        writeFile(results, "stretches.csv", stretches)
         try FileManager.default.removeItem(atPath: results + "/capacity.csv")
         let broken = try runABRSim(["plot", results, "--out", directory + "/x"])
         #expect(broken.status == 2)
