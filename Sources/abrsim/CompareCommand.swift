@@ -141,7 +141,8 @@ enum CompareCommand {
         let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baseline)
         bundle.add(name: "stats.csv", bytes: statistics.csv())
         try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))
-        try plotsFolder.commit(PlotCommand.comparisonBundle(results: out))
+        let page = PlotPage(command: invokedCommandLine(), resultsLink: PlotPage.relativeLink(from: plots, to: out))
+        try plotsFolder.commit(PlotCommand.comparisonBundle(results: out, baseline: baseline, page: page))
         writeStandardOutput(
             table(reports, policies: policies, traceCount: traces.count)
                 + "wrote \(out)/summary.csv, segments.csv, stats.csv\nplots: \(plots)/index.html\n")

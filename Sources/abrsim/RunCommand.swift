@@ -1,7 +1,7 @@
 import ABRSim
 
 /// `abrsim run SCENARIO [--out DIR] [--plots DIR] [--seed N]`: one run of a scenario, its CSV tables (and
-/// `capacity.csv` for the plots) written atomically to DIR (default `results/<name>/`), the plots and
+/// `capacity.csv`, `stretches.csv` and `scenario.csv` for the plots) written atomically to DIR (default `results/<name>/`), the plots and
 /// `index.html` drawn from those files into the plots folder (default `plots/<name>/`, or `DIR/plots` with
 /// `--out`), and a per-player summary table on stdout. A player that failed (an external policy that crashed, say)
 /// gets a line on stderr with its reason, and the exit status is then 1 (every file is still written).
@@ -40,8 +40,16 @@ enum RunCommand {
         printWarnings(SettingWarnings.scenario(scenario), command: "abrsim run")
         var bundle = RunTables.bundle(for: report)
         bundle.add(name: "capacity.csv", bytes: CapacityTable.csv(curve: scenario.network.curve, end: report.endTime))
+        let network = scenario.network
+        let stretches = StretchTable.rows(
+            starts: network.stretchStarts, labels: network.labels, duration: network.curve.duration,
+            atEnd: network.curve.atEnd, end: report.endTime)
+        bundle.add(name: "stretches.csv", bytes: StretchTable.csv(stretches))
+        bundle.add(
+            name: "scenario.csv", bytes: ScenarioTable.csv(name: scenario.name, description: scenario.descriptionText))
         try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))
-        try plotsFolder.commit(PlotBundles.run(try RunPlotData.load(directory: out)))
+        let page = PlotPage(command: invokedCommandLine(), resultsLink: PlotPage.relativeLink(from: plots, to: out))
+        try plotsFolder.commit(PlotBundles.run(try RunPlotData.load(directory: out), page: page))
         writeStandardOutput(
             summaryTable(report) + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv\n"
                 + "plots: \(plots)/index.html\n")

@@ -1,20 +1,43 @@
-/// `index.html` beside the plots: the summary table(s) and every plot inlined as SVG, in one self-contained
-/// file (no scripts, no external style sheets, fonts or images), so it opens offline in any browser.
+/// `index.html` beside the plots: what was run (the scenario's description, the command line that drew the page,
+/// the command that wrote the results), a readable summary table with links to the full CSV files, and every plot
+/// inlined as SVG, in one self-contained file (no scripts, no external style sheets, fonts or images), so it opens
+/// offline in any browser.
 ///
 /// The markup is also well-formed XML (void elements self-closed), so tests can check it with an XML parser.
 /// Written by `abrsim run`, `abrsim compare` and `abrsim plot` into the plots folder.
 public enum HTMLIndex {
-    /// A table to show: a heading and the CSV it comes from.
+    /// A table to show: a heading, its content, and links to the full CSV files it was chosen from.
     public struct Table: Sendable {
         /// The heading above it.
         public var heading: String
         /// Its content (numbers with a fraction are shown with at most three decimals).
         public var table: CSVTable
+        /// Links under it: (text, href relative to the page).
+        public var links: [(text: String, href: String)]
 
         /// A table under `heading`.
-        public init(heading: String, table: CSVTable) {
+        public init(heading: String, table: CSVTable, links: [(text: String, href: String)] = []) {
             self.heading = heading
             self.table = table
+            self.links = links
+        }
+    }
+
+    /// What the page says about how its results came about.
+    public struct About: Sendable {
+        /// The scenario's description ("" for none).
+        public var description: String
+        /// The command line that drew the page ("" for none).
+        public var command: String
+        /// The command that wrote the results folder, from its manifest, when another one drew the page ("" for
+        /// none).
+        public var resultsWrittenBy: String
+
+        /// An account of a page.
+        public init(description: String = "", command: String = "", resultsWrittenBy: String = "") {
+            self.description = description
+            self.command = command
+            self.resultsWrittenBy = resultsWrittenBy
         }
     }
 
@@ -35,9 +58,11 @@ public enum HTMLIndex {
         }
     }
 
-    /// The page titled `title`, with `tables` then `figures`, as UTF-8 bytes (each drawing is copied in once,
-    /// with no intermediate string).
-    public static func page(title: String, note: String = "", tables: [Table], figures: [Figure]) -> [UInt8] {
+    /// The page titled `title`, with `about`, then `tables`, then `figures`, as UTF-8 bytes (each drawing is copied
+    /// in once, with no intermediate string).
+    public static func page(
+        title: String, about: About = About(), note: String = "", tables: [Table], figures: [Figure]
+    ) -> [UInt8] {
         var html: [UInt8] = []
         html.reserveCapacity(figures.reduce(4096) { $0 + $1.svg.byteCount + 256 })
         let add = { (text: String) in html.append(contentsOf: text.utf8) }
@@ -48,7 +73,13 @@ public enum HTMLIndex {
         add("th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }\n")
         add("th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }\n")
         add("figure { margin: 0 0 32px 0; } svg { max-width: 100%; height: auto; }\n")
+        add("code { background: #f4f4f4; padding: 2px 4px; } p.description { max-width: 60em; }\n")
         add("</style>\n</head>\n<body>\n<h1>\(escapeXML(title))</h1>\n")
+        if !about.description.isEmpty { add("<p class=\"description\">\(escapeXML(about.description))</p>\n") }
+        if !about.command.isEmpty { add("<p>Drawn by <code>\(escapeXML(about.command))</code></p>\n") }
+        if !about.resultsWrittenBy.isEmpty {
+            add("<p>Results written by <code>\(escapeXML(about.resultsWrittenBy))</code></p>\n")
+        }
         if !note.isEmpty { add("<p>\(escapeXML(note))</p>\n") }
         for table in tables {
             add("<h2>\(escapeXML(table.heading))</h2>\n<table>\n<tr>")
@@ -60,6 +91,10 @@ public enum HTMLIndex {
                 add("</tr>\n")
             }
             add("</table>\n")
+            if !table.links.isEmpty {
+                let links = table.links.map { "<a href=\"\(escapeXML($0.href))\">\(escapeXML($0.text))</a>" }
+                add("<p>Full tables: \(links.joined(separator: ", "))</p>\n")
+            }
         }
         for figure in figures {
             add("<figure>\n<h2>\(escapeXML(figure.heading))</h2>\n")

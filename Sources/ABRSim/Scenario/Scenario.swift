@@ -9,6 +9,9 @@ public struct Scenario: Sendable {
     public var name: String
     /// The scenario file's path.
     public var file: String
+    /// The `description` key: what the scenario shows, in a sentence or two ("" when absent); shown on the plots'
+    /// `index.html`.
+    public var descriptionText: String = ""
     /// Seed of every random stream in a run.
     public var seed: UInt64
     /// The network every player shares.

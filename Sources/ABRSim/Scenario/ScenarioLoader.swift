@@ -43,7 +43,7 @@ public struct ScenarioLoader {
         let name = try root.optional("name")?.string() ?? defaultName
         try checkName(name, root.optional("name") ?? root.reader)
         let seed = try root.optional("seed").map { try $0.nonNegativeInt() } ?? 1
-        _ = try root.optional("description")?.string()
+        let description = try root.optional("description")?.string() ?? ""
         let (network, networkLabel) = try NetworkDecoder(directory: directory, seed: UInt64(seed)).decode(
             root.required("network"))
         let content = try root.optional("content").map { try ContentDecoder(directory: directory).decode($0) }
@@ -111,6 +111,7 @@ public struct ScenarioLoader {
         var scenario = Scenario(
             name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
             players: players, qoe: qoe, durationSeconds: duration, allocation: allocation, priorityWeights: weights)
+        scenario.descriptionText = description
         scenario.routes = routes
         scenario.expectations = expectations ?? []
         scenario.tune = tune

@@ -2,9 +2,17 @@
 /// plots folder. Called by `abrsim run`, `abrsim compare` and `abrsim plot`; everything is drawn from data read
 /// back from the CSV files, so the commands give byte-identical plots.
 public enum PlotBundles {
+    /// The `summary.csv` columns the run page shows, in order (those present; `link_share` for several players,
+    /// `failure_reason` when a player failed).
+    public static let runSummaryColumns = [
+        "player", "policy", "trace", "startup_s", "stall_count", "stall_s", "avg_bitrate_kbps", "switch_count",
+        "qoe_lin", "link_share", "final_state", "failure_reason",
+    ]
+
     /// A run: `timeline.svg` (every player on one time axis), for a multi-player run also
-    /// `timeline-<player>.svg` per player, and `index.html` with the summary table.
-    public static func run(_ data: RunPlotData) -> OutputBundle {
+    /// `timeline-<player>.svg` per player, and `index.html` with the description, the command and the chosen
+    /// columns of the summary.
+    public static func run(_ data: RunPlotData, page: PlotPage = PlotPage()) -> OutputBundle {
         var figures: [HTMLIndex.Figure] = []
         let everyone = Array(data.players.indices)
         figures.append(
@@ -25,17 +33,42 @@ public enum PlotBundles {
         }
         var bundle = OutputBundle()
         for figure in figures { bundle.add(name: figure.file, bytes: figure.svg.bytes) }
+        let table = HTMLIndex.Table(
+            heading: "Summary", table: readableRunSummary(data.summary),
+            links: ["summary.csv", "segments.csv", "timeline.csv"].map { ($0, page.link($0)) })
+        let about = HTMLIndex.About(
+            description: data.descriptionText, command: page.command, resultsWrittenBy: page.resultsWrittenBy)
         bundle.add(
             name: "index.html",
-            bytes: HTMLIndex.page(
-                title: "\(data.scenario): run", tables: [.init(heading: "Summary", table: data.summary)],
-                figures: figures))
+            bytes: HTMLIndex.page(title: "\(data.scenario): run", about: about, tables: [table], figures: figures))
         return bundle
     }
 
-    /// A comparison: `cdf-<metric>.svg` and `bars-<metric>.svg` for QoE, average bitrate and stall time, and
-    /// `index.html` with `stats` (the `stats.csv` table) when given.
-    public static func comparison(_ samples: ComparisonSamples, title: String, stats: CSVTable?) -> OutputBundle {
+    /// The ``runSummaryColumns`` of `summary` (`link_share` only for several players, `failure_reason` only when
+    /// some row has one).
+    static func readableRunSummary(_ summary: CSVTable) -> CSVTable {
+        let columns = runSummaryColumns.filter { name in
+            guard let column = summary.column(name) else { return false }
+            switch name {
+            case "link_share": return column.count > 1
+            case "failure_reason": return column.contains { !$0.isEmpty }
+            default: return true
+            }
+        }
+        let indices = columns.compactMap { summary.columns.firstIndex(of: $0) }
+        return CSVTable(
+            columns: columns, rows: summary.rows.map { row in indices.map { $0 < row.count ? row[$0] : "" } })
+    }
+
+    /// A comparison: `cdf-<metric>.svg`, `bars-<metric>.svg` and (with two policies or more) `diff-<metric>.svg`,
+    /// the paired differences against `baseline` (default: the first policy), for QoE, average bitrate and stall
+    /// time, and `index.html` with a table per policy and links to `summary.csv` (and `stats.csv` when
+    /// `hasStats`).
+    public static func comparison(
+        _ samples: ComparisonSamples, title: String, baseline: String? = nil, hasStats: Bool = false,
+        page: PlotPage = PlotPage()
+    ) -> OutputBundle {
+        let baseline = baseline ?? samples.policies.first ?? ""
         var figures: [HTMLIndex.Figure] = []
         for (metric, axisTitle) in comparisonPlotMetrics where samples.metrics.contains(metric) {
             figures.append(
@@ -49,10 +82,24 @@ public enum PlotBundles {
                     heading: "Mean \(axisTitle), 95 % CI", file: "bars-\(metric).svg",
                     svg: BarPlot.svg(samples, metric: metric, title: axisTitle)))
         }
+        if samples.policies.count > 1 {
+            for (metric, axisTitle) in comparisonPlotMetrics where samples.metrics.contains(metric) {
+                figures.append(
+                    .init(
+                        heading: "Paired difference in \(axisTitle) against \(baseline), 95 % CI",
+                        file: "diff-\(metric).svg",
+                        svg: DifferencePlot.svg(samples, metric: metric, title: axisTitle, baseline: baseline)))
+            }
+        }
         var bundle = OutputBundle()
         for figure in figures { bundle.add(name: figure.file, bytes: figure.svg.bytes) }
-        let tables = stats.map { [HTMLIndex.Table(heading: "Statistics across traces (stats.csv)", table: $0)] } ?? []
-        bundle.add(name: "index.html", bytes: HTMLIndex.page(title: title, tables: tables, figures: figures))
+        let table = HTMLIndex.Table(
+            heading: "Per policy across traces (mean ± 95 % CI half-width; paired differences against \(baseline))",
+            table: ComparisonTable.table(samples, baseline: baseline),
+            links: (hasStats ? ["summary.csv", "stats.csv"] : ["summary.csv"]).map { ($0, page.link($0)) })
+        let about = HTMLIndex.About(command: page.command, resultsWrittenBy: page.resultsWrittenBy)
+        bundle.add(
+            name: "index.html", bytes: HTMLIndex.page(title: title, about: about, tables: [table], figures: figures))
         return bundle
     }
 

@@ -13,17 +13,23 @@ public struct PlotPanel: Sendable {
     public var height: Double
     /// Ticks of the x axis.
     public var xScale: NiceScale
-    /// Ticks of the y axis.
+    /// Ticks of the y axis (when it is linear).
     public var yScale: NiceScale
+    /// A logarithmic y axis instead of ``yScale`` (`nil`: linear).
+    public var yLog: LogScale?
 
-    /// A panel at (`left`, `top`) of `width` × `height` pixels over the given scales.
-    public init(left: Double, top: Double, width: Double, height: Double, xScale: NiceScale, yScale: NiceScale) {
+    /// A panel at (`left`, `top`) of `width` × `height` pixels over the given scales (`yLog` replaces `yScale`).
+    public init(
+        left: Double, top: Double, width: Double, height: Double, xScale: NiceScale, yScale: NiceScale,
+        yLog: LogScale? = nil
+    ) {
         self.left = left
         self.top = top
         self.width = width
         self.height = height
         self.xScale = xScale
         self.yScale = yScale
+        self.yLog = yLog
     }
 
     /// Bottom edge, pixels.
@@ -35,8 +41,18 @@ public struct PlotPanel: Sendable {
         LinearMap(domainLower: xScale.lower, domainUpper: xScale.upper, pixelStart: left, pixelEnd: right)
     }
     /// Data y to pixels.
-    public var y: LinearMap {
-        LinearMap(domainLower: yScale.lower, domainUpper: yScale.upper, pixelStart: bottom, pixelEnd: top)
+    public var y: AxisMap {
+        if let yLog {
+            return AxisMap(
+                domainLower: yLog.lower, domainUpper: yLog.upper, pixelStart: bottom, pixelEnd: top, logarithmic: true)
+        }
+        return AxisMap(
+            domainLower: yScale.lower, domainUpper: yScale.upper, pixelStart: bottom, pixelEnd: top, logarithmic: false)
+    }
+    /// The y tick values and their labels (of ``yLog`` when set, else of ``yScale``).
+    public var yTicks: [(value: Double, label: String)] {
+        if let yLog { return yLog.ticks.map { ($0, yLog.label($0)) } }
+        return yScale.ticks.map { ($0, yScale.label($0)) }
     }
 
     /// Draws the horizontal and vertical grid lines and the y tick labels; x tick labels when `xLabels`; the
@@ -46,10 +62,10 @@ public struct PlotPanel: Sendable {
     ) {
         let yMap = y
         let xMap = x
-        for tick in yScale.ticks {
-            let py = yMap(tick)
+        for tick in yTicks {
+            let py = yMap(tick.value)
             svg.line(x1: left, y1: py, x2: right, y2: py, stroke: "#e3e3e3")
-            svg.text(yScale.label(tick), x: left - 6, y: py + 4, size: 12, anchor: "end")
+            svg.text(tick.label, x: left - 6, y: py + 4, size: height < 80 ? 10 : 12, anchor: "end")
         }
         for tick in xScale.ticks {
             let px = xMap(tick)

@@ -1,8 +1,39 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the session timeline plot draws, read back from a run's CSV files (never from the model), so that
 /// `abrsim run` and `abrsim plot RESULTS_DIR` draw the same pictures from the same bytes.
 ///
-/// Reads `summary.csv` (player order, scenario name), `timeline.csv`, `segments.csv` and `capacity.csv`.
+/// Reads `summary.csv` (player order, scenario name), `timeline.csv`, `segments.csv` and `capacity.csv`, and,
+/// when present, `stretches.csv` and `scenario.csv` (a results folder written before they existed plots
+/// without stretch marks and description).
 public struct RunPlotData: Sendable {
+    /// One stretch of the network on the run's time axis (a row of `stretches.csv`).
+    public struct Stretch: Sendable, Equatable {
+        /// Its index in the scenario's stretches (−1 for the time after a network that ends).
+        public var index: Int
+        /// Its label: a trace's file name, a preset, `constant` or `outage`.
+        public var label: String
+        /// Start, seconds.
+        public var start: Double
+        /// End, seconds.
+        public var end: Double
+
+        /// A stretch.
+        public init(index: Int, label: String, start: Double, end: Double) {
+            self.index = index
+            self.label = label
+            self.start = start
+            self.end = end
+        }
+
+        /// Whether it has no capacity.
+        public var isOutage: Bool { label == "outage" }
+    }
+
     /// One timeline row of one player.
     public struct TimelineRow: Sendable, Equatable {
         /// Simulated seconds.
@@ -53,6 +84,10 @@ public struct RunPlotData: Sendable {
     public var capacity: [(time: Double, kbps: Double)]
     /// The summary table, for the HTML index.
     public var summary: CSVTable
+    /// The network's stretches in time order (empty when the folder has no `stretches.csv`).
+    public var stretches: [Stretch] = []
+    /// The scenario's description ("" when the folder has no `scenario.csv`).
+    public var descriptionText = ""
 
     /// The last time any series reaches.
     public var endTime: Double {
@@ -107,7 +142,25 @@ public struct RunPlotData: Sendable {
         let capacity = zip(try capacityTable.numbers("t_s"), try capacityTable.numbers("capacity_kbps")).map {
             (time: $0, kbps: $1)
         }
-        return RunPlotData(scenario: scenario, players: players, capacity: capacity, summary: summary.table)
+        var data = RunPlotData(scenario: scenario, players: players, capacity: capacity, summary: summary.table)
+        if isPresent(InputFile.resolve("stretches.csv", against: directory)) {
+            let table = try readTable(directory, "stretches.csv")
+            let indices = try table.numbers("stretch")
+            let labels = try table.strings("label")
+            let starts = try table.numbers("start_s")
+            let ends = try table.numbers("end_s")
+            for row in labels.indices {
+                guard starts[row].isFinite, ends[row].isFinite, ends[row] >= starts[row], indices[row].isFinite else {
+                    throw table.error(row: row, "a stretch needs finite start_s ≤ end_s")
+                }
+                data.stretches.append(
+                    Stretch(index: Int(indices[row]), label: labels[row], start: starts[row], end: ends[row]))
+            }
+        }
+        if isPresent(InputFile.resolve("scenario.csv", against: directory)) {
+            data.descriptionText = try readTable(directory, "scenario.csv").strings("description").first ?? ""
+        }
+        return data
     }
 
     /// Reads `directory/name` chunk by chunk and appends each data row, made by the function `rows` returns for
@@ -128,6 +181,9 @@ public struct RunPlotData: Sendable {
             }
         }
     }
+
+    /// Whether something exists at `path` (an optional input; a directory there is still an error when read).
+    static func isPresent(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Reads `directory/name` as CSV.
     static func readTable(_ directory: String, _ name: String) throws -> NamedTable {

@@ -19,23 +19,29 @@ public struct SVGDocument: Sendable {
         rect(x: 0, y: 0, width: width, height: height, fill: "#ffffff")
     }
 
-    /// A rectangle; `stroke` `nil` draws no outline.
+    /// A rectangle; `stroke` `nil` draws no outline; `role` (when given) is written as its `class`, naming what it
+    /// marks (tests and style sheets find marks by it).
     public mutating func rect(
         x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
-        stroke: String? = nil
+        stroke: String? = nil, role: String? = nil
     ) {
-        append("<rect x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" width=\"\(svgNumber(max(width, 0)))\"")
+        append("<rect")
+        appendRole(role)
+        append(" x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" width=\"\(svgNumber(max(width, 0)))\"")
         append(" height=\"\(svgNumber(max(height, 0)))\" fill=\"\(fill)\"")
         if opacity < 1 { append(" fill-opacity=\"\(svgNumber(opacity))\"") }
         if let stroke { append(" stroke=\"\(stroke)\"") }
         append("/>\n")
     }
 
-    /// A straight line.
+    /// A straight line; `role` as for ``rect(x:y:width:height:fill:opacity:stroke:role:)``.
     public mutating func line(
-        x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dashed: Bool = false
+        x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dashed: Bool = false,
+        role: String? = nil
     ) {
-        append("<line x1=\"\(svgNumber(x1))\" y1=\"\(svgNumber(y1))\" x2=\"\(svgNumber(x2))\"")
+        append("<line")
+        appendRole(role)
+        append(" x1=\"\(svgNumber(x1))\" y1=\"\(svgNumber(y1))\" x2=\"\(svgNumber(x2))\"")
         append(" y2=\"\(svgNumber(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(svgNumber(width))\"")
         if dashed { append(" stroke-dasharray=\"4 3\"") }
         append("/>\n")
@@ -61,12 +67,14 @@ public struct SVGDocument: Sendable {
     }
 
     /// Text at (`x`, `y`) (the baseline); `anchor` is `start`, `middle` or `end`; `rotation` in degrees about
-    /// the anchor point.
+    /// the anchor point; `role` as for ``rect(x:y:width:height:fill:opacity:stroke:role:)``.
     public mutating func text(
         _ string: String, x: Double, y: Double, size: Double = 13, anchor: String = "start", fill: String = "#222222",
-        bold: Bool = false, rotation: Double = 0
+        bold: Bool = false, rotation: Double = 0, role: String? = nil
     ) {
-        append("<text x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" font-size=\"\(svgNumber(size))\"")
+        append("<text")
+        appendRole(role)
+        append(" x=\"\(svgNumber(x))\" y=\"\(svgNumber(y))\" font-size=\"\(svgNumber(size))\"")
         if anchor != "start" { append(" text-anchor=\"\(anchor)\"") }
         if bold { append(" font-weight=\"bold\"") }
         if rotation != 0 {
@@ -99,6 +107,10 @@ public struct SVGDocument: Sendable {
         output.append(contentsOf: header.utf8)
         output.append(contentsOf: body)
         output.append(contentsOf: "</svg>\n".utf8)
+    }
+
+    private mutating func appendRole(_ role: String?) {
+        if let role { append(" class=\"\(escapeXML(role))\"") }
     }
 
     private mutating func append(_ string: String) {

@@ -1,13 +1,20 @@
 /// The session timeline as SVG: panels over one shared time axis, for one player or for every player of a run.
 ///
-/// 1. link capacity (grey area, from `capacity.csv`) and each player's share of it (link_share × capacity),
-///    Mbit/s;
-/// 2. the chosen bitrate as steps (each request's variant from its request time on), Mbit/s;
-/// 3. the forward buffer, media seconds (draining at one second per second while playing between the recorded
-///    points, jumping when a segment arrives), with stalls (`buffering`) shaded on panels 1–3;
-/// 4. per player, `isPlaybackLikelyToKeepUp` as a band and the playback state as a coloured strip.
+/// 1. link capacity (from `capacity.csv`, on a logarithmic axis when it spans more than ten times, see
+///    ``CapacityAxis``) with the player's share of it (link_share × capacity) or, for several players, the
+///    throughput they use together, Mbit/s;
+/// 2. for several players, each one's `link_share` stacked (every player its own band, so players with the same
+///    settings stay apart);
+/// 3. the chosen bitrate as steps (each request's variant from its request time on), Mbit/s;
+/// 4. the forward buffer, media seconds (draining at one second per second while playing between the recorded
+///    points, jumping when a segment arrives);
+/// 5. per player, `isPlaybackLikelyToKeepUp` as a band and the playback state as a coloured strip.
 ///
-/// Drawn by `abrsim run` and `abrsim plot` from ``RunPlotData``.
+/// With several players, panels 3 and 4 are small multiples: one panel per player on a common scale, labelled
+/// with the player's id, so no player's line hides another's. Stalls (`buffering`) are shaded in the player's
+/// panels; the network's stretch boundaries (dashed) and outages (grey) are marked on every time panel, from
+/// `stretches.csv` and the zero bins of `capacity.csv`. Drawn by `abrsim run` and `abrsim plot` from
+/// ``RunPlotData``.
 public enum TimelinePlot {
     /// Width of the drawing, pixels.
     static let width = 1100.0
@@ -15,6 +22,8 @@ public enum TimelinePlot {
     static let left = 80.0
     /// Width of the panels (the rest holds the legends).
     static let panelWidth = 800.0
+    /// Vertical gap between the small panels of one player each.
+    static let multipleGap = 14.0
 
     /// Colours of the playback states in the state strip.
     public static let stateColours: [(state: String, colour: String)] = [
@@ -23,97 +32,139 @@ public enum TimelinePlot {
         ("ended", "#bbbbbb"), ("failed", Palette.black),
     ]
 
+    /// Height of each player's bitrate and buffer panel for `count` players: one tall panel for one player, else
+    /// between 34 and 70 pixels so that a group stays about 260 pixels high.
+    static func multipleHeight(players count: Int, single: Double) -> Double {
+        count == 1 ? single : max(34, min(70, 260 / Double(count)))
+    }
+
     /// The timeline of `players` (indices into `data.players`) as an SVG document.
     public static func svg(_ data: RunPlotData, players indices: [Int]) -> SVGDocument {
         let players = indices.map { data.players[$0] }
+        let several = players.count > 1
         let end = max(data.endTime, 1e-3)
         let xScale = NiceScale(minimum: 0, maximum: end, maximumTicks: 11)
-        let stripsTop = 600.0
+        let marks = TimelineMarks(data, end: end)
+        let bitrateHeight = multipleHeight(players: players.count, single: 120)
+        let bufferHeight = multipleHeight(players: players.count, single: 140)
+        let groupHeight = { (height: Double) in Double(players.count) * (height + multipleGap) - multipleGap }
+        let capacityTop = 62.0
+        let capacityHeight = 170.0
+        let shareTop = capacityTop + capacityHeight + 42
+        let shareHeight = several ? 90.0 : 0
+        let bitrateTop = several ? shareTop + shareHeight + 42 : shareTop
+        let bufferTop = bitrateTop + groupHeight(bitrateHeight) + 42
+        let stripsTop = bufferTop + groupHeight(bufferHeight) + 28
         let stripHeight = 30.0
         let height = stripsTop + stripHeight * Double(players.count) + 60
         var svg = SVGDocument(width: width, height: height)
         let names = players.map(\.id).joined(separator: ", ")
         svg.text("\(data.scenario) — session timeline (\(names))", x: left, y: 26, size: 16, bold: true)
-        let colours = indices.count == 1 ? [Palette.blue] : indices.map { Palette.series($0) }
-        let stallColour = { (position: Int) in indices.count == 1 ? Palette.vermillion : colours[position] }
+        let colours = several ? indices.map { Palette.series($0) } : [Palette.blue]
+        let stallColour = { (position: Int) in several ? colours[position] : Palette.vermillion }
 
         // 1. Capacity and share.
+        let capacityMbps = data.capacity.map { $0.kbps / 1000 }
+        let logScale = CapacityAxis.logScale(capacityMbps)
+        let capacityMax = capacityMbps.filter(\.isFinite).max() ?? 0
+        let capacityPanel = PlotPanel(
+            left: left, top: capacityTop, width: panelWidth, height: capacityHeight, xScale: xScale,
+            yScale: NiceScale(minimum: 0, maximum: max(capacityMax, 0.1), maximumTicks: 6), yLog: logScale)
+        let capacityTitle =
+            several ? "Link capacity and the players' throughput" : "Link capacity and the player's share"
+        capacityPanel.drawAxes(
+            &svg, title: capacityTitle + (logScale == nil ? "" : " (log scale)"), yTitle: "Mbit/s", xLabels: false)
+        marks.draw(&svg, panel: capacityPanel, labels: true)
+        if !several { shadeStalls(&svg, players[0], panel: capacityPanel, colour: Palette.vermillion) }
         let shares = players.map { shareSeries($0, capacity: data.capacity, end: end) }
-        let capacityMax = data.capacity.map(\.kbps).filter(\.isFinite).max() ?? 0
-        let throughputPanel = PlotPanel(
-            left: left, top: 62, width: panelWidth, height: 170, xScale: xScale,
-            yScale: NiceScale(minimum: 0, maximum: max(capacityMax / 1000, 0.1), maximumTicks: 6))
-        throughputPanel.drawAxes(
-            &svg, title: "Link capacity and each player's share", yTitle: "Mbit/s", xLabels: false)
-        shadeStalls(&svg, players, panel: throughputPanel, colour: stallColour)
-        for (position, series) in shares.enumerated() {
-            drawArea(&svg, series, panel: throughputPanel, end: end, fill: colours[position], opacity: 0.45)
-        }
-        let capacitySteps = data.capacity.map { (time: $0.time, value: $0.kbps / 1000) }
-        let capacityPoints = thinned(stepPoints(capacitySteps, end: end, panel: throughputPanel), throughputPanel)
-        svg.polyline(capacityPoints, stroke: "#555555", width: 0.8)
-        throughputPanel.drawFrame(&svg)
-        var legend = [PlotLegend.Entry("link capacity", colour: "#555555")]
-        for (position, player) in players.enumerated() {
-            legend.append(.init("\(player.id) share", colour: colours[position], isLine: false, opacity: 0.45))
-        }
-        if players.count == 1 {
-            legend.append(.init("stall", colour: Palette.vermillion, isLine: false, opacity: 0.25))
+        if several {
+            let used = StackedShares.total(shares, end: end)
+            drawArea(&svg, used, panel: capacityPanel, end: end, fill: Palette.skyBlue, opacity: 0.45)
         } else {
-            for (position, player) in players.enumerated() {
-                legend.append(.init("\(player.id) stall", colour: colours[position], isLine: false, opacity: 0.25))
-            }
+            drawArea(&svg, shares[0], panel: capacityPanel, end: end, fill: colours[0], opacity: 0.45)
         }
-        PlotLegend.draw(&svg, entries: legend, x: throughputPanel.right + 20, y: throughputPanel.top + 12)
+        let capacitySteps = zip(data.capacity, capacityMbps).map { (time: $0.time, value: $1) }
+        let capacityPoints = thinned(stepPoints(capacitySteps, end: end, panel: capacityPanel), capacityPanel)
+        svg.polyline(capacityPoints, stroke: "#555555", width: 0.8)
+        capacityPanel.drawFrame(&svg)
+        var legend = [PlotLegend.Entry("link capacity", colour: "#555555")]
+        if several {
+            legend.append(.init("used by all players", colour: Palette.skyBlue, isLine: false, opacity: 0.45))
+        } else {
+            legend.append(.init("\(players[0].id) share", colour: colours[0], isLine: false, opacity: 0.45))
+            legend.append(.init("stall", colour: Palette.vermillion, isLine: false, opacity: 0.25))
+        }
+        legend += marks.legend
+        PlotLegend.draw(&svg, entries: legend, x: capacityPanel.right + 20, y: capacityPanel.top + 12)
 
-        // 2. Bitrate.
+        // 2. Stacked link shares.
+        if several {
+            let sharePanel = PlotPanel(
+                left: left, top: shareTop, width: panelWidth, height: shareHeight, xScale: xScale,
+                yScale: NiceScale(minimum: 0, maximum: 1, maximumTicks: 3))
+            sharePanel.drawAxes(&svg, title: "Share of the link (link_share, stacked)", yTitle: "share", xLabels: false)
+            marks.draw(&svg, panel: sharePanel, labels: false)
+            StackedShares.draw(&svg, players, end: end, panel: sharePanel, colours: colours)
+            sharePanel.drawFrame(&svg)
+            PlotLegend.draw(
+                &svg,
+                entries: players.indices.reversed().map {
+                    .init(players[$0].id, colour: colours[$0], isLine: false, opacity: 0.8)
+                }, x: sharePanel.right + 20, y: sharePanel.top + 12)
+        }
+
+        // 3. Bitrate, one panel per player.
         let bitrateMax = players.flatMap { $0.requests.map(\.bitrateKbps) }.max() ?? 0
-        let bitratePanel = PlotPanel(
-            left: left, top: throughputPanel.bottom + 42, width: panelWidth, height: 120, xScale: xScale,
-            yScale: NiceScale(minimum: 0, maximum: max(bitrateMax / 1000, 0.1), maximumTicks: 5))
-        bitratePanel.drawAxes(&svg, title: "Chosen bitrate (variant requested)", yTitle: "Mbit/s", xLabels: false)
-        shadeStalls(&svg, players, panel: bitratePanel, colour: stallColour)
+        let bitrateScale = NiceScale(minimum: 0, maximum: max(bitrateMax / 1000, 0.1), maximumTicks: several ? 3 : 5)
+        let bitrateTitle = "Chosen bitrate (variant requested)" + (several ? ", one panel per player" : "")
         for (position, player) in players.enumerated() {
+            let panel = PlotPanel(
+                left: left, top: bitrateTop + Double(position) * (bitrateHeight + multipleGap), width: panelWidth,
+                height: bitrateHeight, xScale: xScale, yScale: bitrateScale)
+            panel.drawAxes(&svg, title: position == 0 ? bitrateTitle : "", xLabels: false)
+            marks.draw(&svg, panel: panel, labels: false)
+            shadeStalls(&svg, player, panel: panel, colour: stallColour(position))
             let steps = player.requests.map { (time: $0.requestTime, value: $0.bitrateKbps / 1000) }
             let playerEnd = player.timeline.last.map { max($0.time, player.requests.last?.doneTime ?? 0) } ?? end
-            let points = thinned(stepPoints(steps, end: playerEnd, panel: bitratePanel), bitratePanel)
-            svg.polyline(points, stroke: colours[position], width: 2)
+            svg.polyline(
+                thinned(stepPoints(steps, end: playerEnd, panel: panel), panel), stroke: colours[position], width: 2)
+            panel.drawFrame(&svg)
+            drawPlayerLabel(&svg, player.id, panel: panel, colour: colours[position], several: several)
         }
-        bitratePanel.drawFrame(&svg)
-        PlotLegend.draw(
-            &svg, entries: players.enumerated().map { .init($0.element.id, colour: colours[$0.offset]) },
-            x: bitratePanel.right + 20, y: bitratePanel.top + 12)
+        drawGroupTitle(&svg, "Mbit/s", top: bitrateTop, height: groupHeight(bitrateHeight))
 
-        // 3. Buffer.
+        // 4. Buffer, one panel per player.
         let buffers = players.map { bufferPoints($0) }
         let bufferMax = buffers.flatMap { $0.map(\.value) }.max() ?? 0
-        let bufferPanel = PlotPanel(
-            left: left, top: bitratePanel.bottom + 42, width: panelWidth, height: 140, xScale: xScale,
-            yScale: NiceScale(minimum: 0, maximum: max(bufferMax, 1), maximumTicks: 5))
-        bufferPanel.drawAxes(&svg, title: "Forward buffer (stalls shaded)", yTitle: "seconds", xLabels: false)
-        shadeStalls(&svg, players, panel: bufferPanel, colour: stallColour)
+        let bufferScale = NiceScale(minimum: 0, maximum: max(bufferMax, 1), maximumTicks: several ? 3 : 5)
+        let bufferTitle = "Forward buffer (stalls shaded)" + (several ? ", one panel per player" : "")
         for (position, points) in buffers.enumerated() {
-            let xMap = bufferPanel.x
-            let yMap = bufferPanel.y
-            let pixels = thinned(points.map { (xMap($0.time), yMap($0.value)) }, bufferPanel)
+            let panel = PlotPanel(
+                left: left, top: bufferTop + Double(position) * (bufferHeight + multipleGap), width: panelWidth,
+                height: bufferHeight, xScale: xScale, yScale: bufferScale)
+            panel.drawAxes(&svg, title: position == 0 ? bufferTitle : "", xLabels: false)
+            marks.draw(&svg, panel: panel, labels: false)
+            shadeStalls(&svg, players[position], panel: panel, colour: stallColour(position))
+            let xMap = panel.x
+            let yMap = panel.y
+            let pixels = thinned(points.map { (xMap($0.time), yMap($0.value)) }, panel)
             svg.polyline(pixels, stroke: colours[position], width: 1.5)
+            panel.drawFrame(&svg)
+            drawPlayerLabel(&svg, players[position].id, panel: panel, colour: colours[position], several: several)
         }
-        bufferPanel.drawFrame(&svg)
-        PlotLegend.draw(
-            &svg, entries: players.enumerated().map { .init($0.element.id, colour: colours[$0.offset]) },
-            x: bufferPanel.right + 20, y: bufferPanel.top + 12)
+        drawGroupTitle(&svg, "seconds", top: bufferTop, height: groupHeight(bufferHeight))
 
-        // 4. Keep-up band and state strip per player.
+        // 5. Keep-up band and state strip per player.
         svg.text("Playback state and isPlaybackLikelyToKeepUp", x: left, y: stripsTop - 7, size: 13, bold: true)
-        let xMap = throughputPanel.x
+        let xMap = capacityPanel.x
         for (position, player) in players.enumerated() {
             let top = stripsTop + Double(position) * stripHeight
             svg.text(player.id, x: left - 6, y: top + 17, size: 12, anchor: "end")
             let keepUp = spans(player.timeline, end: end, key: { $0.likelyToKeepUp ? "1" : "" })
-            for span in stripSpans(keepUp, panel: throughputPanel) where !span.key.isEmpty {
+            for span in stripSpans(keepUp, panel: capacityPanel) where !span.key.isEmpty {
                 svg.rect(x: span.x0, y: top, width: span.x1 - span.x0, height: 8, fill: Palette.blue)
             }
-            for span in stripSpans(spans(player.timeline, end: end, key: \.state), panel: throughputPanel) {
+            for span in stripSpans(spans(player.timeline, end: end, key: \.state), panel: capacityPanel) {
                 let colour = stateColours.first { $0.state == span.key }?.colour ?? "#ffffff"
                 svg.rect(x: span.x0, y: top + 10, width: span.x1 - span.x0, height: 14, fill: colour)
             }
@@ -132,8 +183,21 @@ public enum TimelinePlot {
         for (state, colour) in stateColours where seen.contains(state) {
             stateLegend.append(.init(state, colour: colour, isLine: false))
         }
-        PlotLegend.draw(&svg, entries: stateLegend, x: throughputPanel.right + 20, y: stripsTop - 40)
+        PlotLegend.draw(&svg, entries: stateLegend, x: capacityPanel.right + 20, y: stripsTop + 4)
         return svg
+    }
+
+    /// The player's id beside its panel (bold, in its colour) — a direct label in place of a legend.
+    static func drawPlayerLabel(_ svg: inout SVGDocument, _ id: String, panel: PlotPanel, colour: String, several: Bool)
+    {
+        svg.text(
+            id, x: panel.right + 10, y: panel.top + min(panel.height / 2, 18) + 4, size: 12, fill: colour, bold: true,
+            role: several ? "player-label" : nil)
+    }
+
+    /// A y title rotated along the left edge of a group of panels from `top`, `height` pixels high.
+    static func drawGroupTitle(_ svg: inout SVGDocument, _ title: String, top: Double, height: Double) {
+        svg.text(title, x: left - 48, y: top + height / 2, size: 12, anchor: "middle", rotation: -90)
     }
 
     /// The player's throughput share as steps: link_share × capacity (Mbit/s) at every time either changes.
@@ -256,31 +320,27 @@ public enum TimelinePlot {
         return spans
     }
 
-    /// Shades the spans each player spends in `buffering` (stalls and refills after seeks).
-    static func shadeStalls(
-        _ svg: inout SVGDocument, _ players: [RunPlotData.Player], panel: PlotPanel, colour: (Int) -> String
-    ) {
+    /// Shades the spans `player` spends in `buffering` (stalls and refills after seeks) on `panel`.
+    static func shadeStalls(_ svg: inout SVGDocument, _ player: RunPlotData.Player, panel: PlotPanel, colour: String) {
         let xMap = panel.x
-        for (position, player) in players.enumerated() {
-            let rows = player.timeline
-            var intervals: [(x0: Double, width: Double)] = []
-            var index = 0
-            while index < rows.count {
-                guard rows[index].state == "buffering" else {
-                    index += 1
-                    continue
-                }
-                let start = rows[index].time
-                while index < rows.count, rows[index].state == "buffering" { index += 1 }
-                let stop = index < rows.count ? rows[index].time : start
-                let x0 = xMap(start)
-                intervals.append((x0, max(xMap(stop) - x0, 1)))
+        let rows = player.timeline
+        var intervals: [(x0: Double, width: Double)] = []
+        var index = 0
+        while index < rows.count {
+            guard rows[index].state == "buffering" else {
+                index += 1
+                continue
             }
-            for interval in PlotThinning.mergedIntervals(intervals) {
-                svg.rect(
-                    x: interval.x0, y: panel.top, width: interval.width, height: panel.height,
-                    fill: colour(position), opacity: 0.25)
-            }
+            let start = rows[index].time
+            while index < rows.count, rows[index].state == "buffering" { index += 1 }
+            let stop = index < rows.count ? rows[index].time : start
+            let x0 = xMap(start)
+            intervals.append((x0, max(xMap(stop) - x0, 1)))
+        }
+        for interval in PlotThinning.mergedIntervals(intervals) {
+            svg.rect(
+                x: interval.x0, y: panel.top, width: interval.width, height: panel.height, fill: colour, opacity: 0.25,
+                role: "stall")
         }
     }
 }
