@@ -37,6 +37,22 @@ struct HonestAggregatesTests {
         #expect(samples.pairedDifferences("qoe_lin", policy: "y", baseline: "x") == [2])
     }
 
+    @Test("a sweep's grid settings split a policy into one series per setting, never pooled")
+    func gridSettingsAreSeparateSeries() throws {
+        let columns = RunTables.summaryColumns + ["players[*].rate"]
+        func row(_ policy: String, _ trace: String, _ qoe: String, _ rate: String) -> [String] {
+            columns.map { ["policy": policy, "trace": trace, "qoe_lin": qoe, "final_state": "ended"][$0] ?? "" }
+                .dropLast() + [rate]
+        }
+        let table = CSVTable(
+            columns: columns,
+            rows: [row("bba", "t1", "5", "1"), row("bba", "t1", "9", "2"), row("bba", "t2", "7", "1")])
+        let samples = try ComparisonSamples(summary: table, file: "summary.csv", metrics: ["qoe_lin"])
+        #expect(samples.values("qoe_lin", policy: "bba [players[*].rate=1]") == [5, 7])
+        #expect(samples.values("qoe_lin", policy: "bba [players[*].rate=2]") == [9])
+        #expect(samples.values("qoe_lin", policy: "bba").isEmpty)
+    }
+
     @Test func jainOverQoESaysWhyItIsEmpty() {
         let negative = FairnessSummary(throughputs: [1, 1], bitrates: [1, 1], qoes: [-3, 5], weights: [1, 1])
         #expect(negative.qoe == nil && negative.qoeWeighted == nil && negative.qoeUndefinedReason == "negative_qoe")

@@ -52,10 +52,17 @@ public enum CDFPlot {
 
 extension ComparisonSamples {
     /// The samples of a comparison's `summary.csv` (columns `policy`, `trace` and the metrics); an empty field
-    /// is a missing value, and a row whose `final_state` is `failed` is a failure. Used by `abrsim plot` and `abrsim compare` to draw from the written file.
+    /// is a missing value, and a row whose `final_state` is `failed` is a failure. Columns beyond the summary's
+    /// own (a sweep's `--grid` settings) are part of the series: `bba [buffer=30]` and `bba [buffer=60]` are
+    /// two series, never pooled. Used by `abrsim plot` and `abrsim compare` to draw from the written file.
     public init(summary: CSVTable, file: String, metrics: [String] = ComparisonSamples.defaultMetrics) throws {
         let table = NamedTable(file: file, table: summary)
-        let policies = try table.strings("policy")
+        let known = Set(RunTables.summaryColumns)
+        let settings = try summary.columns.filter { !known.contains($0) }.map { ($0, try table.strings($0)) }
+        let policies = try table.strings("policy").enumerated().map { row, policy in
+            settings.isEmpty
+                ? policy : policy + " [" + settings.map { "\($0.0)=\($0.1[row])" }.joined(separator: ", ") + "]"
+        }
         let traces = try table.strings("trace")
         var columns: [String: [Double]] = [:]
         for metric in metrics where summary.columns.contains(metric) {
