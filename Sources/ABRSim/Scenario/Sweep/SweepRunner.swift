@@ -32,6 +32,8 @@ public struct SweepRunner {
     public var registry: PolicyRegistry = .builtIn
     /// Parallel runs.
     public var jobs: Int
+    /// Largest `--batch` accepted (a batch's rows are held in memory until committed).
+    public static let maximumBatchRuns = 100_000
     /// Runs per batch (`nil`: adaptive).
     public var batchRuns: Int?
     /// Wall time an adaptive batch aims at, seconds.
