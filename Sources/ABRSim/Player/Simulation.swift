@@ -92,6 +92,17 @@ public final class Simulation {
             if players.allSatisfy({ $0.state.isFinal }) { break }
         }
         let end = engine.now
+        // A run never ends with a player that is still loading as if it had succeeded: it never started playing
+        // (the run's time limit or the network's end came first), which its summary must say.
+        for player in players where player.state == .loading {
+            player.finish(
+                .failed(
+                    reason:
+                        "still loading when the run ended at \(formatParameterNumber(end)) s: playback never started"
+                ),
+                at: end)
+            player.recordRow(at: end)
+        }
         for player in players {
             player.close(at: end)
             player.totals.finalState = player.state

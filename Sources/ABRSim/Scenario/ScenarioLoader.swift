@@ -12,6 +12,22 @@ public struct ScenarioLoader {
         self.registry = registry
     }
 
+    /// Refuses, before anything runs, a scenario whose records would not fit in memory: every player keeps one
+    /// record per segment and a few timeline rows (``ScenarioBounds/estimatedBytesPerSegment`` in all, with the
+    /// rows of the output tables), so the estimate is the players' segments summed times that; above
+    /// ``ScenarioBounds/maximumRecordBytes`` it is an error at the content (or the player whose content is largest).
+    func checkRecordMemory(_ players: [PlayerDescription], root: JSONObjectReader) throws {
+        let segments = players.reduce(0) { $0 + $1.content.segmentCount }
+        let estimate = Double(segments) * Double(ScenarioBounds.estimatedBytesPerSegment)
+        guard estimate > Double(ScenarioBounds.maximumRecordBytes) else { return }
+        let where_ = root.optional("content") ?? root.reader
+        throw where_.error(
+            "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
+                + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
+                + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
+                + "summed over the players); use fewer segments or players")
+    }
+
     /// Loads and validates the scenario at `path`.
     public func load(_ path: String) throws -> Scenario {
         let document = try JSONParser.parseFile(path)
@@ -26,7 +42,7 @@ public struct ScenarioLoader {
             root.required("network"))
         let content = try root.optional("content").map { try ContentDecoder(directory: directory).decode($0) }
         let qoe = try root.optional("qoe").map(decodeQoE) ?? QoESettings()
-        let duration = try root.optional("durationSeconds")?.positiveDouble()
+        let duration = try root.optional("durationSeconds")?.double(in: ScenarioBounds.durationSeconds)
         var allocation = AllocationStrategy.weighted
         var weights = PriorityWeights()
         if let reader = root.optional("allocation") {
@@ -46,6 +62,10 @@ public struct ScenarioLoader {
         let sharedCache = try root.optional("sharedCache").map { try PlayerDecoder.decodeCache($0, isShared: true) }
         let playerReaders = try root.required("players").array()
         guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
+        guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
+            throw root.reader.error(
+                "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)")
+        }
         var players: [PlayerDescription] = []
         for reader in playerReaders {
             let player = try PlayerDecoder(
@@ -57,6 +77,7 @@ public struct ScenarioLoader {
             }
             players.append(player)
         }
+        try checkRecordMemory(players, root: root)
         if let reader = root.optional("actions") {
             for item in try reader.array() {
                 let object = try item.object()
@@ -115,9 +136,9 @@ public struct ScenarioLoader {
         var weights = PriorityWeights()
         if let x = object.optional("weights") {
             let table = try x.object()
-            if let w = table.optional("low") { weights.low = try w.positiveDouble() }
-            if let w = table.optional("default") { weights.standard = try w.positiveDouble() }
-            if let w = table.optional("high") { weights.high = try w.positiveDouble() }
+            if let w = table.optional("low") { weights.low = try w.double(in: 1e-6...1e6) }
+            if let w = table.optional("default") { weights.standard = try w.double(in: 1e-6...1e6) }
+            if let w = table.optional("high") { weights.high = try w.double(in: 1e-6...1e6) }
             try table.finish()
         }
         try object.finish()
