@@ -147,7 +147,7 @@ extension Player {
         totals.bytes += received / 8
         totals.timedOutRequests += 1
         let buffer = bufferLevel(at: now)
-        segments.append(
+        keep(
             record(
                 current, bits: received, firstByte: current.firstByteTime ?? now, at: now, bufferAfter: buffer,
                 stallSeconds: 0, abandoned: true, timedOut: true))

@@ -16,11 +16,12 @@ public final class Simulation {
 
     /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
     /// else unlimited. `allocation` and `priorityWeights` split the link between players' downloads.
-    /// `recordsTimeline` false skips timeline rows (benchmarks).
+    /// `recordsTimeline` false skips timeline rows (benchmarks, sweeps); `keepsSegmentRecords` false keeps only
+    /// the tally of the segment records (runs that write no `segments.csv`).
     public init(
         curve: CapacityCurve, players configurations: [PlayerConfiguration], timeLimit: Double? = nil,
         allocation: AllocationStrategy = .weighted, priorityWeights: PriorityWeights = PriorityWeights(),
-        routes: [CapacityCurve] = [], recordsTimeline: Bool = true
+        routes: [CapacityCurve] = [], recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
     ) {
         let allocator = allocation.allocator
         var links: [SharedLink] = [SharedLink(curve: curve, allocator: allocator)]
@@ -31,7 +32,7 @@ public final class Simulation {
             players.append(
                 Player(
                     index: index, configuration: configuration, engine: engine, priorityWeights: priorityWeights,
-                    recordsTimeline: recordsTimeline))
+                    recordsTimeline: recordsTimeline, keepsSegmentRecords: keepsSegmentRecords))
         }
         self.players = players
         minimumTimeout = players.map(\.settings.requests.timeoutSeconds).min() ?? .infinity
@@ -109,7 +110,8 @@ public final class Simulation {
         }
         return SimulationResult(
             endTime: end, players: players.map { $0.configuration }, segments: players.map { $0.segments },
-            timeline: players.map { $0.timeline }, totals: players.map { $0.totals },
+            timeline: players.map { $0.timeline }, tallies: players.map { $0.segmentTally },
+            totals: players.map { $0.totals },
             priorityWeights: players.map { $0.priorityWeights.weight($0.settings.networkResourcePriority) })
     }
 
@@ -146,6 +148,8 @@ public struct SimulationResult {
     public var segments: [[SegmentRecord]]
     /// Each player's timeline rows.
     public var timeline: [[TimelineRecord]]
+    /// Each player's tally of its segment records when they were not kept (`segments` is then empty), else `nil`.
+    public var tallies: [SegmentTally?]
     /// Each player's totals.
     public var totals: [PlayerTotals]
     /// Each player's priority weight at its start.

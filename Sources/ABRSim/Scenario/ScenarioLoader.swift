@@ -12,20 +12,23 @@ public struct ScenarioLoader {
         self.registry = registry
     }
 
-    /// Refuses, before anything runs, a scenario whose records would not fit in memory: every player keeps one
+    /// The error for a scenario whose records would not fit in memory, `nil` when they do: every player keeps one
     /// record per segment and a few timeline rows (``ScenarioBounds/estimatedBytesPerSegment`` in all, with the
     /// rows of the output tables), so the estimate is the players' segments summed times that; above
-    /// ``ScenarioBounds/maximumRecordBytes`` it is an error at the content (or the player whose content is largest).
-    func checkRecordMemory(_ players: [PlayerDescription], root: JSONObjectReader) throws {
+    /// ``ScenarioBounds/maximumRecordBytes`` the error is located at the content (else at the players). A run that
+    /// keeps no records (``ScenarioRunner/run(_:seed:recordsTimeline:keepsSegmentRecords:)``) needs none of it.
+    func recordMemoryError(_ players: [PlayerDescription], root: JSONObjectReader) -> InputError? {
         let segments = players.reduce(0) { $0 + $1.content.segmentCount }
         let estimate = Double(segments) * Double(ScenarioBounds.estimatedBytesPerSegment)
-        guard estimate > Double(ScenarioBounds.maximumRecordBytes) else { return }
-        let where_ = root.optional("content") ?? root.reader
-        throw where_.error(
+        guard estimate > Double(ScenarioBounds.maximumRecordBytes) else { return nil }
+        let place =
+            root.has("content") ? JSONPath.key(root.reader.path, "content") : JSONPath.key(root.reader.path, "players")
+        return InputError(
+            file: root.reader.file, location: place,
             "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
                 + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
                 + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
-                + "summed over the players); use fewer segments or players")
+                + "summed over the players); use fewer segments or players, or a sweep with --no-segments")
     }
 
     /// Loads and validates the scenario at `path`.
@@ -77,7 +80,6 @@ public struct ScenarioLoader {
             }
             players.append(player)
         }
-        try checkRecordMemory(players, root: root)
         if let reader = root.optional("actions") {
             for item in try reader.array() {
                 let object = try item.object()
@@ -113,6 +115,7 @@ public struct ScenarioLoader {
         scenario.routes = routes
         scenario.expectations = expectations ?? []
         scenario.tune = tune
+        scenario.recordMemoryError = recordMemoryError(players, root: root)
         return scenario
     }
 

@@ -51,6 +51,7 @@ public struct SweepRunner {
     /// fail halfway on a typo). Traces are read in parallel and dropped.
     public func validate(_ plan: SweepPlan) throws {
         let scenario = plan.scenario
+        if plan.writesSegments, let error = scenario.recordMemoryError { throw error }
         for spec in plan.policies {
             for (index, player) in scenario.players.enumerated() {
                 _ = try registry.makePolicy(
@@ -127,7 +128,8 @@ public struct SweepRunner {
         return try parallelMap(count: runs.count, jobs: jobs) { position in
             let run = runs[position]
             let scenario = try plan.scenario(forRun: run, trace: traces[plan.coordinates(ofRun: run).trace])
-            let report = try ScenarioRunner(registry: registry).run(scenario, recordsTimeline: false)
+            let report = try ScenarioRunner(registry: registry).run(
+                scenario, recordsTimeline: false, keepsSegmentRecords: writesSegments)
             return Self.rows(report, run: run, writesSegments: writesSegments)
         }
     }
