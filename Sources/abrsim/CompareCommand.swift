@@ -78,6 +78,7 @@ enum CompareCommand {
         if let buffer = try parsed.double("forward-buffer", in: 0...PlayerSettings.maximumForwardBufferSeconds) {
             plan.settings.preferredForwardBufferDuration = buffer
         }
+        if let error = plan.recordMemoryError { throw error }
         let out = parsed.value("out") ?? "results/compare"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
         let force = parsed.flag("force")

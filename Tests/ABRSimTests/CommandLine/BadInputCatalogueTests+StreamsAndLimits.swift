@@ -97,6 +97,32 @@ extension BadInputCatalogueTests {
         try badInputExitsWithStatusTwoAndOneLineNamingThePlace(badCase)
     }
 
+    @Test func aComparisonWhoseRecordsWouldNotFitIsRefusedBeforeItRuns() throws {
+        let scratch = TestPaths.scratch("compare-memory")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // 100 000 segments of content × 30 traces × 4 policies: 12 million records kept for segments.csv.
+        var media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
+        for index in 0..<100_000 { media += "#EXTINF:4,\ns\(index).ts\n" }
+        writeFile(scratch, "media.m3u8", media + "#EXT-X-ENDLIST\n")
+        writeFile(scratch, "master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nmedia.m3u8\n")
+        try FileManager.default.createDirectory(atPath: scratch + "/traces", withIntermediateDirectories: true)
+        for index in 0..<30 {
+            try FileManager.default.copyItem(
+                atPath: Self.fixtures + "/ok/constant.csv", toPath: scratch + "/traces/t\(index).csv")
+        }
+        let start = ContinuousClock.now
+        let outcome = try runABRSim(
+            [
+                "compare", "--traces", "traces", "--content", "master.m3u8", "--policies",
+                "bba,bola,throughput,festive",
+                "--out", "out",
+            ], in: scratch)
+        Self.expectOneLineError(
+            outcome, mentions: ["--traces", "30 traces × 4 policies × 100000 segments", "limit of 4096 MiB"])
+        #expect(ContinuousClock.now - start < .seconds(20 * TestPaths.timeScale), "refused before any run")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/out"))
+    }
+
     // MARK: - Class 1: every input read once, as a stream
 
     /// `command` run by `/bin/bash -c` in the fixtures folder, `$0` being the binary; its outcome.
