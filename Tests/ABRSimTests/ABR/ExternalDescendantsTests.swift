@@ -49,11 +49,14 @@ struct ExternalDescendantsTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: scratch + "/pids")) ?? []).compactMap { Int32($0) }
     }
 
-    /// Expects the policy and both grandchildren recorded, and all of them gone within 2 s.
+    /// Expects the policy and both grandchildren recorded, and all of them gone within 2 s; then no process left in
+    /// the folder within 5 s (after a SIGKILL of abrsim the keeper ends them on its own, a moment later).
     static func expectDescendantsGone(_ scratch: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let pids = recordedPids(scratch)
         #expect(pids.count == 3, "policy and two grandchildren recorded: \(pids)", sourceLocation: sourceLocation)
         ExternalSignalTests().expectAllGone(pids, sourceLocation: sourceLocation)
+        let deadline = Date().addingTimeInterval(5 * TestPaths.timeScale)
+        while !ExternalSignalTests.processes(in: scratch).isEmpty, Date() < deadline { usleep(10_000) }
         let left = ExternalSignalTests.processes(in: scratch)
         #expect(left.isEmpty, "processes left in the folder: \(left)", sourceLocation: sourceLocation)
         for pid in left { kill(pid, SIGKILL) }

@@ -90,6 +90,7 @@ extension BadInputCatalogueTests {
             "denormal"),
         info("limits-csv-denormal-bandwidth.csv", "line 3", "denormal"),
         info("limits-csv-latency-1e300.csv", "line 3", "limit of 600000 ms"),
+        info("limits-csv-bandwidth-1e-300.csv", "line 3", "below 1 bit/s", "write 0 for no capacity"),
     ]
 
     @Test(arguments: streamsAndLimitsCases)
