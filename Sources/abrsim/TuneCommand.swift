@@ -59,6 +59,7 @@ enum TuneCommand {
         }
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let scenario = try ScenarioLoader().load(path)
+        if let error = scenario.recordMemoryError { throw error }
         var settings = scenario.tune ?? TuneSettings()
         var objectiveSource = (location: "$.tune.objective", file: Optional(path))
         if let text = parsed.value("objective") {

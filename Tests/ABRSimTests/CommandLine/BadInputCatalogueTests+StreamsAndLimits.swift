@@ -61,6 +61,10 @@ extension BadInputCatalogueTests {
             fixture: "limits-records-too-many.json (sweep, keeping segments)",
             arguments: ["sweep", "limits-records-too-many.json", "--out", out + "/sweep"],
             mentions: ["limits-records-too-many.json", "$.content:", "limit of 4096 MiB", "--no-segments"]),
+        Case(
+            fixture: "limits-records-too-many.json (tune)",
+            arguments: ["tune", "limits-records-too-many.json", "--out", out + "/tune"],
+            mentions: ["limits-records-too-many.json", "$.content:", "limit of 4096 MiB"]),
         compareWith(
             "festive(window=999999999)", ["--policies", "festive(window=999999999)"], "--policies",
             "window must be at most 10000"),
