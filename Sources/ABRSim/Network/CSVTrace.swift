@@ -65,9 +65,8 @@ enum CSVTrace {
             guard kbps * 1000 <= Trace.maximumRateBps else {
                 throw InputError.atLine(path, n, Trace.tooFastMessage(kbps * 1000))
             }
-            guard kbps == 0 || kbps >= ScenarioBounds.minimumBitrateKbps else {
-                throw InputError.atLine(
-                    path, n, "bandwidth \(kbps) kbit/s is below 1 bit/s (0.001 kbit/s); write 0 for no capacity")
+            guard Trace.isReadableSlowRate(kbps * 1000) else {
+                throw InputError.atLine(path, n, Trace.tooSlowMessage(kbps * 1000))
             }
             if let latency, latency < 0 { throw InputError.atLine(path, n, "negative latency \(latency) ms") }
             if let latency, latency > ScenarioBounds.rttMs.upperBound {

@@ -94,7 +94,11 @@ extension BadInputCatalogueTests {
             "denormal"),
         info("limits-csv-denormal-bandwidth.csv", "line 3", "denormal"),
         info("limits-csv-latency-1e300.csv", "line 3", "limit of 600000 ms"),
-        info("limits-csv-bandwidth-1e-300.csv", "line 3", "below 1 bit/s", "write 0 for no capacity"),
+        info(
+            "limits-csv-bandwidth-1e-300.csv", "line 3", "below the lowest rate read (1 bit/s)",
+            "write 0 for no capacity"),
+        info("limits-pensieve-rate-1e-300.log", "line 2", "rate 1e-294 bit/s", "below the lowest rate read (1 bit/s)"),
+        info("limits-sabre-trace-rate-1e-300.json", "$[1].bandwidth_kbps", "line 2", "below the lowest rate read"),
     ]
 
     @Test(arguments: streamsAndLimitsCases)
