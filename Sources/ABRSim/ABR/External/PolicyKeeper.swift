@@ -34,14 +34,13 @@ public enum PolicyKeeper {
 
     private static let path = Mutex<String?>(nil)
 
-    /// Starts every later external-policy child through this executable (`/proc/self/exe`) as its keeper. Called
-    /// by `abrsim`'s `main` before any command runs.
+    /// Starts every later external-policy child through this executable as its keeper. Called by `abrsim`'s `main`
+    /// before any command runs. The keeper is started as `/proc/self/exe`, which the spawned process resolves to
+    /// its own image, the running abrsim, even if the file has since been replaced or deleted (a rebuild during a
+    /// long sweep).
     public static func enable() {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return }
-        let executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        path.withLock { $0 = executable }
+        guard access("/proc/self/exe", X_OK) == 0 else { return }
+        path.withLock { $0 = "/proc/self/exe" }
         ChildProcessRegistry.childrenAreKeepers()
     }
 
