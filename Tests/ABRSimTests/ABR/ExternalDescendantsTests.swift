@@ -131,6 +131,19 @@ struct ExternalDescendantsTests {
         try signalled(SIGKILL, name: "descendants-kill")
     }
 
+    @Test func sigkillOfASweepEndsEveryRunsPolicyAndGrandchildren() throws {
+        let fixture = SweepFixture("descendants-sweep-kill")
+        defer { fixture.remove() }
+        writeFile(fixture.directory, "spawner.py", Self.spawner)
+        // Two runs in flight, three pids each; the keepers end them on their own after the SIGKILL (settle 1 s).
+        let pids = try ExternalSignalTests().signalled(
+            [
+                "sweep", "scenario.json", "--traces", "traces", "--policies",
+                "external(command=python3 spawner.py hang,timeout=60)", "--jobs", "2", "--out", "out",
+            ], in: fixture.directory, children: 6, signal: SIGKILL, settle: 1)
+        #expect(pids.count >= 6)
+    }
+
     @Test func aSweepsPoliciesAndTheirGrandchildrenEndWithIt() throws {
         let fixture = SweepFixture("descendants-sweep")
         defer { fixture.remove() }
