@@ -64,7 +64,7 @@ enum BenchCommand {
         }
         var text = "one-hour network (\(network.curve.pieceCount) pieces), 900 segments of 4 s, one player\n"
         text += "policy                      timeline  segments/s   events/s   ns/event   runs  peak MB\n"
-        for label in splitPolicyList(policyList) {
+        for label in try ListArgument.items(policyList, location: "--policies") {
             _ = try PolicySpec.parse(label, source: "--policies")
             let lines = try runChild(
                 ["bench", "--child", "--policies", label, "--traces", directory, "--seconds", String(minimumSeconds)])
@@ -81,9 +81,9 @@ enum BenchCommand {
         if let list = parsed.value("players") {
             text += "\nplayers sharing the link (throughput policy, timeline off)\n"
             text += "players   segments/s   events/s   ns/event   µs/segment/player\n"
-            for item in list.split(separator: ",") {
-                guard let count = Int(item), count >= 1 else {
-                    throw InputError(location: "--players", "expected whole numbers ≥ 1, got '\(item)'")
+            for item in try ListArgument.items(list, location: "--players") {
+                guard let count = Int(item), count >= 1, count <= 4096 else {
+                    throw InputError(location: "--players", "expected whole numbers in 1…4096, got '\(item)'")
                 }
                 let m = try measure(curve: network.curve, minimumSeconds: minimumSeconds, recordsTimeline: false) {
                     (0..<count).map { index in
@@ -118,7 +118,7 @@ enum BenchCommand {
         _ list: String, network: NetworkTimeline, content: Content, _ minimumSeconds: Double
     ) throws -> String {
         var text = ""
-        for label in splitPolicyList(list) {
+        for label in try ListArgument.items(list, location: "--policies") {
             let spec = try PolicySpec.parse(label, source: "--policies")
             for recordsTimeline in [false, true] {
                 let m = try measure(

@@ -22,8 +22,7 @@ enum CheckCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
-        let jobs = try parsed.int("jobs") ?? availableCores
-        guard jobs >= 1 else { throw InputError("--jobs must be ≥ 1, got \(jobs)") }
+        let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let junitPath = parsed.value("junit")
         if let junitPath, junitPath.isEmpty || junitPath.hasSuffix("/") {
             throw InputError("--junit needs a file name, got '\(junitPath)'")

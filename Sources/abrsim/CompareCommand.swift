@@ -50,9 +50,11 @@ enum CompareCommand {
         guard let contentPath = parsed.value("content") ?? source?.scenario.file else {
             throw InputError(location: "--content", "is required (or give --scenario)")
         }
-        let policyText = parsed.values("policies").joined(separator: ",")
-        guard !policyText.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
-        let policies = try splitPolicyList(policyText).map { try PolicySpec.parse($0, source: "--policies") }
+        let policyValues = parsed.values("policies")
+        guard !policyValues.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
+        let policies = try ListArgument.items(policyValues, location: "--policies").map {
+            try PolicySpec.parse($0, source: "--policies")
+        }
         let baseline = parsed.value("baseline") ?? policies[0].label
         guard policies.contains(where: { $0.label == baseline }) else {
             throw InputError(
@@ -69,10 +71,8 @@ enum CompareCommand {
         if source != nil, model == .pensieve {
             throw InputError(location: "--scenario", "the pensieve profile has its own player; drop --scenario")
         }
-        let segments = try parsed.int("segments")
-        if let count = segments, count < 1 { throw InputError(location: "--segments", "must be at least 1") }
-        let jobs = try parsed.int("jobs") ?? availableCores
-        guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
+        let segments = try parsed.int("segments", in: 1...Content.maximumSegmentCount)
+        let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let traces = try PathExpansion.files(traceArguments)
         var content: Content
         if model == .pensieve {
@@ -103,14 +103,13 @@ enum CompareCommand {
             plan.qoe = source.scenario.qoe
             plan.seed = source.scenario.seed
         }
-        if let rtt = try parsed.double("rtt-ms") {
-            guard rtt >= 0 else { throw InputError(location: "--rtt-ms", "must be ≥ 0") }
+        if let rtt = try parsed.double("rtt-ms", in: 0...60_000) {
             plan.rttSeconds = rtt / 1000
         }
-        if let buffer = try parsed.double("forward-buffer") {
-            guard buffer >= 0 else { throw InputError(location: "--forward-buffer", "must be ≥ 0") }
+        if let buffer = try parsed.double("forward-buffer", in: 0...PlayerSettings.maximumForwardBufferSeconds) {
             plan.settings.preferredForwardBufferDuration = buffer
         }
+        if let error = plan.recordMemoryError { throw error }
         var warnings = SettingWarnings.policies(policies)
         if model == .faithful {
             for spec in policies {
@@ -238,23 +237,4 @@ enum CompareCommand {
         return fixed(stats.mean, digits) + " ± "
             + (stats.count < 2 ? "n/a" : fixed(stats.confidenceHalfWidth95, digits))
     }
-}
-
-/// Splits a policy list at commas outside parentheses (`bba(reservoir=5,cushion=10),throughput`).
-func splitPolicyList(_ list: String) -> [String] {
-    var items: [String] = []
-    var current = ""
-    var depth = 0
-    for character in list {
-        if character == "(" { depth += 1 }
-        if character == ")" { depth -= 1 }
-        if character == "," && depth == 0 {
-            if !current.isEmpty { items.append(current) }
-            current = ""
-        } else {
-            current.append(character)
-        }
-    }
-    if !current.isEmpty { items.append(current) }
-    return items
 }

@@ -29,6 +29,7 @@ enum RunCommand {
             seed = UInt64(value)
         }
         let scenario = try scenarioLoader(parsed).load(path)
+        if let error = scenario.recordMemoryError { throw error }
         let out = parsed.value("out") ?? "results/\(scenario.name)"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")
         let force = parsed.flag("force")

@@ -49,10 +49,8 @@ enum SweepCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
-        let jobs = try parsed.int("jobs") ?? availableCores
-        guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
-        let batch = try parsed.int("batch")
-        if let batch, batch < 1 { throw InputError(location: "--batch", "must be at least 1") }
+        let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
+        let batch = try parsed.int("batch", in: 1...SweepRunner.maximumBatchRuns)
         let shard = try parsed.value("shard").map { try SweepShard.parse($0) } ?? .whole
         var seed: UInt64?
         if let value = try parsed.int("seed") {
@@ -65,7 +63,7 @@ enum SweepCommand {
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)
         var policies: [PolicySpec] = []
-        for item in splitPolicyList(parsed.values("policies").joined(separator: ",")) {
+        for item in try ListArgument.items(parsed.values("policies"), location: "--policies") {
             policies += try PolicyGrid.expand(item, source: "--policies")
         }
         var plan = try SweepPlan(

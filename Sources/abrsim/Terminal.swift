@@ -34,7 +34,8 @@ extension String {
 
 /// A number with `digits` decimals, for tables meant for people (CSV keeps full precision).
 func fixed(_ x: Double, _ digits: Int) -> String {
-    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
+    guard x.isFinite else { return "-" }
+    guard x.magnitude < 1e15 else { return String(x) }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let rounded = (x * scale).rounded() / scale

@@ -76,9 +76,9 @@ enum TuneCommand {
             guard value >= 0 else { throw InputError(location: "--seed", "must be ≥ 0, got \(value)") }
             seed = UInt64(value)
         }
-        let jobs = try parsed.int("jobs") ?? availableCores
-        guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
+        let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let scenario = try scenarioLoader(parsed).load(path)
+        if let error = scenario.recordMemoryError { throw error }
         var settings = scenario.tune ?? TuneSettings()
         var objectiveSource = (location: "$.tune.objective", file: Optional(path))
         if let text = parsed.value("objective") {
@@ -86,8 +86,8 @@ enum TuneCommand {
             objectiveSource = ("--objective", nil)
         }
         if let text = parsed.value("grid") {
-            let values = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
-                guard let value = Double(item.trimmingCharacters()) else {
+            let values = try ListArgument.items(text, location: "--grid").map { item in
+                guard let value = Double(item), value.isFinite else {
                     throw InputError(location: "--grid", "expected ratios separated by commas, got '\(text)'")
                 }
                 return value
@@ -95,12 +95,10 @@ enum TuneCommand {
             settings.grid = try TuneSettings.checkedGrid(values, location: "--grid")
         }
         if parsed.flag("search-priorities") { settings.searchesPriorities = true }
-        if let count = try parsed.int("max-evaluations") {
-            guard count >= 0 else { throw InputError(location: "--max-evaluations", "must be ≥ 0") }
+        if let count = try parsed.int("max-evaluations", in: 0...TuneSettings.maximumSimplexEvaluations) {
             settings.maxSimplexEvaluations = count
         }
-        if let seconds = try parsed.double("bin-seconds") {
-            guard seconds > 0 else { throw InputError(location: "--bin-seconds", "must be > 0") }
+        if let seconds = try parsed.double("bin-seconds", in: TuneSettings.binSecondsRange) {
             settings.binSeconds = seconds
         }
         let scoring: TuneScoring
@@ -240,15 +238,5 @@ enum TuneCommand {
                     ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
-    }
-}
-
-extension Substring {
-    /// The text without surrounding white space.
-    func trimmingCharacters() -> String {
-        var slice = self
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
     }
 }

@@ -30,6 +30,10 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     writeStandardOutput(text)
 }
 
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == PolicyKeeper.argument {
+    PolicyKeeper.main(Array(CommandLine.arguments.dropFirst(2)))
+}
+PolicyKeeper.enable()
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first, first != "-h", first != "--help", first != "help" else {
     printTopLevelHelp()

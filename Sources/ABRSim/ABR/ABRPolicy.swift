@@ -102,21 +102,31 @@ public enum ProgressDecision: Equatable, Sendable {
 }
 
 /// The completed downloads of one player, oldest first, shared read-only with its policy.
+///
+/// Only the newest downloads are kept (at least ``retainedCount``, at most twice that), so a long run holds a
+/// bounded history: no policy reads further back than its window, and every window is at most
+/// ``PolicyArguments/maximumCount``.
 public final class ThroughputHistory {
-    /// The samples, oldest first.
+    /// The fewest newest samples kept.
+    public static let retainedCount = PolicyArguments.maximumCount
+    /// The kept samples, oldest first (the newest ``retainedCount`` or more).
     public private(set) var samples: [ThroughputSample] = []
-    /// Variant of each sample's segment.
+    /// Variant of each kept sample's segment.
     public private(set) var variants: [Int] = []
+    /// The number of completed downloads so far, including those no longer kept.
+    public private(set) var count = 0
 
     /// An empty history.
     public init() {}
 
-    /// Appends one completed download.
+    /// Appends one completed download (dropping the oldest when twice ``retainedCount`` are kept).
     public func append(_ sample: ThroughputSample, variant: Int) {
+        if samples.count >= 2 * Self.retainedCount {
+            samples.removeFirst(samples.count - Self.retainedCount)
+            variants.removeFirst(variants.count - Self.retainedCount)
+        }
         samples.append(sample)
         variants.append(variant)
+        count += 1
     }
-
-    /// The number of samples.
-    public var count: Int { samples.count }
 }

@@ -188,6 +188,29 @@ public struct ParsedArguments: Sendable, Equatable {
         return number
     }
 
+    /// The value of option `name` as an integer in `range`, `nil` when absent; anything else is an error naming
+    /// the option and the range.
+    public func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let number = try int(name) else { return nil }
+        guard range.contains(number) else {
+            throw InputError(location: "--\(name)", "must be in \(range.lowerBound)…\(range.upperBound), got \(number)")
+        }
+        return number
+    }
+
+    /// The value of option `name` as a number in `range`, `nil` when absent; anything else is an error naming the
+    /// option and the range.
+    public func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let number = try double(name) else { return nil }
+        guard range.contains(number) else {
+            throw InputError(
+                location: "--\(name)",
+                "must be in \(formatParameterNumber(range.lowerBound))…\(formatParameterNumber(range.upperBound)), "
+                    + "got \(formatParameterNumber(number))")
+        }
+        return number
+    }
+
     /// The argument given for the positional called `name` (for a variadic one, the first), or `nil`.
     public func positional(_ name: String) -> String? { positionalValues(name).first }
 

@@ -15,13 +15,13 @@ public enum SabreMovie {
     /// scenario).
     public static func decode(_ root: JSONReader) throws -> Content {
         let movie = try root.object()
-        let segmentMs = try movie.required("segment_duration_ms").positiveDouble()
+        let segmentMs = try movie.required("segment_duration_ms").double(in: 1...3_600_000)
         let bitratesReader = try movie.required("bitrates_kbps")
         let bitrateReaders = try bitratesReader.array()
         guard !bitrateReaders.isEmpty else { throw bitratesReader.error("expected at least one bitrate") }
         var bitrates: [Double] = []
         for element in bitrateReaders {
-            let kbps = try element.positiveDouble()
+            let kbps = try element.double(in: ScenarioBounds.minimumBitrateKbps...ScenarioBounds.rateKbps.upperBound)
             if let previous = bitrates.last, kbps <= previous {
                 throw element.error(
                     "bitrates must be strictly ascending: \(JSONPath.format(kbps)) is not above "
@@ -39,7 +39,7 @@ public enum SabreMovie {
             guard levels.count == bitrates.count else {
                 throw segment.error("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)")
             }
-            sizes.append(try levels.map { try $0.positiveDouble() })
+            sizes.append(try levels.map { try $0.double(in: 1...1e15) })
         }
         try movie.finish()
         return try Content(

@@ -53,43 +53,35 @@ public struct SessionSummary: Sendable, Equatable {
 
     /// The summary of one player.
     public init(segments allRecords: [SegmentRecord], totals: PlayerTotals, ladderBps: [Double], qoe: QoESettings) {
-        let topVariant = ladderBps.count - 1
-        let records = allRecords.filter { !$0.abandoned }
-        segments = records.count
+        self.init(tally: SegmentTally(ladderBps: ladderBps, records: allRecords), totals: totals, qoe: qoe)
+    }
+
+    /// The summary of one player from the tally of its records (see ``SegmentTally``).
+    public init(tally: SegmentTally, totals: PlayerTotals, qoe: QoESettings) {
+        segments = tally.segmentCount
         timedOutCount = totals.timedOutRequests
         retryCount = totals.retries
         skippedSeconds = totals.skippedSeconds
-        abandonedCount = allRecords.count(where: { $0.abandoned && !$0.timedOut && !$0.cancelled })
+        abandonedCount = tally.requestCount - tally.segmentCount - tally.timedOutCount - tally.cancelledCount
         startupSeconds = totals.startupSeconds
         stallCount = totals.stallCount
         stallSeconds = totals.stallSeconds
         let wanted = totals.playedSeconds + totals.stallSeconds
         rebufferRatio = wanted > 0 ? totals.stallSeconds / wanted : 0
-        var weighted = 0.0
-        var duration = 0.0
-        var switches = 0
-        var top = 0.0
-        var previous: Int?
-        for record in records {
-            weighted += record.bitrateBps * record.durationSeconds
-            duration += record.durationSeconds
-            if let previous, previous != record.variant { switches += 1 }
-            if record.variant == topVariant { top += record.durationSeconds }
-            previous = record.variant
-        }
-        averageBitrateKbps = duration > 0 ? weighted / duration / 1000 : 0
-        switchCount = switches
+        averageBitrateKbps = tally.durationSeconds > 0 ? tally.weightedBitrate / tally.durationSeconds / 1000 : 0
+        switchCount = tally.switchCount
         bytes = totals.bytes
         playedSeconds = totals.playedSeconds
         seekWaitSeconds = totals.seekWaitSeconds
-        topQualitySeconds = top
-        let bitrates = records.map(\.bitrateBps)
+        topQualitySeconds = tally.topQualitySeconds
         let startup = totals.startupSeconds ?? 0
-        qoeLinear = qoe.linear.linear(bitratesBps: bitrates, stallSeconds: totals.stallSeconds, startupSeconds: startup)
-        qoeLog = QoEScorer(model: .log, ladderBps: ladderBps, weights: qoe.log).score(
-            bitratesBps: bitrates, stallSeconds: totals.stallSeconds, startupSeconds: startup)
-        qoeHD = QoEScorer(model: .hd, ladderBps: ladderBps, weights: qoe.hd).score(
-            bitratesBps: bitrates, stallSeconds: totals.stallSeconds, startupSeconds: startup)
+        func score(_ weights: QoEWeights, _ sum: Double, _ changes: Double) -> Double {
+            sum - weights.rebufferPenalty * totals.stallSeconds - weights.smoothnessPenalty * changes
+                - weights.startupPenalty * startup
+        }
+        qoeLinear = score(qoe.linear, tally.linearSum, tally.linearChanges)
+        qoeLog = score(qoe.log, tally.logSum, tally.logChanges)
+        qoeHD = score(qoe.hd, tally.hdSum, tally.hdChanges)
         cacheHits = totals.cacheHits
         averageLinkShare = nil
         averageThroughputBps = nil

@@ -51,6 +51,10 @@ enum CSVTrace {
                 guard let number = TraceText.number(field), number.isFinite else {
                     throw InputError.atLine(path, n, "\(column) ‘\(TraceText.text(field))’ is not a finite number")
                 }
+                guard !number.isSubnormal else {
+                    throw InputError.atLine(
+                        path, n, "\(column) ‘\(TraceText.text(field))’ is a denormal number (0 or ≥ 2.2e-308 expected)")
+                }
                 return number
             }
             let time = try value("time_s")!
@@ -61,7 +65,13 @@ enum CSVTrace {
             guard kbps * 1000 <= Trace.maximumRateBps else {
                 throw InputError.atLine(path, n, Trace.tooFastMessage(kbps * 1000))
             }
+            guard Trace.isReadableSlowRate(kbps * 1000) else {
+                throw InputError.atLine(path, n, Trace.tooSlowMessage(kbps * 1000))
+            }
             if let latency, latency < 0 { throw InputError.atLine(path, n, "negative latency \(latency) ms") }
+            if let latency, latency > ScenarioBounds.rttMs.upperBound {
+                throw InputError.atLine(path, n, "latency \(latency) ms is more than the limit of 600000 ms")
+            }
             if let loss, !(loss >= 0 && loss <= 1) {
                 throw InputError.atLine(path, n, "loss \(loss) must be a fraction in [0, 1]")
             }

@@ -35,6 +35,9 @@ enum PensieveTrace {
             guard mbps * 1e6 <= Trace.maximumRateBps else {
                 throw InputError.atLine(path, line, Trace.tooFastMessage(mbps * 1e6))
             }
+            guard Trace.isReadableSlowRate(mbps * 1e6) else {
+                throw InputError.atLine(path, line, Trace.tooSlowMessage(mbps * 1e6))
+            }
             if let first {
                 guard time - first <= Trace.maximumDurationSeconds else {
                     throw InputError.atLine(

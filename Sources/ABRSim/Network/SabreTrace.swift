@@ -63,6 +63,9 @@ enum SabreTrace {
             guard kbps * 1000 <= Trace.maximumRateBps else {
                 throw scanner.error(at: "\(path).bandwidth_kbps", Trace.tooFastMessage(kbps * 1000))
             }
+            guard Trace.isReadableSlowRate(kbps * 1000) else {
+                throw scanner.error(at: "\(path).bandwidth_kbps", Trace.tooSlowMessage(kbps * 1000))
+            }
             if let latency = values["latency_ms"] {
                 guard latency >= 0 else { throw scanner.error(at: "\(path).latency_ms", "must be ≥ 0, not \(latency)") }
                 guard latencies.count == i else {

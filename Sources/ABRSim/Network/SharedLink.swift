@@ -35,11 +35,14 @@ public final class SharedLink {
     /// TCP maximum segment size used in the Mathis bound: 1460 bytes.
     public static let maximumSegmentBits = 1460.0 * 8
 
-    /// The Mathis et al. throughput bound MSS·√(3/2)/(RTT·√p) in bit/s; `.infinity` without loss or RTT, 0 at
-    /// total loss.
+    /// The Mathis et al. throughput bound MSS·√(3/2)/(RTT·√p) in bit/s.
+    ///
+    /// Total loss (p = 1) delivers nothing, whatever the RTT: 0. Without loss it caps nothing (`.infinity`). A
+    /// partial loss with an RTT of 0 caps nothing either: the bound grows without limit as the RTT shrinks (a lost
+    /// packet is resent at once), so `.infinity` is its limit; the same holds where the quotient overflows.
     public static func lossBound(lossRate: Double, rttSeconds: Double) -> Double {
-        if lossRate <= 0 || rttSeconds <= 0 { return .infinity }
         if lossRate >= 1 { return 0 }
+        if lossRate <= 0 || rttSeconds <= 0 { return .infinity }
         return maximumSegmentBits * (1.5).squareRoot() / (rttSeconds * lossRate.squareRoot())
     }
 

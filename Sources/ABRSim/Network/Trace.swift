@@ -14,6 +14,21 @@ public struct Trace: Sendable {
     /// overflow the bits delivered over a long trace.
     public static let maximumRateBps = 1e15
 
+    /// The lowest positive rate the readers accept: 1 bit/s. A rate of 0 is an outage; a positive rate below 1 bit/s
+    /// (1e-300 Mbit/s, a denormal) would stretch one segment's download past 10³⁰⁰ s.
+    public static let minimumPositiveRateBps = 1.0
+
+    /// Whether `rateBps` is 0 or at least ``minimumPositiveRateBps``.
+    static func isReadableSlowRate(_ rateBps: Double) -> Bool {
+        rateBps == 0 || rateBps >= minimumPositiveRateBps
+    }
+
+    /// The message for a positive rate below ``minimumPositiveRateBps``.
+    static func tooSlowMessage(_ rateBps: Double) -> String {
+        "rate \(TraceText.format(rateBps)) bit/s is above 0 but below the lowest rate read (1 bit/s); write 0 for no "
+            + "capacity"
+    }
+
     /// The message for a rate above ``maximumRateBps``.
     static func tooFastMessage(_ rateBps: Double) -> String {
         "rate \(TraceText.format(rateBps)) bit/s is above the highest rate read (10^15 bit/s)"

@@ -3,9 +3,8 @@
 /// - Integral values with |x| < 1e15 are printed without a fraction: `8`, `-3`, `0` (and `-0` prints `0`).
 /// - Other finite values use Swift's shortest round-trip `description`: `0.1`, `1.4342768133466879`, `1e-05`,
 ///   `1e+15`. Reading the text back with `Double(_:)` gives the same value bit for bit.
-/// - Non-finite values are written as the tokens `NaN`, `Inf` and `-Inf`, which R (`read.csv`), pandas and
-///   `Double(_:)` all read back as the same non-finite value. A metric that is undefined for a run (a rebuffer
-///   ratio over zero seconds, say) therefore still yields a readable file rather than a crash in a long sweep.
+/// - A non-finite value is a value that does not exist: it is written as nothing (an empty field), which R
+///   (`read.csv`) and pandas read as a missing value. No output ever holds `NaN` or `Inf`.
 ///
 /// Called by ``CSVWriter`` for every number field; usable on its own for other text outputs.
 public func formatCSVNumber(_ x: Double) -> String {
@@ -28,12 +27,8 @@ public func appendCSVNumber(_ x: Double, to bytes: inout [UInt8]) {
             x.write(to: &sink)
             swap(&sink.bytes, &bytes)
         }
-    } else if x.isNaN {
-        bytes.append(contentsOf: [0x4E, 0x61, 0x4E])  // NaN
-    } else {
-        if x < 0 { bytes.append(UInt8(ascii: "-")) }
-        bytes.append(contentsOf: [0x49, 0x6E, 0x66])  // Inf
     }
+    // A non-finite value is a value that does not exist: an empty field, never `NaN` or `Inf`.
 }
 
 /// Appends the decimal digits of `value` (with a leading `-` when negative) to `bytes`.

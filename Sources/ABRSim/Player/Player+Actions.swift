@@ -86,7 +86,7 @@ extension Player {
                 bufferAfter: bufferLevel(at: now), stallSeconds: 0, abandoned: true, cacheHit: current.fromCache,
                 cancelled: true)
             if !current.fromCache { totals.bytes += row.bytes }
-            segments.append(row)
+            keep(row)
             request = nil
         }
         // A seek also drops a retry waiting for its back-off delay.

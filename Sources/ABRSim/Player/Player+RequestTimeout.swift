@@ -150,7 +150,7 @@ extension Player {
             current, bits: received, firstByte: current.firstByteTime ?? now, at: now, bufferAfter: buffer,
             stallSeconds: 0, abandoned: true, cacheHit: current.fromCache, timedOut: true)
         totals.bytes += current.fromCache ? 0 : row.bytes
-        segments.append(row)
+        keep(row)
         request = nil
         requestGeneration &+= 1
         timeoutGeneration &+= 1

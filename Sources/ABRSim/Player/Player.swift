@@ -126,6 +126,11 @@ public final class Player {
 
     // Records.
     public internal(set) var segments: [SegmentRecord] = []
+    /// The tally of the records when they are not kept (``keepsSegmentRecords`` false), else `nil`.
+    public internal(set) var segmentTally: SegmentTally?
+    /// Whether every segment record is kept in ``segments``; without them only ``segmentTally`` grows (not at
+    /// all: it is a fixed set of sums), so a long run that writes no `segments.csv` holds nothing per segment.
+    public let keepsSegmentRecords: Bool
     public internal(set) var timeline: [TimelineRecord] = []
     public internal(set) var totals = PlayerTotals()
     var stallSecondsAtLastArrival = 0.0
@@ -134,9 +139,10 @@ public final class Player {
     /// A player in `engine` from `configuration`; `recordsTimeline` false skips timeline rows.
     public init(
         index: Int, configuration: PlayerConfiguration, engine: SimulationEngine, priorityWeights: PriorityWeights,
-        recordsTimeline: Bool = true
+        recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
     ) {
         self.index = index
+        self.keepsSegmentRecords = keepsSegmentRecords
         self.configuration = configuration
         content = configuration.content
         settings = configuration.settings
@@ -153,7 +159,20 @@ public final class Player {
             priority: priority, weight: priorityWeights.weight(priority),
             rateLimitBps: configuration.settings.rateLimitBps)
         maxVariant = configuration.settings.maximumVariant(of: configuration.content)
-        segments.reserveCapacity(content.segmentCount)
+        if keepsSegmentRecords {
+            segments.reserveCapacity(content.segmentCount)
+        } else {
+            segmentTally = SegmentTally(ladderBps: content.variants.map(\.bitrateBps))
+        }
+    }
+
+    /// Keeps `record` (or adds it to the tally when records are not kept).
+    @inline(__always) func keep(_ record: SegmentRecord) {
+        if keepsSegmentRecords {
+            segments.append(record)
+        } else {
+            segmentTally!.add(record)
+        }
     }
 
     /// Schedules the player's start and its actions.
@@ -338,7 +357,7 @@ public final class Player {
                 current, bits: received, firstByte: firstByte, at: now, bufferAfter: buffer, stallSeconds: 0,
                 abandoned: true)
             totals.bytes += row.bytes
-            segments.append(row)
+            keep(row)
             request = nil
             let variant = min(max(chosen, 0), maxVariant)
             send(segment: current.segment, variant: variant, buffer: buffer, at: now)
@@ -374,7 +393,7 @@ public final class Player {
         freezePlayhead(at: now)
         bufferedEnd = content.segmentStarts[finished.segment + 1]
         let stallTotal = stallSeconds(at: now)
-        segments.append(
+        keep(
             record(
                 finished, bits: finished.bits, firstByte: firstByte, at: now, bufferAfter: bufferedEnd - playhead,
                 stallSeconds: stallTotal - stallSecondsAtLastArrival, cacheHit: finished.fromCache))

@@ -41,6 +41,8 @@ public struct PlayerSettings: Sendable {
     /// `AVPlayerItem.preferredForwardBufferDuration` (seconds); 0 = automatic (see
     /// ``automaticForwardBufferDuration``). The player stops requesting while the buffer is at or above it.
     public var preferredForwardBufferDuration: Double = 0
+    /// Largest `preferredForwardBufferDuration` accepted, seconds (a day).
+    public static let maximumForwardBufferSeconds = 86_400.0
     /// `AVPlayer.automaticallyWaitsToMinimizeStalling` (default true, as for apps linked on iOS 10 or later):
     /// start and resume only when playback is likely to keep up; when false, start or resume as soon as media
     /// is buffered.

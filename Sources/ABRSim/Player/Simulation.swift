@@ -18,11 +18,12 @@ public final class Simulation {
 
     /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
     /// else unlimited. `allocation` and `priorityWeights` split the link between players' downloads.
-    /// `recordsTimeline` false skips timeline rows (benchmarks).
+    /// `recordsTimeline` false skips timeline rows (benchmarks, sweeps); `keepsSegmentRecords` false keeps only
+    /// the tally of the segment records (runs that write no `segments.csv`).
     public init(
         curve: CapacityCurve, players configurations: [PlayerConfiguration], timeLimit: Double? = nil,
         allocation: AllocationStrategy = .weighted, priorityWeights: PriorityWeights = PriorityWeights(),
-        routes: [CapacityCurve] = [], recordsTimeline: Bool = true
+        routes: [CapacityCurve] = [], recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
     ) {
         let allocator = allocation.allocator
         var links: [SharedLink] = [SharedLink(curve: curve, allocator: allocator)]
@@ -33,7 +34,7 @@ public final class Simulation {
             players.append(
                 Player(
                     index: index, configuration: configuration, engine: engine, priorityWeights: priorityWeights,
-                    recordsTimeline: recordsTimeline))
+                    recordsTimeline: recordsTimeline, keepsSegmentRecords: keepsSegmentRecords))
         }
         self.players = players
         self.recordsTimeline = recordsTimeline
@@ -98,13 +99,25 @@ public final class Simulation {
             if players.allSatisfy({ $0.state.isFinal }) { break }
         }
         let end = engine.now
+        // A run never ends with a player that is still loading as if it had succeeded: it never started playing
+        // (the run's time limit or the network's end came first), which its summary must say.
+        for player in players where player.state == .loading {
+            player.finish(
+                .failed(
+                    reason:
+                        "still loading when the run ended at \(formatParameterNumber(end)) s: playback never started"
+                ),
+                at: end)
+            player.recordRow(at: end)
+        }
         for player in players {
             player.close(at: end)
             player.totals.finalState = player.state
         }
         return SimulationResult(
             endTime: end, players: players.map { $0.configuration }, segments: players.map { $0.segments },
-            timeline: players.map { $0.timeline }, totals: players.map { $0.totals },
+            timeline: players.map { $0.timeline }, tallies: players.map { $0.segmentTally },
+            totals: players.map { $0.totals },
             priorityWeights: players.map { $0.priorityWeights.weight($0.settings.networkResourcePriority) })
     }
 
@@ -155,6 +168,8 @@ public struct SimulationResult {
     public var segments: [[SegmentRecord]]
     /// Each player's timeline rows.
     public var timeline: [[TimelineRecord]]
+    /// Each player's tally of its segment records when they were not kept (`segments` is then empty), else `nil`.
+    public var tallies: [SegmentTally?]
     /// Each player's totals.
     public var totals: [PlayerTotals]
     /// Each player's priority weight at its start.

@@ -37,6 +37,23 @@ public struct ComparisonPlan: Sendable {
         self.content = content
         self.policies = policies
     }
+
+    /// What one segment record of one run holds until `segments.csv` is written: the record and its CSV row.
+    public static var estimatedBytesPerSegment: Int { MemoryLayout<SegmentRecord>.stride + 256 }
+
+    /// A comparison keeps every run's segment records for `segments.csv`: traces × policies × segments of them.
+    /// The error (located at `--traces`) when their estimate exceeds ``ScenarioBounds/maximumRecordBytes``, else
+    /// `nil`; checked by `abrsim compare` before any run.
+    public var recordMemoryError: InputError? {
+        let records = Double(traces.count) * Double(policies.count) * Double(content.segmentCount)
+        let estimate = records * Double(Self.estimatedBytesPerSegment)
+        guard estimate > Double(ScenarioBounds.maximumRecordBytes) else { return nil }
+        return InputError(
+            location: "--traces",
+            "\(traces.count) traces × \(policies.count) policies × \(content.segmentCount) segments would hold an "
+                + "estimated \(Int(estimate / 1_048_576)) MiB of segment records for segments.csv, more than the "
+                + "limit of \(ScenarioBounds.maximumRecordBytes >> 20) MiB; use fewer traces, policies or --segments")
+    }
 }
 
 /// Runs a ``ComparisonPlan``.

@@ -11,7 +11,7 @@ struct ContentDecoder {
         let content: Content
         if let folder = object.optional("pensieveSizes") {
             let ladder = try ladderKbps(object)
-            let seconds = try object.required("segmentSeconds").positiveDouble()
+            let seconds = try object.required("segmentSeconds").double(in: ScenarioBounds.segmentSeconds)
             let segments = try object.optional("segments")?.positiveInt()
             let path = InputFile.resolve(try folder.string(), against: directory)
             content = try folder.readingReferencedFile {
@@ -35,9 +35,9 @@ struct ContentDecoder {
             }
         } else {
             let ladder = try ladderKbps(object)
-            let seconds = try object.required("segmentSeconds").positiveDouble()
+            let seconds = try object.required("segmentSeconds").double(in: ScenarioBounds.segmentSeconds)
             let count = try object.optional("segments")?.positiveInt()
-            let duration = try object.optional("durationSeconds")?.positiveDouble()
+            let duration = try object.optional("durationSeconds")?.double(in: ScenarioBounds.durationSeconds)
             guard (count == nil) != (duration == nil) else {
                 throw reader.error("give exactly one of segments or durationSeconds")
             }
@@ -74,6 +74,10 @@ struct ContentDecoder {
         guard !ladder.isEmpty else { throw reader.error("the ladder needs at least one bitrate") }
         for (index, rung) in ladder.enumerated() where !(rung > 0 && rung.isFinite) {
             throw reader.error("rung \(index): bitrates must be positive kbit/s, got \(rung)")
+        }
+        for (index, rung) in ladder.enumerated()
+        where !(rung >= ScenarioBounds.minimumBitrateKbps && rung <= ScenarioBounds.rateKbps.upperBound) {
+            throw reader.error("rung \(index): bitrates must be in 0.001…1e+08 kbit/s, got \(rung)")
         }
         for index in ladder.indices.dropFirst() where ladder[index] <= ladder[index - 1] {
             throw reader.error("bitrates must increase, lowest first (rung \(index) is \(ladder[index]))")

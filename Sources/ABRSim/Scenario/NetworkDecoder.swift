@@ -20,7 +20,7 @@ struct NetworkDecoder {
 
     func decode(_ reader: JSONReader) throws -> (NetworkTimeline, String) {
         let object = try reader.object()
-        let rtt = try (object.optional("rttMs")?.nonNegativeDouble() ?? 0) / 1000
+        let rtt = try (object.optional("rttMs")?.double(in: ScenarioBounds.rttMs) ?? 0) / 1000
         var atEnd = TraceEndBehavior.loop
         if let x = object.optional("atEnd") {
             let text = try x.string()
@@ -78,11 +78,11 @@ struct NetworkDecoder {
             throw reader.error("a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds")
         }
         let rttReader = isWholeNetwork ? nil : object.optional("rttMs")
-        let rtt = try rttReader.map { try $0.nonNegativeDouble() / 1000 }
+        let rtt = try rttReader.map { try $0.double(in: ScenarioBounds.rttMs) / 1000 }
         func seconds(required: Bool) throws -> Double? {
             if isWholeNetwork { return nil }
-            if required { return try object.required("seconds").positiveDouble() }
-            return try object.optional("seconds")?.positiveDouble()
+            if required { return try object.required("seconds").double(in: ScenarioBounds.stretchSeconds) }
+            return try object.optional("seconds")?.double(in: ScenarioBounds.stretchSeconds)
         }
         switch kinds[0] {
         case "preset":
@@ -97,7 +97,7 @@ struct NetworkDecoder {
             return (.preset(preset, seconds: try seconds(required: true) ?? 3600), preset.name)
         case "constantKbps":
             let kbpsReader = try object.required("constantKbps")
-            let kbps = try kbpsReader.nonNegativeDouble()
+            let kbps = try kbpsReader.double(in: ScenarioBounds.rateKbps)
             return (
                 .constant(bps: kbps * 1000, seconds: try seconds(required: true) ?? 3600, rttSeconds: rtt),
                 "\(formatParameterNumber(kbps))kbps"
@@ -116,7 +116,7 @@ struct NetworkDecoder {
             }
             var binMs = Self.defaultMahimahiBinMs
             if let x = object.optional("binMs") {
-                binMs = try x.positiveInt()
+                binMs = try x.int(in: 1...60_000)
             }
             let trace = try pathReader.readingReferencedFile {
                 try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
@@ -142,7 +142,7 @@ struct NetworkDecoder {
         default:
             let outageReader = try object.required("outageSeconds")
             if isWholeNetwork { throw outageReader.error("a network cannot be only an outage") }
-            return (.outage(seconds: try outageReader.positiveDouble()), "outage")
+            return (.outage(seconds: try outageReader.double(in: ScenarioBounds.stretchSeconds)), "outage")
         }
     }
 }

@@ -38,7 +38,9 @@ struct PlayerDecoder {
         }
         var settings = PlayerSettings()
         if let x = object.optional("networkResourcePriority") { settings.networkResourcePriority = try priority(x) }
-        if let x = object.optional("preferredPeakBitRate") { settings.preferredPeakBitRate = try x.nonNegativeDouble() }
+        if let x = object.optional("preferredPeakBitRate") {
+            settings.preferredPeakBitRate = try x.double(in: 0...1e11)
+        }
         if let x = object.optional("preferredMaximumResolution") {
             guard let size = Resolution(parsing: try x.string()) else {
                 throw x.error("expected a resolution like \"1280x720\"")
@@ -59,16 +61,21 @@ struct PlayerDecoder {
             guard !group.isEmpty else { throw x.error("a coordination group needs a name") }
             settings.coordinationGroup = group
         }
-        if let x = object.optional("rateLimitKbps") { settings.rateLimitBps = try x.positiveDouble() * 1000 }
+        if let x = object.optional("rateLimitKbps") {
+            settings.rateLimitBps =
+                try x.double(in: ScenarioBounds.minimumBitrateKbps...ScenarioBounds.rateKbps.upperBound) * 1000
+        }
         if let x = object.optional("preferredForwardBufferDuration") {
-            settings.preferredForwardBufferDuration = try x.nonNegativeDouble()
+            settings.preferredForwardBufferDuration = try x.double(in: ScenarioBounds.bufferSeconds)
         }
         if let x = object.optional("automaticallyWaitsToMinimizeStalling") {
             settings.automaticallyWaitsToMinimizeStalling = try x.bool()
         }
         if let x = object.optional("autoplay") { settings.autoplay = try x.bool() }
-        if let x = object.optional("rate") { settings.initialRate = try x.positiveDouble() }
-        if let x = object.optional("startSeconds") { settings.startSeconds = try x.nonNegativeDouble() }
+        if let x = object.optional("rate") { settings.initialRate = try x.double(in: ScenarioBounds.playbackRate) }
+        if let x = object.optional("startSeconds") {
+            settings.startSeconds = try x.double(in: ScenarioBounds.timeSeconds)
+        }
         if let x = object.optional("keepUp") { settings.keepUpPredictor = try decodePredictor(x) }
         if let x = object.optional("requests") { settings.requests = try RequestRetryDecoder.decode(x) }
         if let x = object.optional("actions") { settings.actions = try decodeActions(x) }
@@ -136,13 +143,19 @@ struct PlayerDecoder {
         switch kind {
         case "playThrough":
             var p = PlayThroughPredictor()
-            if let x = object.optional("minimumBufferSeconds") { p.minimumBufferSeconds = try x.nonNegativeDouble() }
-            if let x = object.optional("safetyFactor") { p.safetyFactor = try x.positiveDouble() }
+            if let x = object.optional("minimumBufferSeconds") {
+                p.minimumBufferSeconds = try x.double(in: ScenarioBounds.bufferSeconds)
+            }
+            if let x = object.optional("safetyFactor") { p.safetyFactor = try x.double(in: 0.001...1000) }
             predictor = p
         case "fixedThreshold":
             var p = FixedThresholdPredictor()
-            if let x = object.optional("startSeconds") { p.startSeconds = try x.nonNegativeDouble() }
-            if let x = object.optional("afterStallSeconds") { p.afterStallSeconds = try x.nonNegativeDouble() }
+            if let x = object.optional("startSeconds") {
+                p.startSeconds = try x.double(in: ScenarioBounds.bufferSeconds)
+            }
+            if let x = object.optional("afterStallSeconds") {
+                p.afterStallSeconds = try x.double(in: ScenarioBounds.bufferSeconds)
+            }
             predictor = p
         default:
             throw kindReader.error("unknown predictor '\(kind)' (expected playThrough or fixedThreshold)")
@@ -167,7 +180,7 @@ struct PlayerDecoder {
 
     /// One action object: `atSeconds` and exactly one verb.
     func decodeAction(_ item: JSONReader, object: JSONObjectReader) throws -> TimedAction {
-        let time = try object.required("atSeconds").nonNegativeDouble()
+        let time = try object.required("atSeconds").double(in: ScenarioBounds.timeSeconds)
         var found: [PlayerAction] = []
         if let x = object.optional("pause") {
             guard try x.bool() else { throw x.error("pause takes true") }
@@ -177,9 +190,11 @@ struct PlayerDecoder {
             guard try x.bool() else { throw x.error("play takes true") }
             found.append(.play(rate: 1))
         }
-        if let x = object.optional("seek") { found.append(.seek(to: try x.nonNegativeDouble())) }
-        if let x = object.optional("skip") { found.append(.skip(by: try x.double())) }
-        if let x = object.optional("rate") { found.append(.rate(try x.nonNegativeDouble())) }
+        if let x = object.optional("seek") { found.append(.seek(to: try x.double(in: ScenarioBounds.timeSeconds))) }
+        if let x = object.optional("skip") { found.append(.skip(by: try x.double(in: -1e7...1e7))) }
+        if let x = object.optional("rate") {
+            found.append(.rate(try x.double(in: 0...ScenarioBounds.playbackRate.upperBound)))
+        }
         if let x = object.optional("networkResourcePriority") {
             found.append(.networkResourcePriority(try priority(x)))
         }
@@ -196,8 +211,8 @@ struct PlayerDecoder {
     /// flash storage).
     static func decodeCache(_ reader: JSONReader, isShared: Bool) throws -> CacheSettings {
         let object = try reader.object()
-        let megabytes = try object.required("megabytes").positiveDouble()
-        let disk = try object.optional("diskMbps")?.positiveDouble() ?? 800
+        let megabytes = try object.required("megabytes").double(in: 1e-6...1e7)
+        let disk = try object.optional("diskMbps")?.double(in: 0.001...1e7) ?? 800
         try object.finish()
         return CacheSettings(capacityBytes: megabytes * 1e6, diskBitsPerSecond: disk * 1e6, isShared: isShared)
     }

@@ -7,16 +7,20 @@ enum RequestRetryDecoder {
     static func decode(_ reader: JSONReader) throws -> RequestRetrySettings {
         let object = try reader.object()
         var settings = RequestRetrySettings()
-        if let x = object.optional("timeoutSeconds") { settings.timeoutSeconds = try x.positiveDouble() }
-        if let x = object.optional("maxRetries") { settings.maximumRetries = try x.nonNegativeInt() }
-        if let x = object.optional("retryDelaySeconds") { settings.retryDelaySeconds = try x.nonNegativeDouble() }
+        if let x = object.optional("timeoutSeconds") {
+            settings.timeoutSeconds = try x.double(in: 0.001...ScenarioBounds.bufferSeconds.upperBound)
+        }
+        if let x = object.optional("maxRetries") { settings.maximumRetries = try x.int(in: 0...1000) }
+        if let x = object.optional("retryDelaySeconds") {
+            settings.retryDelaySeconds = try x.double(in: ScenarioBounds.bufferSeconds)
+        }
         if let x = object.optional("backoffFactor") {
-            let factor = try x.double()
+            let factor = try x.double(in: 0...1000)
             guard factor >= 1 else { throw x.error("backoffFactor must be at least 1, got \(factor)") }
             settings.backoffFactor = factor
         }
         if let x = object.optional("maxRetryDelaySeconds") {
-            let maximum = try x.nonNegativeDouble()
+            let maximum = try x.double(in: ScenarioBounds.bufferSeconds)
             guard maximum >= settings.retryDelaySeconds else {
                 throw x.error("maxRetryDelaySeconds must be at least retryDelaySeconds (\(settings.retryDelaySeconds))")
             }

@@ -15,6 +15,25 @@ public struct ScenarioLoader {
         self.settings = settings
     }
 
+    /// The error for a scenario whose records would not fit in memory, `nil` when they do: every player keeps one
+    /// record per segment and a few timeline rows (``ScenarioBounds/estimatedBytesPerSegment`` in all, with the
+    /// rows of the output tables), so the estimate is the players' segments summed times that; above
+    /// ``ScenarioBounds/maximumRecordBytes`` the error is located at the content (else at the players). A run that
+    /// keeps no records (``ScenarioRunner/run(_:seed:recordsTimeline:keepsSegmentRecords:)``) needs none of it.
+    func recordMemoryError(_ players: [PlayerDescription], root: JSONObjectReader) -> InputError? {
+        let segments = players.reduce(0) { $0 + $1.content.segmentCount }
+        let estimate = Double(segments) * Double(ScenarioBounds.estimatedBytesPerSegment)
+        guard estimate > Double(ScenarioBounds.maximumRecordBytes) else { return nil }
+        let place =
+            root.has("content") ? JSONPath.key(root.reader.path, "content") : JSONPath.key(root.reader.path, "players")
+        return InputError(
+            file: root.reader.file, location: place,
+            "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
+                + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
+                + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
+                + "summed over the players); use fewer segments or players, or a sweep with --no-segments")
+    }
+
     /// The parsed document at `path` with ``settings`` applied.
     public func document(_ path: String) throws -> JSONValue {
         var document = try JSONParser.parseFile(path)
@@ -48,7 +67,7 @@ public struct ScenarioLoader {
             root.required("network"))
         let content = try root.optional("content").map { try ContentDecoder(directory: directory).decode($0) }
         let qoe = try root.optional("qoe").map(decodeQoE) ?? QoESettings()
-        let duration = try root.optional("durationSeconds")?.positiveDouble()
+        let duration = try root.optional("durationSeconds")?.double(in: ScenarioBounds.durationSeconds)
         var allocation = AllocationStrategy.weighted
         var weights = PriorityWeights()
         if let reader = root.optional("allocation") {
@@ -68,6 +87,10 @@ public struct ScenarioLoader {
         let sharedCache = try root.optional("sharedCache").map { try PlayerDecoder.decodeCache($0, isShared: true) }
         let playerReaders = try root.required("players").array()
         guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
+        guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
+            throw root.reader.error(
+                "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)")
+        }
         var players: [PlayerDescription] = []
         for reader in playerReaders {
             let player = try PlayerDecoder(
@@ -115,6 +138,7 @@ public struct ScenarioLoader {
         scenario.routes = routes
         scenario.expectations = expectations ?? []
         scenario.tune = tune
+        scenario.recordMemoryError = recordMemoryError(players, root: root)
         return scenario
     }
 
@@ -138,9 +162,9 @@ public struct ScenarioLoader {
         var weights = PriorityWeights()
         if let x = object.optional("weights") {
             let table = try x.object()
-            if let w = table.optional("low") { weights.low = try w.positiveDouble() }
-            if let w = table.optional("default") { weights.standard = try w.positiveDouble() }
-            if let w = table.optional("high") { weights.high = try w.positiveDouble() }
+            if let w = table.optional("low") { weights.low = try w.double(in: 1e-6...1e6) }
+            if let w = table.optional("default") { weights.standard = try w.double(in: 1e-6...1e6) }
+            if let w = table.optional("high") { weights.high = try w.double(in: 1e-6...1e6) }
             try table.finish()
         }
         try object.finish()

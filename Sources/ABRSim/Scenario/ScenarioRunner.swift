@@ -11,8 +11,12 @@ public struct ScenarioRunner {
         self.registry = registry
     }
 
-    /// Runs `scenario` with `seed` (default: the scenario's), recording timelines unless told not to.
-    public func run(_ scenario: Scenario, seed: UInt64? = nil, recordsTimeline: Bool = true) throws -> RunReport {
+    /// Runs `scenario` with `seed` (default: the scenario's), recording timelines and keeping segment records
+    /// unless told not to (without records, the report's `segments` are empty and only the summaries are made).
+    public func run(
+        _ scenario: Scenario, seed: UInt64? = nil, recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
+    ) throws -> RunReport {
+        if keepsSegmentRecords || recordsTimeline, let error = scenario.recordMemoryError { throw error }
         let seed = seed ?? scenario.seed
         var configurations: [PlayerConfiguration] = []
         for (index, player) in scenario.players.enumerated() {
@@ -30,7 +34,8 @@ public struct ScenarioRunner {
         let simulation = Simulation(
             curve: scenario.network.curve, players: configurations, timeLimit: scenario.durationSeconds,
             allocation: scenario.allocation, priorityWeights: scenario.priorityWeights,
-            routes: scenario.routes.map { $0.network.curve }, recordsTimeline: recordsTimeline)
+            routes: scenario.routes.map { $0.network.curve }, recordsTimeline: recordsTimeline,
+            keepsSegmentRecords: keepsSegmentRecords)
         let result = simulation.run()
         return Self.report(
             result, scenario: scenario.name, trace: scenario.networkLabel, qoe: scenario.qoe,
@@ -45,9 +50,11 @@ public struct ScenarioRunner {
         var throughputs: [Double] = []
         var weights: [Double] = []
         for (index, configuration) in result.players.enumerated() {
-            var summary = SessionSummary(
-                segments: result.segments[index], totals: result.totals[index],
-                ladderBps: configuration.content.variants.map(\.bitrateBps), qoe: qoe)
+            let tally =
+                result.tallies[index]
+                ?? SegmentTally(
+                    ladderBps: configuration.content.variants.map(\.bitrateBps), records: result.segments[index])
+            var summary = SessionSummary(tally: tally, totals: result.totals[index], qoe: qoe)
             let start = configuration.settings.startSeconds
             let end = result.totals[index].endTime ?? result.endTime
             let bits = result.totals[index].bytes * 8

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,6 +11,12 @@
 ///
 /// Readers that can work line by line use ``LineReader`` so a huge file is never held in memory at once;
 /// JSON documents are read whole through ``readAll(_:limitBytes:)`` with a size limit.
+///
+/// An input that is not a regular file (a pipe such as `/dev/stdin`, a FIFO, process substitution's `/dev/fd/N`, a
+/// character device) can be read only once, yet a trace is read twice (its format is detected first) and a
+/// scenario is read by the loader and fingerprinted by the output manifest. Such an input is therefore read
+/// exactly once, to its end, the first time any reader opens it, and kept in memory (at most
+/// ``streamLimitBytes``) for every later reader in the process, keyed by its device and inode.
 public enum InputFile {
     /// The default largest file read whole: 256 MiB.
     public static let defaultLimitBytes = 256 << 20
@@ -25,16 +33,28 @@ public enum InputFile {
         guard access(path, R_OK) == 0 else { throw InputError(file: path, "cannot read: \(errnoText())") }
     }
 
-    /// The size of the file in bytes.
+    /// The size of the file in bytes (for a pipe or FIFO: of what it held, read once; see ``streamBytes(_:)``).
     public static func size(_ path: String) throws -> Int {
         try checkReadable(path)
+        if let bytes = try streamBytes(path) { return bytes.count }
         var info = stat()
         guard stat(path, &info) == 0 else { throw InputError(file: path, "cannot open: \(errnoText())") }
         return Int(info.st_size)
     }
 
+    /// The most bytes read from one pipe, FIFO or device (256 MiB); a longer stream is an error naming the limit.
+    public static let streamLimitBytes = 256 << 20
+
     /// Reads the whole file, refusing (with a clear error) one larger than `limitBytes`.
     public static func readAll(_ path: String, limitBytes: Int = defaultLimitBytes) throws -> [UInt8] {
+        if let bytes = try streamBytes(path) {
+            if bytes.count > limitBytes {
+                throw InputError(
+                    file: path,
+                    "input is \(bytes.count) bytes, larger than the \(limitBytes)-byte limit for this kind of input")
+            }
+            return bytes
+        }
         let byteCount = try size(path)
         if byteCount > limitBytes {
             throw InputError(
@@ -83,6 +103,55 @@ public enum InputFile {
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// The bytes of `path` when it is not a regular file or a folder (a pipe, FIFO, socket or device): read to
+    /// its end once, the first time it is asked for, and kept for every later call; `nil` for a regular file.
+    public static func streamBytes(_ path: String) throws -> [UInt8]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        guard kind != S_IFREG, kind != S_IFDIR else { return nil }
+        let key = StreamKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return try streams.withLock { cache -> [UInt8] in
+            if let bytes = cache[key] { return bytes }
+            let bytes = try readStream(path)
+            cache[key] = bytes
+            return bytes
+        }
+    }
+
+    /// Reads a stream to its end, refusing one longer than ``streamLimitBytes``.
+    private static func readStream(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw InputError(file: path, "cannot open: \(errnoText())") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, "read error: \(errnoText())")
+            }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= streamLimitBytes else {
+                throw InputError(
+                    file: path,
+                    "a pipe or device input is held in memory, and this one is longer than the limit of "
+                        + "\(streamLimitBytes) bytes")
+            }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// A stream's identity: the same pipe under `/dev/stdin` and `/proc/self/fd/0` is one input.
+    private struct StreamKey: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The streams read so far.
+    private static let streams = Mutex<[StreamKey: [UInt8]]>([:])
 }
 
 /// Reads a text file one line at a time through a fixed-size buffer, so files of any size stream through.
@@ -90,7 +159,8 @@ public enum InputFile {
 /// Lines end at `\n`; a trailing `\r` (CRLF files) is removed. A UTF-8 byte-order mark at the start is
 /// skipped. Line numbers are 1-based, for error messages.
 public final class LineReader {
-    private let handle: UnsafeMutablePointer<FILE>
+    /// The open file; `nil` for a stream held in memory (then `buffer` holds all of it).
+    private let handle: UnsafeMutablePointer<FILE>?
     private var buffer: [UInt8]
     private var start = 0
     private var end = 0
@@ -103,15 +173,22 @@ public final class LineReader {
     /// Opens `path` for reading, throwing an ``InputError`` naming it if that is not possible.
     public init(path: String, bufferBytes: Int = 1 << 16) throws {
         try InputFile.checkReadable(path)
+        self.path = path
+        if let bytes = try InputFile.streamBytes(path) {
+            handle = nil
+            buffer = bytes
+            end = bytes.count
+            atEOF = true
+            return
+        }
         guard let handle = fopen(path, "rb") else {
             throw InputError(file: path, "cannot open: \(InputFile.errnoText())")
         }
         self.handle = handle
-        self.path = path
         buffer = [UInt8](repeating: 0, count: bufferBytes)
     }
 
-    deinit { fclose(handle) }
+    deinit { if let handle { fclose(handle) } }
 
     /// The next line's bytes (without the line end), or `nil` at the end of the file. A line longer than
     /// `maxLineBytes` is an error, so a file without line ends cannot exhaust memory.
@@ -135,7 +212,7 @@ public final class LineReader {
             }
             start = 0
             end = 0
-            if atEOF {
+            guard let handle, !atEOF else {
                 if carried.isEmpty { return nil }
                 var line = carried[...]
                 return finish(&line)

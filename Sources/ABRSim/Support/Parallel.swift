@@ -28,6 +28,9 @@ public func parallelMap<T: Sendable>(
     return try results.withLock { stored in try (0..<count).map { try stored[$0]!.get() } }
 }
 
+/// The most threads a command's `--jobs` may ask for (each holds one run's state; more than the cores only waits).
+public let maximumJobs = 1024
+
 /// The number of cores this process may use.
 public var availableCores: Int {
     #if canImport(Glibc)

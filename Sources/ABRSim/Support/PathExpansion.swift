@@ -11,6 +11,7 @@ public enum PathExpansion {
     public static func files(_ arguments: [String], option: String = "--traces") throws -> [String] {
         var files: [String] = []
         for argument in arguments {
+            guard !argument.isEmpty else { throw InputError(location: option, "an empty path") }
             let found: [String]
             if argument.contains(where: { "*?[".contains($0) }) {
                 found = try glob(argument, option: option)

@@ -165,3 +165,26 @@ struct ArgumentParserTests {
         #expect(at.map { lines[$0 + 1] } == "  " + String(repeating: " ", count: 26) + "  Long")
     }
 }
+
+/// ``ListArgument``: commas inside parentheses belong to the item; empty items and unbalanced parentheses are errors.
+struct ListArgumentTests {
+    @Test func itemsAreSplitAtTopLevelCommasAndTrimmed() throws {
+        #expect(
+            try ListArgument.items(" bba , robust-mpc(horizon=5, window=3),festive ", location: "--policies")
+                == ["bba", "robust-mpc(horizon=5, window=3)", "festive"])
+        #expect(try ListArgument.items("a((b),c)", location: "--x") == ["a((b),c)"])
+        #expect(
+            try ListArgument.items(["bba", "bola,throughput"], location: "--policies") == ["bba", "bola", "throughput"])
+    }
+
+    @Test(arguments: [
+        ("", "the list is empty"), ("  ", "the list is empty"), (",", "item 1 of ',' is empty"),
+        ("a,", "item 2 of 'a,' is empty"), ("a,,b", "item 2 of 'a,,b' is empty"), (" ,a", "item 1"),
+        ("a(", "'(' without its ')'"), ("a)", "')' without its '('"), ("a(b)),c(", "')' without its '('"),
+    ])
+    func emptyItemsAndUnbalancedParenthesesAreRefused(text: String, message: String) {
+        let error = #expect(throws: InputError.self) { try ListArgument.items(text, location: "--policies") }
+        #expect(error?.location == "--policies")
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+}

@@ -78,7 +78,7 @@ struct TuneCommandTests {
             ),
             (["--objective", "max qoe_lin[side]"], "'side' in qoe_lin[side] selects no player"),
             (["--grid", "1,x"], "--grid: expected ratios separated by commas"),
-            (["--grid", "0,2"], "ratios must be positive"),
+            (["--grid", "0,2"], "ratios must be in 1e-06…1e+06, got 0.0"),
             (["--calibrate", directory + "/missing.csv"], "missing.csv"),
         ]
         for (arguments, fragment) in cases {

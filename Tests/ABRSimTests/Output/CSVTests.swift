@@ -7,7 +7,7 @@ struct NumberFormattingTests {
         (8.0, "8"), (-3.0, "-3"), (0.0, "0"), (-0.0, "0"), (1e14, "100000000000000"),
         (999_999_999_999_999.0, "999999999999999"), (0.1, "0.1"), (-2.5, "-2.5"),
         (1.4342768133466879, "1.4342768133466879"), (1e-05, "1e-05"), (1e15, "1000000000000000.0"),
-        (Double.nan, "NaN"), (Double.infinity, "Inf"), (-Double.infinity, "-Inf"),
+        (Double.nan, ""), (Double.infinity, ""), (-Double.infinity, ""),
     ])
     func numbersHaveOneFixedText(value: Double, text: String) {
         #expect(formatCSVNumber(value) == text)

@@ -8,7 +8,9 @@
 /// cannot block on a full pipe; the last lines of stderr are kept for error messages.
 ///
 /// The child leads its own process group, so ``terminate()`` kills (`SIGKILL`) it and anything it started (a shell
-/// wrapper's interpreter, say) and reaps it; deinit does the same. It is started through
+/// wrapper's interpreter, say) and reaps it; deinit does the same. Under the `abrsim` executable the child is a
+/// ``PolicyKeeper`` that starts the policy and ends it and all its descendants when told (``terminate()`` closes its
+/// watch pipe and sends SIGTERM) or when abrsim ends in any way; its exit status is the policy's. It is started through
 /// ``ChildProcessRegistry/track(_:)``, so that a signal ending abrsim kills it too, and with no signal blocked.
 /// Every wait is bounded: writing a request, reading a reply (at most ``maximumLineBytes``) and draining stderr all
 /// poll against the caller's deadline, so a child that stops reading, floods its output or never answers cannot
@@ -23,6 +25,8 @@ final class ChildProcess {
     private var input: Int32
     private var output: Int32
     private var errors: Int32
+    /// Our end of the keeper's watch pipe (-1 without a keeper): closing it tells the keeper to end everything.
+    private var watch: Int32 = -1
     private var pending: [UInt8] = []
     /// Bytes at the start of `pending` already known to hold no newline.
     private var scanned = 0
@@ -56,7 +60,25 @@ final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
         var command = command
-        if let directory {
+        // Under a keeper: the watch pipe (its end of it as descriptor 3) and the start report (descriptor 4), both
+        // moved above the descriptors the file actions write to.
+        let keeper = PolicyKeeper.executable
+        var watchPair: [Int32] = [-1, -1]
+        var reportPair: [Int32] = [-1, -1]
+        if let keeper {
+            guard socketpair(AF_UNIX, kind, 0, &watchPair) == 0, socketpair(AF_UNIX, kind, 0, &reportPair) == 0 else {
+                let code = errno
+                for fd in stdinPair + stdoutPipe + stderrPipe + watchPair + reportPair where fd >= 0 { close(fd) }
+                throw Failure(message: "cannot create socket pairs: \(Self.errorText(code))")
+            }
+            for index in 0..<2 {
+                watchPair[index] = Self.moveAbove(watchPair[index], 16)
+                reportPair[index] = Self.moveAbove(reportPair[index], 16)
+            }
+            posix_spawn_file_actions_adddup2(&actions, watchPair[1], PolicyKeeper.watchDescriptor)
+            posix_spawn_file_actions_adddup2(&actions, reportPair[1], PolicyKeeper.reportDescriptor)
+            command = [keeper, PolicyKeeper.argument, directory ?? ""] + command
+        } else if let directory {
             if let addChdir = Self.addChdir {
                 _ = addChdir(&actions, directory)
             } else {
@@ -88,7 +110,7 @@ final class ChildProcess {
                 return child
             }
         } catch {
-            for fd in stdinPair + stdoutPipe + stderrPipe { close(fd) }
+            for fd in stdinPair + stdoutPipe + stderrPipe + watchPair + reportPair where fd >= 0 { close(fd) }
             switch error {
             case ChildProcessRegistry.Refusal.stopping:
                 throw Failure(message: "not started: abrsim is ending on a signal")
@@ -104,6 +126,46 @@ final class ChildProcess {
         input = stdinPair[0]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
+        if keeper != nil {
+            close(watchPair[1])
+            close(reportPair[1])
+            watch = watchPair[0]
+            let code = Self.startReport(reportPair[0])
+            close(reportPair[0])
+            if let code {
+                terminate()
+                throw Failure(message: "cannot start '\(program)': \(Self.errorText(code))")
+            }
+        }
+    }
+
+    /// `fd` moved to a descriptor at or above `minimum` (close-on-exec); `fd` itself if that fails.
+    private static func moveAbove(_ fd: Int32, _ minimum: Int32) -> Int32 {
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, minimum)
+        guard moved >= 0 else { return fd }
+        close(fd)
+        return moved
+    }
+
+    /// The keeper's start report: `errno` of a failed start, `nil` once the policy has called `exec` (the report
+    /// closes without a word). Waits at most 30 s.
+    private static func startReport(_ fd: Int32) -> Int32? {
+        var bytes: [UInt8] = []
+        let deadline = now() + 30
+        while bytes.count < 4 {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let remaining = deadline - now()
+            guard remaining > 0 else { return ETIMEDOUT }
+            let status = poll(&ready, 1, Int32((remaining * 1000).rounded(.up)))
+            if status < 0 && errno == EINTR { continue }
+            guard status > 0 else { return ETIMEDOUT }
+            var chunk = [UInt8](repeating: 0, count: 4)
+            let count = read(fd, &chunk, 4 - bytes.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            bytes += chunk[..<count]
+        }
+        return bytes.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
     }
 
     deinit { terminate() }
@@ -249,6 +311,20 @@ final class ChildProcess {
     /// The group is killed only while the child is unreaped (its zombie keeps the group id from being reused).
     func terminate() {
         if exitDescription == nil {
+            if watch >= 0 {
+                // The keeper ends the policy and its descendants, then exits; SIGKILL only if it does not in 5 s.
+                close(watch)
+                watch = -1
+                kill(pid, SIGTERM)
+                var info = siginfo_t()
+                let deadline = Self.now() + 5
+                while Self.now() < deadline {
+                    let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+                    if result < 0 && errno != EINTR { break }
+                    if result == 0 && info._sifields._sigchld.si_pid == pid { break }
+                    usleep(1000)
+                }
+            }
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             ChildProcessRegistry.unregister(pid)
@@ -256,7 +332,9 @@ final class ChildProcess {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             exitDescription = "killed"
         }
+        if watch >= 0 { close(watch) }
         for fd in [input, output, errors] where fd >= 0 { close(fd) }
+        watch = -1
         input = -1
         output = -1
         errors = -1

@@ -88,18 +88,52 @@ enum ChildProcessRegistry {
         pause(milliseconds: exitDelayMilliseconds.load(ordering: .relaxed))
     }
 
-    /// Sends SIGKILL to every registered group. Async-signal-safe.
+    /// Sends SIGKILL to every registered group. Async-signal-safe. When the children are ``PolicyKeeper``s, first
+    /// asks each (SIGTERM) to end its policy and the policy's descendants, and waits (at most
+    /// ``keeperWaitMilliseconds``) until all have exited, so that nothing of theirs outlives abrsim's exit.
     private static func killAll() {
+        if keepers.load(ordering: .sequentiallyConsistent) {
+            for index in 0..<capacity {
+                let pid = slots[index].load(ordering: .sequentiallyConsistent)
+                if pid > 0 { kill(pid, SIGTERM) }
+            }
+            var waited = 0
+            while waited < keeperWaitMilliseconds && !allRegisteredExited() {
+                pause(milliseconds: 1)
+                waited += 1
+            }
+        }
         for index in 0..<capacity {
             let pid = slots[index].load(ordering: .sequentiallyConsistent)
             if pid > 0 { kill(-pid, SIGKILL) }
         }
     }
 
+    /// Whether every registered child has exited (seen without reaping it). Async-signal-safe.
+    private static func allRegisteredExited() -> Bool {
+        for index in 0..<capacity {
+            let pid = slots[index].load(ordering: .sequentiallyConsistent)
+            guard pid > 0 else { continue }
+            var info = siginfo_t()
+            let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            if result == 0 && info._sifields._sigchld.si_pid != pid { return false }
+        }
+        return true
+    }
+
+    /// Longest a handler waits for keepers to end their policies, in milliseconds.
+    static let keeperWaitMilliseconds = 3000
+
+    /// Marks every child as a ``PolicyKeeper`` (called once by ``PolicyKeeper/enable()``, before any child).
+    static func childrenAreKeepers() {
+        keepers.store(true, ordering: .sequentiallyConsistent)
+    }
+
     /// Makes everything ``stopAndKillAll()`` reads ready before a handler may run (a handler must not run a lazy
     /// initialiser): called when a handler that uses it is installed.
     static func prepareForSignals() {
         _ = stopping.load(ordering: .relaxed)
+        _ = keepers.load(ordering: .relaxed)
         _ = inFlight.load(ordering: .relaxed)
         _ = slots[0].load(ordering: .relaxed)
         exitDelayMilliseconds.store(testHook("ABRSIM_TEST_EXIT_DELAY_MS"), ordering: .relaxed)
@@ -144,6 +178,7 @@ enum ChildProcessRegistry {
 
     private static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
     private static let stopping = Atomic<Bool>(false)
+    private static let keepers = Atomic<Bool>(false)
     private static let inFlight = Atomic<Int>(0)
     private static let exitDelayMilliseconds = Atomic<Int>(0)
     /// `ABRSIM_TEST_SPAWN_DELAY_MS` (tests only): a pause between a spawn and its registration.

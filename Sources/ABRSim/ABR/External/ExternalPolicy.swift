@@ -107,9 +107,9 @@ public final class ExternalPolicy: ABRPolicy {
         json.number("rate", context.playbackRate)
         json.bool("afterSeek", context.isAfterSeek)
         let history = context.history
-        let first = max(0, history.count - historyLength)
+        let first = max(0, history.samples.count - historyLength)
         var samples: [String] = []
-        for index in first..<history.count {
+        for index in first..<history.samples.count {
             let sample = history.samples[index]
             var item = JSONLineWriter()
             item.number("bits", sample.bits)

@@ -135,7 +135,8 @@ extension BuiltInPolicies {
         configuration.maxDurationForQualityDecrease = try arguments.number(
             "maxDurationForQualityDecrease", default: 25)
         configuration.initialBitrate = try arguments.positive("initialBitrate", default: 1_000_000)
-        configuration.slidingWindowMaxWeight = max(1, try arguments.count("slidingWindowMaxWeight", default: 2000))
+        configuration.slidingWindowMaxWeight = max(
+            1, try arguments.count("slidingWindowMaxWeight", default: 2000, maximum: 1_000_000))
         configuration.useTimeToFirstByte = try arguments.choice("ttfb", default: "off", among: ["off", "on"]) == "on"
         return ExoPlayerPolicy(configuration: configuration)
     }

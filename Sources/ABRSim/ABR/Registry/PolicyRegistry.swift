@@ -29,10 +29,20 @@ public struct PolicyArguments {
         InputError(file: file, location: location, "policy '\(spec.label)': \(message)")
     }
 
-    /// A number parameter, or `defaultValue` when absent.
+    /// Largest magnitude of a number parameter (10¹²): no policy means more, and products of such numbers stay
+    /// finite.
+    public static let maximumNumber = 1e12
+    /// Largest count parameter by default (windows, horizons, histories, sample counts: each sizes memory).
+    public static let maximumCount = 10_000
+
+    /// A number parameter, or `defaultValue` when absent; a denormal number or one beyond ±``maximumNumber`` is
+    /// an error.
     public func number(_ name: String, default defaultValue: Double) throws -> Double {
         guard let value = spec.parameters.first(where: { $0.name == name })?.value else { return defaultValue }
         guard case .number(let x) = value else { throw error("\(name) must be a number, got '\(value)'") }
+        guard !x.isSubnormal, x.magnitude <= Self.maximumNumber else {
+            throw error("\(name) must be 0 or of magnitude 2.2e-308…1e12, got \(x)")
+        }
         return x
     }
 
@@ -43,11 +53,15 @@ public struct PolicyArguments {
         return x
     }
 
-    /// A non-negative integer parameter.
-    public func count(_ name: String, default defaultValue: Int) throws -> Int {
+    /// A non-negative integer parameter, at most `maximum` (``maximumCount`` unless the policy documents another
+    /// bound): every count of a policy sizes what it holds.
+    public func count(_ name: String, default defaultValue: Int, maximum: Int = maximumCount) throws -> Int {
         let x = try number(name, default: Double(defaultValue))
-        guard x >= 0, x == x.rounded(), x < 1e9 else {
+        guard x >= 0, x == x.rounded() else {
             throw error("\(name) must be a whole number ≥ 0, got \(formatParameterNumber(x))")
+        }
+        guard x <= Double(maximum) else {
+            throw error("\(name) must be at most \(maximum), got \(formatParameterNumber(x))")
         }
         return Int(x)
     }

@@ -53,6 +53,9 @@ public struct HLSMediaPlaylist: Sendable {
                 guard seconds > 0 else {
                     throw InputError.atLine(path, n, "#EXTINF duration \(field) must be positive")
                 }
+                guard ScenarioBounds.segmentSeconds.contains(seconds) else {
+                    throw InputError.atLine(path, n, "#EXTINF duration \(field) must be in 0.001…3600 s")
+                }
                 duration = (seconds, n)
             } else if let text = HLSPlaylistLines.value(of: "#EXT-X-BYTERANGE", in: line.text) {
                 let length = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]

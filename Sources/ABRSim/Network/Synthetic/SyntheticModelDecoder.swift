@@ -43,7 +43,7 @@ public struct SyntheticModelDecoder {
     public func decode(_ object: JSONObjectReader) throws -> Decoded {
         let modelReader = try object.required("model")
         let name = try modelReader.string()
-        var latency = try object.optional("rttMs").map { try $0.nonNegativeDouble() / 1000 }
+        var latency = try object.optional("rttMs").map { try $0.double(in: ScenarioBounds.rttMs) / 1000 }
         var loss = try object.optional("loss").map { try fraction($0) }
         let base: SyntheticTraceModel.Base
         switch name {
@@ -52,7 +52,7 @@ public struct SyntheticModelDecoder {
             let mean: Double
             switch (object.optional("meanKbps"), object.optional("preset")) {
             case (let kbps?, nil):
-                mean = try kbps.nonNegativeDouble() * 1000
+                mean = try kbps.double(in: ScenarioBounds.rateKbps) * 1000
             case (nil, let presetReader?):
                 let presetName = try presetReader.string()
                 guard let preset = NetworkPreset.named(presetName) else {
@@ -89,9 +89,11 @@ public struct SyntheticModelDecoder {
             throw modelReader.error("unknown synthetic model '\(name)' (known: lognormal, markov)")
         }
         var model = SyntheticTraceModel(base: base, latencySeconds: latency, lossRate: loss)
-        if let sample = object.optional("sampleSeconds") { model.sampleSeconds = try sample.positiveDouble() }
+        if let sample = object.optional("sampleSeconds") {
+            model.sampleSeconds = try sample.double(in: ScenarioBounds.segmentSeconds)
+        }
         if let outages = object.optional("outages") { model.outages = try decodeOutages(outages) }
-        let seconds = try object.optional("seconds")?.positiveDouble()
+        let seconds = try object.optional("seconds")?.double(in: ScenarioBounds.durationSeconds)
         let seed = try object.optional("seed").map { UInt64(try $0.nonNegativeInt()) }
         return Decoded(model: model, seconds: seconds, seed: seed, label: "synthetic-\(name)")
     }
@@ -99,7 +101,7 @@ public struct SyntheticModelDecoder {
     func decodeState(_ reader: JSONReader) throws -> MarkovRateModel.State {
         let object = try reader.object()
         let rate = LognormalRate(
-            meanBps: try object.required("meanKbps").nonNegativeDouble() * 1000,
+            meanBps: try object.required("meanKbps").double(in: ScenarioBounds.rateKbps) * 1000,
             spread: try object.optional("spread")?.nonNegativeDouble() ?? 0)
         let sojourn = try sojourn(object, meanKey: "meanSojournSeconds", shapeKey: "sojournShape")
         try object.finish()
@@ -108,16 +110,16 @@ public struct SyntheticModelDecoder {
 
     func decodeOutages(_ reader: JSONReader) throws -> OutageModel {
         let object = try reader.object()
-        let perMinute = try object.required("perMinute").positiveDouble()
+        let perMinute = try object.required("perMinute").double(in: 1e-6...1e4)
         let duration = try sojourn(object, meanKey: "meanSeconds", shapeKey: "shape")
         try object.finish()
         return OutageModel(perMinute: perMinute, duration: duration)
     }
 
     func sojourn(_ object: JSONObjectReader, meanKey: String, shapeKey: String) throws -> SojournDistribution {
-        let mean = try object.required(meanKey).positiveDouble()
+        let mean = try object.required(meanKey).double(in: 1e-6...1e7)
         guard let shape = object.optional(shapeKey) else { return .exponential(meanSeconds: mean) }
-        return .gamma(shape: try shape.positiveDouble(), meanSeconds: mean)
+        return .gamma(shape: try shape.double(in: 1e-3...1e3), meanSeconds: mean)
     }
 
     func fraction(_ reader: JSONReader) throws -> Double {

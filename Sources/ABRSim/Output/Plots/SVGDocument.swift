@@ -169,7 +169,8 @@ public func svgNumber(_ x: Double) -> String {
 /// `x` with exactly `digits` decimals (or fewer when `trimZeros`), deterministic and locale-free; used for SVG
 /// coordinates and for tick and table labels.
 public func fixedDecimals(_ x: Double, _ digits: Int, trimZeros: Bool = false) -> String {
-    guard x.isFinite, x.magnitude < 1e15 else { return x.isNaN || x.magnitude < 1e15 ? "0" : formatCSVNumber(x) }
+    guard x.isFinite else { return "0" }
+    guard x.magnitude < 1e15 else { return formatCSVNumber(x) }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let scaled = (x * scale).rounded()

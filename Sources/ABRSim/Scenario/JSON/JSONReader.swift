@@ -108,11 +108,35 @@ public struct JSONReader {
         return text
     }
 
-    /// The value as a finite number (any JSON number).
+    /// The value as a finite number (any JSON number but a denormal one: a magnitude below 2.2e-308, which no
+    /// key means and whose reciprocal overflows, is an error).
     public func double() throws -> Double {
         guard case .number(let number) = value else { throw typeError(expected: "a number") }
         guard number.isFinite else { throw error("expected a finite number, found \(JSONPath.format(number))") }
+        guard !number.isSubnormal else {
+            throw error("expected 0 or a number of magnitude at least 2.2e-308, found the denormal \(number)")
+        }
         return number
+    }
+
+    /// A finite number within the key's documented bounds `range` (docs/reliability/bad-inputs.md lists them).
+    public func double(in range: ClosedRange<Double>) throws -> Double {
+        let number = try double()
+        guard range.contains(number) else {
+            throw error(
+                "expected a number in \(JSONPath.format(range.lowerBound))…\(JSONPath.format(range.upperBound)), "
+                    + "found \(JSONPath.format(number))")
+        }
+        return number
+    }
+
+    /// A whole number within the key's documented bounds `range`.
+    public func int(in range: ClosedRange<Int>) throws -> Int {
+        let whole = try int()
+        guard range.contains(whole) else {
+            throw error("expected an integer in \(range.lowerBound)…\(range.upperBound), found \(whole)")
+        }
+        return whole
     }
 
     /// A finite number greater than zero.

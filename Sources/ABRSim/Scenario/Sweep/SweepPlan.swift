@@ -166,7 +166,7 @@ public struct SweepPlan: Sendable {
         guard let network = try root.optional("network")?.object(), let rtt = network.optional("rttMs") else {
             return 0
         }
-        return try rtt.nonNegativeDouble() / 1000
+        return try rtt.double(in: ScenarioBounds.rttMs) / 1000
     }
 }
 

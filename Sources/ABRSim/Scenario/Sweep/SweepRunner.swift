@@ -32,6 +32,8 @@ public struct SweepRunner {
     public var registry: PolicyRegistry = .builtIn
     /// Parallel runs.
     public var jobs: Int
+    /// Largest `--batch` accepted (a batch's rows are held in memory until committed).
+    public static let maximumBatchRuns = 100_000
     /// Runs per batch (`nil`: adaptive).
     public var batchRuns: Int?
     /// Wall time an adaptive batch aims at, seconds.
@@ -56,8 +58,10 @@ public struct SweepRunner {
         }
     }
 
-    /// Checks that every policy of `plan` can be made for every player of `scenario` (one grid point).
+    /// Checks that every policy of `plan` can be made for every player of `scenario` (one grid point), and that
+    /// the records a run keeps fit in memory.
     func validate(_ plan: SweepPlan, scenario: Scenario) throws {
+        if plan.writesSegments, let error = scenario.recordMemoryError { throw error }
         for spec in plan.policies {
             for (index, player) in scenario.players.enumerated() {
                 _ = try registry.makePolicy(
@@ -132,7 +136,8 @@ public struct SweepRunner {
         return try parallelMap(count: runs.count, jobs: jobs) { position in
             let run = runs[position]
             let scenario = try plan.scenario(forRun: run, trace: traces[plan.coordinates(ofRun: run).trace])
-            let report = try ScenarioRunner(registry: registry).run(scenario, recordsTimeline: false)
+            let report = try ScenarioRunner(registry: registry).run(
+                scenario, recordsTimeline: false, keepsSegmentRecords: writesSegments)
             return Self.rows(
                 report, run: run, writesSegments: writesSegments, extra: plan.pointValues[plan.point(ofRun: run)])
         }

@@ -18,11 +18,27 @@ public struct TuneSettings: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
-    /// Checks a grid given by the user: positive, finite, at least one value; sorted and without duplicates.
+    /// Most ratios in a grid (the grid is tried for every level, so its size multiplies the runs).
+    public static let maximumGridCount = 64
+    /// Smallest and largest ratio in a grid.
+    public static let gridRatioRange = 1e-6...1e6
+    /// Largest simplex budget (each evaluation is one run of the scenario).
+    public static let maximumSimplexEvaluations = 100_000
+    /// Calibration bin widths accepted, seconds (from 1 ms to a day).
+    public static let binSecondsRange = 0.001...86_400.0
+
+    /// Checks a grid given by the user: at least one and at most ``maximumGridCount`` values, each in
+    /// ``gridRatioRange``; sorted and without duplicates.
     public static func checkedGrid(_ values: [Double], location: String, file: String? = nil) throws -> [Double] {
         guard !values.isEmpty else { throw InputError(file: file, location: location, "give at least one ratio") }
-        for value in values where !(value > 0 && value.isFinite) {
-            throw InputError(file: file, location: location, "ratios must be positive numbers, got \(value)")
+        guard values.count <= maximumGridCount else {
+            throw InputError(
+                file: file, location: location,
+                "\(values.count) ratios, more than the limit of \(maximumGridCount)")
+        }
+        for value in values where !gridRatioRange.contains(value) {
+            throw InputError(
+                file: file, location: location, "ratios must be in 1e-06…1e+06, got \(value)")
         }
         return Array(Set(values)).sorted()
     }

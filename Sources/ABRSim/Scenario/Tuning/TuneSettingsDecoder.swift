@@ -14,8 +14,12 @@ enum TuneSettingsDecoder {
             settings.grid = try TuneSettings.checkedGrid(try x.doubleArray(), location: x.path, file: x.file)
         }
         if let x = object.optional("searchPriorities") { settings.searchesPriorities = try x.bool() }
-        if let x = object.optional("maxSimplexEvaluations") { settings.maxSimplexEvaluations = try x.nonNegativeInt() }
-        if let x = object.optional("binSeconds") { settings.binSeconds = try x.positiveDouble() }
+        if let x = object.optional("maxSimplexEvaluations") {
+            settings.maxSimplexEvaluations = try x.int(in: 0...TuneSettings.maximumSimplexEvaluations)
+        }
+        if let x = object.optional("binSeconds") {
+            settings.binSeconds = try x.double(in: TuneSettings.binSecondsRange)
+        }
         try object.finish()
         return settings
     }

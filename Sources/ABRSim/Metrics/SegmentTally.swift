@@ -1,0 +1,77 @@
+/// What a session summary needs of a player's segment records, accumulated one record at a time, so that a run
+/// that does not write `segments.csv` (a `--no-segments` sweep, `check`, `tune`) holds no record per segment.
+///
+/// ``SessionSummary`` is always computed through a tally: from the kept records (``init(ladderBps:records:)``) or
+/// from the one the player fed as it went (``add(_:)``); both add the same terms in the same order, so the
+/// summaries are bit for bit the same either way. Sums of bitrates, durations and QoE terms; counts; the last
+/// variant and qualities, for switches and smoothness.
+public struct SegmentTally: Sendable {
+    /// Every request, abandoned ones included.
+    public private(set) var requestCount = 0
+    /// Requests abandoned because they timed out.
+    public private(set) var timedOutCount = 0
+    /// Requests cancelled by a seek (their partial bytes were transferred).
+    public private(set) var cancelledCount = 0
+    /// Segments downloaded (not abandoned).
+    public private(set) var segmentCount = 0
+    /// Σ bitrate × duration over downloaded segments (bit).
+    public private(set) var weightedBitrate = 0.0
+    /// Σ duration over downloaded segments (s).
+    public private(set) var durationSeconds = 0.0
+    /// Variant changes between consecutive downloaded segments.
+    public private(set) var switchCount = 0
+    /// Media seconds downloaded at the top rung.
+    public private(set) var topQualitySeconds = 0.0
+    /// Σ q and Σ |Δq| of the linear (Mbit/s), log and HD quality functions over downloaded segments.
+    public private(set) var linearSum = 0.0
+    public private(set) var linearChanges = 0.0
+    public private(set) var logSum = 0.0
+    public private(set) var logChanges = 0.0
+    public private(set) var hdSum = 0.0
+    public private(set) var hdChanges = 0.0
+    private var previousVariant: Int?
+    private var previous: (linear: Double, log: Double, hd: Double)?
+    private let topVariant: Int
+    private let logScorer: QoEScorer
+    private let hdScorer: QoEScorer
+
+    /// An empty tally for content with `ladderBps`.
+    public init(ladderBps: [Double]) {
+        topVariant = ladderBps.count - 1
+        logScorer = QoEScorer(model: .log, ladderBps: ladderBps)
+        hdScorer = QoEScorer(model: .hd, ladderBps: ladderBps)
+    }
+
+    /// The tally of `records`, in order.
+    public init(ladderBps: [Double], records: [SegmentRecord]) {
+        self.init(ladderBps: ladderBps)
+        for record in records { add(record) }
+    }
+
+    /// Adds one record (in request order).
+    public mutating func add(_ record: SegmentRecord) {
+        requestCount += 1
+        if record.timedOut { timedOutCount += 1 }
+        if record.cancelled { cancelledCount += 1 }
+        guard !record.abandoned else { return }
+        segmentCount += 1
+        weightedBitrate += record.bitrateBps * record.durationSeconds
+        durationSeconds += record.durationSeconds
+        if let previousVariant, previousVariant != record.variant { switchCount += 1 }
+        if record.variant == topVariant { topQualitySeconds += record.durationSeconds }
+        previousVariant = record.variant
+        let q = (
+            linear: record.bitrateBps / 1_000_000, log: logScorer.quality(bitrateBps: record.bitrateBps),
+            hd: hdScorer.quality(bitrateBps: record.bitrateBps)
+        )
+        linearSum += q.linear
+        logSum += q.log
+        hdSum += q.hd
+        if let previous {
+            linearChanges += abs(q.linear - previous.linear)
+            logChanges += abs(q.log - previous.log)
+            hdChanges += abs(q.hd - previous.hd)
+        }
+        previous = q
+    }
+}
