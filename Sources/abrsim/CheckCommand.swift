@@ -13,6 +13,8 @@ enum CheckCommand {
         options: [
             .option("junit", valueName: "FILE", help: "also write the results as JUnit XML to FILE"),
             .option("jobs", valueName: "N", help: "scenarios run at once (default: the number of cores)"),
+            .option(
+                "seed", valueName: "N", help: "seed of every random stream of every scenario (default: each one's)"),
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -27,7 +29,8 @@ enum CheckCommand {
         if let junitPath, junitPath.isEmpty || junitPath.hasSuffix("/") {
             throw InputError("--junit needs a file name, got '\(junitPath)'")
         }
-        let suite = try ExpectationSuite.load(parsed.positionalValues("SCENARIO"))
+        if let junitPath { try OutputPath.check(junitPath, option: "--junit", isFile: true) }
+        let suite = try ExpectationSuite.load(parsed.positionalValues("SCENARIO"), seed: try parsed.seed())
         let results = try suite.run(jobs: jobs)
         var text = ""
         for (scenario, scenarioResults) in zip(suite.scenarios, results) {

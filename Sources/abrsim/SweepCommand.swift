@@ -47,12 +47,8 @@ enum SweepCommand {
         let batch = try parsed.int("batch")
         if let batch, batch < 1 { throw InputError(location: "--batch", "must be at least 1") }
         let shard = try parsed.value("shard").map { try SweepShard.parse($0) } ?? .whole
-        var seed: UInt64?
-        if let value = try parsed.int("seed") {
-            guard value >= 0 else { throw InputError(location: "--seed", "must be ≥ 0, got \(value)") }
-            seed = UInt64(value)
-        }
-        let scenario = try ScenarioLoader().load(parsed.positional("SCENARIO")!)
+        let seed = try parsed.seed()
+        let scenario = try ScenarioLoader().load(parsed.positional("SCENARIO")!, seed: seed)
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)
         var policies: [PolicySpec] = []

@@ -52,14 +52,10 @@ enum TuneCommand {
             return 0
         }
         let path = parsed.positional("SCENARIO")!
-        var seed: UInt64?
-        if let value = try parsed.int("seed") {
-            guard value >= 0 else { throw InputError(location: "--seed", "must be ≥ 0, got \(value)") }
-            seed = UInt64(value)
-        }
+        let seed = try parsed.seed()
         let jobs = try parsed.int("jobs") ?? availableCores
         guard jobs >= 1 else { throw InputError(location: "--jobs", "must be at least 1") }
-        let scenario = try ScenarioLoader().load(path)
+        let scenario = try ScenarioLoader().load(path, seed: seed)
         var settings = scenario.tune ?? TuneSettings()
         var objectiveSource = (location: "$.tune.objective", file: Optional(path))
         if let text = parsed.value("objective") {

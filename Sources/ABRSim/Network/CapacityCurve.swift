@@ -59,7 +59,8 @@ public struct CapacityCurve: Sendable {
     /// m / total: grid cells per bit.
     @usableFromInline let bitsCellsPerBit: Double
 
-    /// Builds a curve, checking its shape; an ``InputError`` (without a file; callers add it) says what is wrong.
+    /// Builds a curve, checking its shape; an ``InputError`` (without a file; callers add it) says what is wrong,
+    /// located at `piece N` when one piece is (``TracePlaces`` turns that into the trace file's line or JSON path).
     ///
     /// `holdRateBps`, `holdLatencySeconds` and `holdLossRate` default to the last piece's values.
     public init(
@@ -73,13 +74,18 @@ public struct CapacityCurve: Sendable {
         }
         guard starts[0] == 0 else { throw InputError("the first piece must start at 0, not \(starts[0])") }
         for i in 1..<starts.count where !(starts[i] > starts[i - 1]) || !starts[i].isFinite {
-            throw InputError("piece starts must increase: piece \(i) starts at \(starts[i]) after \(starts[i - 1])")
+            throw InputError(
+                location: "piece \(i - 1)",
+                "this piece lasts no time (it starts at \(starts[i - 1]) s, the next at \(starts[i]) s);"
+                    + " piece starts must increase")
         }
         for (i, rate) in ratesBps.enumerated() where !(rate >= 0) || !rate.isFinite {
-            throw InputError("piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0")
+            throw InputError(location: "piece \(i)", "piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0")
         }
         guard duration.isFinite, duration > starts[starts.count - 1] else {
-            throw InputError("duration \(duration) s must be finite and after the last piece start \(starts.last!) s")
+            throw InputError(
+                location: "piece \(starts.count - 1)",
+                "duration \(duration) s must be finite and after the last piece start \(starts.last!) s")
         }
         // Shorter periods make the time grid's cells per second overflow (and loop a trace billions of times).
         guard duration >= 1e-6 else { throw InputError("duration \(duration) s is shorter than a microsecond") }
@@ -88,7 +94,8 @@ public struct CapacityCurve: Sendable {
                 throw InputError("\(starts.count) pieces but \(latencySeconds.count) latencies")
             }
             for (i, value) in latencySeconds.enumerated() where !(value >= 0) || !value.isFinite {
-                throw InputError("piece \(i) has latency \(value) s; latencies must be finite and ≥ 0")
+                throw InputError(
+                    location: "piece \(i)", "piece \(i) has latency \(value) s; latencies must be finite and ≥ 0")
             }
         }
         if let lossRates {
@@ -96,7 +103,8 @@ public struct CapacityCurve: Sendable {
                 throw InputError("\(starts.count) pieces but \(lossRates.count) loss rates")
             }
             for (i, value) in lossRates.enumerated() where !(value >= 0 && value <= 1) {
-                throw InputError("piece \(i) has loss rate \(value); loss rates must be in [0, 1]")
+                throw InputError(
+                    location: "piece \(i)", "piece \(i) has loss rate \(value); loss rates must be in [0, 1]")
             }
         }
         if let holdRateBps, !(holdRateBps >= 0) || !holdRateBps.isFinite {

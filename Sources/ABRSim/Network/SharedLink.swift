@@ -48,14 +48,18 @@ public final class SharedLink {
     /// How the capacity is split.
     public let allocator: any BandwidthAllocator
     let curveHasLoss: Bool
-    var flows: [Flow] = []
+    // The flow arrays are modified at every event; `@exclusivity(unchecked)` drops the run-time exclusivity check
+    // of each such access (a thread-local access set, about a tenth of a run's time in a checked release build).
+    // Safe: a link belongs to one simulation, which runs on one thread, and no method holds an access to one of
+    // these arrays across a call that could reach the same array (each is modified in place, then released).
+    @exclusivity(unchecked) var flows: [Flow] = []
     /// Per flow (parallel to `flows`): tier, share within the tier, fraction of the capacity when uncapped.
-    var tiers: [Int] = []
-    var shares: [Double] = []
-    var fractions: [Double] = []
-    var scratchCaps: [Double] = []
-    var scratchRates: [Double] = []
-    var scratchDemands: [FlowDemand] = []
+    @exclusivity(unchecked) var tiers: [Int] = []
+    @exclusivity(unchecked) var shares: [Double] = []
+    @exclusivity(unchecked) var fractions: [Double] = []
+    @exclusivity(unchecked) var scratchCaps: [Double] = []
+    @exclusivity(unchecked) var scratchRates: [Double] = []
+    @exclusivity(unchecked) var scratchDemands: [FlowDemand] = []
     var lastUpdate = 0.0
     var lastCumulativeBits = 0.0
     /// The curve piece `lastUpdate` fell in (−1: none yet), where the next ``advance(to:)`` starts looking.

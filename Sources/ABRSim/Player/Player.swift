@@ -125,8 +125,10 @@ public final class Player {
     var zeroCapacityIndex: (link: Int, index: ZeroCapacityIndex)?
 
     // Records.
-    public internal(set) var segments: [SegmentRecord] = []
-    public internal(set) var timeline: [TimelineRecord] = []
+    // Appended to at every download and state change; each append calls nothing that reaches the same array, and
+    // a player runs on its simulation's one thread, so the run-time exclusivity check is dropped.
+    @exclusivity(unchecked) public internal(set) var segments: [SegmentRecord] = []
+    @exclusivity(unchecked) public internal(set) var timeline: [TimelineRecord] = []
     public internal(set) var totals = PlayerTotals()
     var stallSecondsAtLastArrival = 0.0
     var lastRow: TimelineRecord?

@@ -24,6 +24,9 @@ public struct SweepPlan: Sendable {
     public var writesSegments = true
     /// A fingerprint of the scenario file's bytes (FNV-1a, hex), so a resumed sweep notices an edited scenario.
     public var scenarioFingerprint: String
+    /// Every other file the sweep reads, with its ``InputFingerprint``: the files the scenario names (traces,
+    /// content), then each trace of ``traces``. A resume refuses any that changed, naming it.
+    public var inputFingerprints: [(path: String, fingerprint: String)]
 
     /// A plan over `scenario` (loaded from its file, whose `network.rttMs` it reads).
     public init(scenario: Scenario, traces: [String], policies: [PolicySpec], seed: UInt64? = nil) throws {
@@ -34,6 +37,9 @@ public struct SweepPlan: Sendable {
         let bytes = try InputFile.readAll(scenario.file)
         scenarioFingerprint = fnv1a(bytes)
         rttSeconds = try Self.defaultRttSeconds(bytes, file: scenario.file)
+        let named = InputFingerprint.referencedFiles(
+            try JSONParser.parse(bytes, file: scenario.file), directory: InputFile.directory(of: scenario.file))
+        inputFingerprints = (named + traces).map { ($0, InputFingerprint.of($0)) }
     }
 
     /// Number of trace choices (1 when the scenario's network is used).
@@ -79,15 +85,17 @@ public struct SweepPlan: Sendable {
 
     /// The text that identifies this sweep on disk (``SweepStore`` compares it on resume, `merge` across shards):
     /// format version, scenario path and fingerprint, seed, RTT, whether segments are written, the run count,
-    /// the shard, every trace and every policy label, one per line.
+    /// the shard, every trace and every policy label, then `input FINGERPRINT PATH` for every other file read, one
+    /// per line.
     public func manifest(shard: SweepShard) -> String {
         var lines = [
-            "abrsim-sweep 1", "scenario \(scenario.file)", "scenario-fnv1a \(scenarioFingerprint)", "seed \(seed)",
+            "abrsim-sweep 2", "scenario \(scenario.file)", "scenario-fnv1a \(scenarioFingerprint)", "seed \(seed)",
             "rtt-s \(formatCSVNumber(rttSeconds))", "segments \(writesSegments ? "on" : "off")", "runs \(runCount)",
             "order trace-major", "shard \(shard.index)/\(shard.count)",
         ]
         lines += traces.isEmpty ? ["trace (scenario network: \(scenario.networkLabel))"] : traces.map { "trace \($0)" }
         lines += policies.isEmpty ? ["policy (scenario policies)"] : policies.map { "policy \($0.label)" }
+        lines += inputFingerprints.map { "\(SweepStore.inputPrefix)\($0.fingerprint) \($0.path)" }
         return lines.joined(separator: "\n") + "\n"
     }
 
