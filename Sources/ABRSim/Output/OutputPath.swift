@@ -28,9 +28,9 @@ public enum OutputPath {
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         if let long = components.first(where: { $0.utf8.count > nameMax }) {
             throw InputError(
-                file: path, location: option,
-                "the name '\(long.prefix(24))…' is \(long.utf8.count) bytes long, more than the \(nameMax)-byte"
-                    + " limit of a file name")
+                location: option,
+                "the name '\(long.prefix(24))…' in the path is \(long.utf8.count) bytes long, more than the"
+                    + " \(nameMax)-byte limit of a file name")
         }
         if isFile, path.hasSuffix("/") || components.last == "." || components.last == ".." {
             throw InputError(file: path, location: option, "needs a file name, not a folder")

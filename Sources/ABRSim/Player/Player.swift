@@ -65,7 +65,9 @@ public final class Player {
     var coordinator: PlaybackCoordinator?
 
     // Playback.
-    public internal(set) var state: PlaybackState = .idle
+    /// Read by the run loop after every event (unchecked exclusivity: a player runs on its simulation's one thread
+    /// and no access to it spans a call back into the player).
+    @exclusivity(unchecked) public internal(set) var state: PlaybackState = .idle
     var timeControlStatus: TimeControlStatus = .paused
     var waitingReason: WaitingReason? = .noItemToPlay
     var rate: Double
@@ -86,7 +88,8 @@ public final class Player {
 
     // Loading.
     var nextSegment = 0
-    var request: Request?
+    /// Read and replaced at every download event (unchecked exclusivity, as ``state``).
+    @exclusivity(unchecked) var request: Request?
     var lastVariant: Int?
     var isAfterSeek = false
     /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).

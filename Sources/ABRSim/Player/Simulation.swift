@@ -10,7 +10,7 @@ public final class Simulation {
     /// Stop at this simulated time (seconds) if not finished before.
     public let timeLimit: Double
     /// Events processed so far (stale ones included), for benchmarks.
-    public private(set) var eventCount = 0
+    @exclusivity(unchecked) public private(set) var eventCount = 0
     /// The shortest request timeout of the players (seconds).
     let minimumTimeout: Double
 
