@@ -29,7 +29,7 @@ enum CheckCommand {
         if let junitPath, junitPath.isEmpty || junitPath.hasSuffix("/") {
             throw InputError("--junit needs a file name, got '\(junitPath)'")
         }
-        if let junitPath { try OutputPath.check(junitPath, option: "--junit", isFile: true) }
+        if let junitPath { try OutputPath.checkFile(junitPath, option: "--junit") }
         let suite = try ExpectationSuite.load(parsed.positionalValues("SCENARIO"), seed: try parsed.seed())
         let results = try suite.run(jobs: jobs)
         var text = ""

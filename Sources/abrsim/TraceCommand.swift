@@ -68,7 +68,7 @@ enum TraceCommand {
 
     /// Writes `trace` in `format` to `--out` (atomically) or standard output.
     static func emit(_ trace: Trace, _ format: TraceFormat, _ parsed: ParsedArguments) throws -> Int32 {
-        if let out = parsed.value("out") { try OutputPath.check(out, option: "--out", isFile: true) }
+        if let out = parsed.value("out") { try OutputPath.checkFile(out, option: "--out") }
         let bytes = try TraceWriter.write(trace, format: format)
         if let out = parsed.value("out") {
             try AtomicFileWriter.write(bytes, to: out)

@@ -58,6 +58,13 @@ public enum OutputPath {
         }
     }
 
+    /// ``check(_:option:isFile:)`` for an output file, and that no running sweep is writing its folder (the file
+    /// would land among the sweep's rows). For the commands that write one file (`trace … --out`, `check --junit`).
+    public static func checkFile(_ path: String, option: String) throws {
+        try check(path, option: option, isFile: true)
+        _ = try SweepLockHold(folder: InputFile.directory(of: path), keepsHolding: false)
+    }
+
     /// The shallowest folder of `path` that does not exist yet (what writing it would create), or `nil`.
     static func firstMissingFolder(_ path: String) -> String? {
         var prefix = path.hasPrefix("/") ? "/" : ""

@@ -286,6 +286,8 @@ struct NamesAndPlacesCatalogueTests {
                 ],
                 ["plot", folder],
                 ["merge", folder, "--out", folder, "--force"],
+                ["check", scenario, "--junit", folder + "/junit.xml"],
+                ["trace", "convert", Self.fixtures + "/ok/constant.csv", "--to", "csv", "--out", folder + "/t.csv"],
             ] {
                 let outcome = try runABRSim(arguments, in: scratch)
                 BadInputCatalogueTests.expectOneLineError(outcome, mentions: ["another abrsim sweep is writing"])
