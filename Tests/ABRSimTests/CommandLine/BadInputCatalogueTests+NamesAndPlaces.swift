@@ -258,7 +258,8 @@ struct NamesAndPlacesCatalogueTests {
     /// Holds `folder`'s sweep lock exclusively, as a running sweep does, while `body` runs.
     static func holdingSweepLock(_ folder: String, _ body: () throws -> Void) throws {
         try FileManager.default.createDirectory(atPath: folder + "/.sweep", withIntermediateDirectories: true)
-        let descriptor = open(folder + "/.sweep/lock", O_RDWR | O_CREAT, 0o644)
+        // Close-on-exec: a child another test starts meanwhile must not inherit (and so keep) the lock.
+        let descriptor = open(folder + "/.sweep/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         #expect(descriptor >= 0)
         defer { close(descriptor) }
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
