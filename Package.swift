@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Settings shared by every Swift target.
-let swiftSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Ounchecked"], .when(configuration: .release))
-]
+/// Settings shared by every Swift target. Release builds use SwiftPM's default `-O`, which keeps every
+/// precondition, bounds check and overflow check: a bug traps instead of silently corrupting results. The few hot
+/// loops that skip checks do so locally and documented where they do (`CapacityCurve.UnsafeLookup`,
+/// `EventQueue.UnsafeHeapHandle`, `@exclusivity(unchecked)` on per-event state); see BENCHMARKS.md.
+let swiftSettings: [SwiftSetting] = []
 
 let package = Package(
     name: "ABRSim",

@@ -13,6 +13,8 @@ enum CheckCommand {
         options: [
             .option("junit", valueName: "FILE", help: "also write the results as JUnit XML to FILE"),
             .option("jobs", valueName: "N", help: "scenarios run at once (default: the number of cores)"),
+            .option(
+                "seed", valueName: "N", help: "seed of every random stream of every scenario (default: each one's)"),
             setOption,
         ])
 
@@ -27,7 +29,9 @@ enum CheckCommand {
         if let junitPath, junitPath.isEmpty || junitPath.hasSuffix("/") {
             throw InputError("--junit needs a file name, got '\(junitPath)'")
         }
-        let suite = try ExpectationSuite.load(parsed.positionalValues("SCENARIO"), loader: scenarioLoader(parsed))
+        if let junitPath { try OutputPath.checkFile(junitPath, option: "--junit") }
+        let suite = try ExpectationSuite.load(
+            parsed.positionalValues("SCENARIO"), loader: scenarioLoader(parsed), seed: try parsed.seed())
         let results = try suite.run(jobs: jobs)
         for scenario in suite.scenarios {
             printWarnings(SettingWarnings.scenario(scenario), command: "abrsim check")

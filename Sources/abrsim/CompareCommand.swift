@@ -33,6 +33,7 @@ enum CompareCommand {
             .option("out", valueName: "DIR", help: "output folder (default: results/compare)"),
             .option("plots", valueName: "DIR", help: "plots folder (default: plots/compare, or DIR/plots with --out)"),
             .option("jobs", valueName: "N", help: "parallel runs (default: all cores)"),
+            .option("seed", valueName: "N", help: "seed of every random stream (default: 1)"),
             .option("rtt-ms", valueName: "MS", help: "RTT per request when a trace has none (default: 80)"),
             .option("forward-buffer", valueName: "S", help: "preferredForwardBufferDuration (default: 0 = 60 s)"),
             forceFlag,
@@ -103,6 +104,7 @@ enum CompareCommand {
             plan.qoe = source.scenario.qoe
             plan.seed = source.scenario.seed
         }
+        plan.seed = try parsed.seed() ?? plan.seed
         if let rtt = try parsed.double("rtt-ms", in: 0...60_000) {
             plan.rttSeconds = rtt / 1000
         }

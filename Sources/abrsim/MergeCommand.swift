@@ -18,7 +18,7 @@ enum MergeCommand {
         let inputs = parsed.positionalValues("DIR")
         guard let first = inputs.first, case .valid(let shardManifest) = OutputManifest.read(directory: first) else {
             throw InputError(
-                file: inputs.first, location: inputs.isEmpty ? "DIR" : nil,
+                file: inputs.first, location: inputs.isEmpty ? "merge" : nil,
                 inputs.isEmpty
                     ? "give the shard folders to merge" : "is not a sweep output folder (no \(OutputManifest.fileName))"
             )

@@ -23,12 +23,8 @@ enum RunCommand {
             return 0
         }
         let path = parsed.positional("SCENARIO")!
-        var seed: UInt64?
-        if let value = try parsed.int("seed") {
-            guard value >= 0 else { throw InputError("--seed must be ≥ 0, got \(value)") }
-            seed = UInt64(value)
-        }
-        let scenario = try scenarioLoader(parsed).load(path)
+        let seed = try parsed.seed()
+        let scenario = try scenarioLoader(parsed).load(path, seed: seed)
         if let error = scenario.recordMemoryError { throw error }
         let out = parsed.value("out") ?? "results/\(scenario.name)"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")

@@ -52,13 +52,9 @@ enum SweepCommand {
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let batch = try parsed.int("batch", in: 1...SweepRunner.maximumBatchRuns)
         let shard = try parsed.value("shard").map { try SweepShard.parse($0) } ?? .whole
-        var seed: UInt64?
-        if let value = try parsed.int("seed") {
-            guard value >= 0 else { throw InputError(location: "--seed", "must be ≥ 0, got \(value)") }
-            seed = UInt64(value)
-        }
+        let seed = try parsed.seed()
         let loader = try scenarioLoader(parsed)
-        let scenario = try loader.load(parsed.positional("SCENARIO")!)
+        let scenario = try loader.load(parsed.positional("SCENARIO")!, seed: seed)
         let grid = try parsed.values("grid").map(SweepGridAxis.parse)
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)

@@ -68,6 +68,7 @@ enum TraceCommand {
 
     /// Writes `trace` in `format` to `--out` (atomically) or standard output.
     static func emit(_ trace: Trace, _ format: TraceFormat, _ parsed: ParsedArguments) throws -> Int32 {
+        if let out = parsed.value("out") { try OutputPath.checkFile(out, option: "--out") }
         let bytes = try TraceWriter.write(trace, format: format)
         if let out = parsed.value("out") {
             try AtomicFileWriter.write(bytes, to: out)
@@ -163,13 +164,18 @@ enum TraceCommand {
         guard let seconds = try parsed.double("seconds") ?? decoded.seconds else {
             throw InputError("give the length with --seconds S or \"seconds\" in the model")
         }
-        var seed = decoded.seed ?? 1
-        if let value = try parsed.int("seed") {
-            guard value >= 0 else { throw InputError("--seed must be ≥ 0, got \(value)") }
-            seed = UInt64(value)
+        let seed = try parsed.seed() ?? decoded.seed ?? 1
+        let trace: Trace
+        do {
+            trace = try SyntheticTraceGenerator.generate(
+                decoded.model, seconds: seconds, seed: seed, name: parsed.value("name")!)
+            _ = try trace.curve(atEnd: .loop)
+        } catch var error as InputError where error.file == nil {
+            // A problem of the drawn trace as a whole belongs to the model.
+            error.file = file
+            error.location = "$" + (error.location.map { " (\($0))" } ?? "")
+            throw error
         }
-        let trace = try SyntheticTraceGenerator.generate(
-            decoded.model, seconds: seconds, seed: seed, name: parsed.value("name")!)
         return try emit(trace, try format(parsed, "to")!, parsed)
     }
 

@@ -71,13 +71,9 @@ enum TuneCommand {
             return 0
         }
         let path = parsed.positional("SCENARIO")!
-        var seed: UInt64?
-        if let value = try parsed.int("seed") {
-            guard value >= 0 else { throw InputError(location: "--seed", "must be ≥ 0, got \(value)") }
-            seed = UInt64(value)
-        }
+        let seed = try parsed.seed()
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
-        let scenario = try scenarioLoader(parsed).load(path)
+        let scenario = try scenarioLoader(parsed).load(path, seed: seed)
         if let error = scenario.recordMemoryError { throw error }
         var settings = scenario.tune ?? TuneSettings()
         var objectiveSource = (location: "$.tune.objective", file: Optional(path))

@@ -41,7 +41,8 @@ guard let first = arguments.first, first != "-h", first != "--help", first != "h
 }
 guard let command = commands.first(where: { $0.name == first }) else {
     writeStandardError(
-        "abrsim: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))\n")
+        "abrsim: unknown command '\(VisibleText.escaping(first))' (commands: \(commands.map(\.name).joined(separator: ", ")))\n"
+    )
     exit(2)
 }
 do {
@@ -50,9 +51,9 @@ do {
     writeStandardError("abrsim \(command.name): \(error)\n")
     exit(2)
 } catch let error as OutputError {
-    writeStandardError("abrsim \(command.name): cannot write output: \(error)\n")
+    writeStandardError("abrsim \(command.name): cannot write output: \(VisibleText.escaping("\(error)"))\n")
     exit(3)
 } catch {
-    writeStandardError("abrsim \(command.name): \(error)\n")
+    writeStandardError("abrsim \(command.name): \(VisibleText.escaping("\(error)"))\n")
     exit(1)
 }

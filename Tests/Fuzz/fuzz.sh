@@ -29,15 +29,15 @@ declare -A source=(
     [trace-mahimahi]=TraceMahimahi [trace-pensieve]=TracePensieve [trace-sabre]=TraceSabre
     [trace-csv]=TraceCSV [trace-detect]=TraceDetect [scenario]=Scenario [hls-master]=HLSMaster
     [hls-media]=HLSMedia [sabre-movie]=SabreMovie [pensieve-sizes]=PensieveSizes [policy-reply]=PolicyReply
-    [command-list]=CommandList
+    [command-list]=CommandList [child-text]=ChildText
 )
 declare -A dictionary=(
     [trace-mahimahi]=- [trace-pensieve]=- [trace-sabre]=json [trace-csv]=csv [trace-detect]=csv
     [scenario]=json [hls-master]=hls [hls-media]=hls [sabre-movie]=json [pensieve-sizes]=- [policy-reply]=json
-    [command-list]=-
+    [command-list]=- [child-text]=-
 )
 all=(trace-mahimahi trace-pensieve trace-sabre trace-csv trace-detect scenario hls-master hls-media sabre-movie
-    pensieve-sizes policy-reply command-list)
+    pensieve-sizes policy-reply command-list child-text)
 
 usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 

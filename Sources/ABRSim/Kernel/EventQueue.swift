@@ -72,31 +72,61 @@ public struct EventQueue<Payload> {
     }
 
     mutating func siftUp(_ index: Int) {
-        var child = index
-        let entry = heap[child]
-        while child > 0 {
-            let parent = (child - 1) >> 1
-            if !Self.precedes(entry, heap[parent]) { break }
-            heap[child] = heap[parent]
-            child = parent
-        }
-        heap[child] = entry
+        precondition(index >= 0 && index < heap.count, "sift from outside the heap")
+        heap.withUnsafeMutableBufferPointer { UnsafeHeapHandle(entries: $0).siftUp(index) }
     }
 
     mutating func siftDown(_ index: Int) {
-        var parent = index
-        let count = heap.count
-        let entry = heap[parent]
-        while true {
-            let left = 2 * parent + 1
-            if left >= count { break }
-            let right = left + 1
-            var smallest = left
-            if right < count && Self.precedes(heap[right], heap[left]) { smallest = right }
-            if !Self.precedes(heap[smallest], entry) { break }
-            heap[parent] = heap[smallest]
-            parent = smallest
+        precondition(index >= 0 && index < heap.count, "sift from outside the heap")
+        heap.withUnsafeMutableBufferPointer { UnsafeHeapHandle(entries: $0).siftDown(index) }
+    }
+
+    /// The heap's storage for the two sift loops, read and written without bounds checks: the event loop's
+    /// hottest code. Safe because every index it touches is derived in the loop from one checked on entry
+    /// (``siftUp(_:)``, ``siftDown(_:)``): a parent (i − 1) / 2 of an index > 0, or a child 2i + 1 (+ 1) compared
+    /// with the count first. Debug builds still check each access (`assert`). Lives only inside
+    /// `withUnsafeMutableBufferPointer`, as swift-collections' unsafe handles do.
+    struct UnsafeHeapHandle {
+        let entries: UnsafeMutableBufferPointer<Entry>
+
+        subscript(index: Int) -> Entry {
+            get {
+                assert(index >= 0 && index < entries.count)
+                return entries.baseAddress.unsafelyUnwrapped[index]
+            }
+            nonmutating set {
+                assert(index >= 0 && index < entries.count)
+                entries.baseAddress.unsafelyUnwrapped[index] = newValue
+            }
         }
-        heap[parent] = entry
+
+        func siftUp(_ index: Int) {
+            var child = index
+            let entry = self[child]
+            while child > 0 {
+                let parent = (child - 1) >> 1
+                if !EventQueue.precedes(entry, self[parent]) { break }
+                self[child] = self[parent]
+                child = parent
+            }
+            self[child] = entry
+        }
+
+        func siftDown(_ index: Int) {
+            var parent = index
+            let count = entries.count
+            let entry = self[parent]
+            while true {
+                let left = 2 &* parent &+ 1
+                if left >= count { break }
+                let right = left &+ 1
+                var smallest = left
+                if right < count && EventQueue.precedes(self[right], self[left]) { smallest = right }
+                if !EventQueue.precedes(self[smallest], entry) { break }
+                self[parent] = self[smallest]
+                parent = smallest
+            }
+            self[parent] = entry
+        }
     }
 }

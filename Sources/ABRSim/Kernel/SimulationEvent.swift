@@ -32,15 +32,17 @@ public enum PlayerEvent: Sendable {
 
 /// The queue, clock and shared link of one run; players schedule through it.
 public final class SimulationEngine {
-    /// Pending events.
-    public var queue = EventQueue<SimulationEvent>()
-    /// The current simulated time (seconds).
-    public internal(set) var now = 0.0
+    /// Pending events. Modified at every event, by the run loop and by the players it calls; each access is a
+    /// single schedule or pop that calls nothing outside the queue, so the run-time exclusivity check is dropped
+    /// (`@exclusivity(unchecked)`: one engine per run, on one thread).
+    @exclusivity(unchecked) public var queue = EventQueue<SimulationEvent>()
+    /// The current simulated time (seconds). Read at every event (unchecked exclusivity, as ``queue``).
+    @exclusivity(unchecked) public internal(set) var now = 0.0
     /// The links: 0 is the shared link every player starts on; the others are external playback routes,
     /// each with its own network.
     public let links: [SharedLink]
     /// The generation of each link's completion event currently in the queue.
-    var scheduledLinkGenerations: [UInt64]
+    @exclusivity(unchecked) var scheduledLinkGenerations: [UInt64]
 
     /// An engine over `links` (the shared link first) at time 0.
     public init(links: [SharedLink]) {

@@ -18,7 +18,7 @@ enum CSVTrace {
         let reader = try LineReader(path: path)
         var index: [String: Int] = [:]  // column name → field position
         var fieldCount = 0
-        var rows: [(time: Double, kbps: Double, latencyMs: Double?, loss: Double?)] = []
+        var rows: [(time: Double, kbps: Double, latencyMs: Double?, loss: Double?, line: Int32)] = []
         while let raw = try reader.nextLine() {
             let line = TraceText.trimmed(raw)
             if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
@@ -84,7 +84,7 @@ enum CSVTrace {
                 throw InputError.atLine(
                     path, n, Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first.time))
             }
-            rows.append((time, kbps, latency, loss))
+            rows.append((time, kbps, latency, loss, Int32(truncatingIfNeeded: n)))
         }
         guard fieldCount > 0 else { throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace: no header") }
         guard rows.count >= 2 else {
@@ -94,13 +94,15 @@ enum CSVTrace {
         let t0 = rows[0].time
         let body = rows.dropLast()
         let final = rows[rows.count - 1]
-        return Trace(
+        var trace = Trace(
             name: InputFile.fileName(of: path), starts: body.map { $0.time - t0 },
             ratesBps: body.map { $0.kbps * 1000 },
             duration: final.time - t0,
             latencySeconds: index["latency_ms"] == nil ? nil : body.map { $0.latencyMs! / 1000 },
             lossRates: index["loss"] == nil ? nil : body.map { $0.loss! }, finalRateBps: final.kbps * 1000,
             finalLatencySeconds: final.latencyMs.map { $0 / 1000 }, finalLossRate: final.loss)
+        trace.places = TracePlaces(file: path, kind: .lines(body.map(\.line)))
+        return trace
     }
 
     /// The CSV text of `trace`: one row per piece, then the final row at `duration`.

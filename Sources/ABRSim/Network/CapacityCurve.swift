@@ -59,7 +59,8 @@ public struct CapacityCurve: Sendable {
     /// m / total: grid cells per bit.
     @usableFromInline let bitsCellsPerBit: Double
 
-    /// Builds a curve, checking its shape; an ``InputError`` (without a file; callers add it) says what is wrong.
+    /// Builds a curve, checking its shape; an ``InputError`` (without a file; callers add it) says what is wrong,
+    /// located at `piece N` when one piece is (``TracePlaces`` turns that into the trace file's line or JSON path).
     ///
     /// `holdRateBps`, `holdLatencySeconds` and `holdLossRate` default to the last piece's values.
     public init(
@@ -73,13 +74,18 @@ public struct CapacityCurve: Sendable {
         }
         guard starts[0] == 0 else { throw InputError("the first piece must start at 0, not \(starts[0])") }
         for i in 1..<starts.count where !(starts[i] > starts[i - 1]) || !starts[i].isFinite {
-            throw InputError("piece starts must increase: piece \(i) starts at \(starts[i]) after \(starts[i - 1])")
+            throw InputError(
+                location: "piece \(i - 1)",
+                "this piece lasts no time (it starts at \(starts[i - 1]) s, the next at \(starts[i]) s);"
+                    + " piece starts must increase")
         }
         for (i, rate) in ratesBps.enumerated() where !(rate >= 0) || !rate.isFinite {
-            throw InputError("piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0")
+            throw InputError(location: "piece \(i)", "piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0")
         }
         guard duration.isFinite, duration > starts[starts.count - 1] else {
-            throw InputError("duration \(duration) s must be finite and after the last piece start \(starts.last!) s")
+            throw InputError(
+                location: "piece \(starts.count - 1)",
+                "duration \(duration) s must be finite and after the last piece start \(starts.last!) s")
         }
         // Shorter periods make the time grid's cells per second overflow (and loop a trace billions of times).
         guard duration >= 1e-6 else { throw InputError("duration \(duration) s is shorter than a microsecond") }
@@ -88,7 +94,8 @@ public struct CapacityCurve: Sendable {
                 throw InputError("\(starts.count) pieces but \(latencySeconds.count) latencies")
             }
             for (i, value) in latencySeconds.enumerated() where !(value >= 0) || !value.isFinite {
-                throw InputError("piece \(i) has latency \(value) s; latencies must be finite and ≥ 0")
+                throw InputError(
+                    location: "piece \(i)", "piece \(i) has latency \(value) s; latencies must be finite and ≥ 0")
             }
         }
         if let lossRates {
@@ -96,7 +103,8 @@ public struct CapacityCurve: Sendable {
                 throw InputError("\(starts.count) pieces but \(lossRates.count) loss rates")
             }
             for (i, value) in lossRates.enumerated() where !(value >= 0 && value <= 1) {
-                throw InputError("piece \(i) has loss rate \(value); loss rates must be in [0, 1]")
+                throw InputError(
+                    location: "piece \(i)", "piece \(i) has loss rate \(value); loss rates must be in [0, 1]")
             }
         }
         if let holdRateBps, !(holdRateBps >= 0) || !holdRateBps.isFinite {
@@ -181,7 +189,7 @@ public struct CapacityCurve: Sendable {
     @inlinable public func rate(at t: Double) -> Double {
         guard t >= 0 else { return 0 }
         guard let u = local(t).u else { return atEnd == .hold ? holdRateBps : 0 }
-        return table[pieceIndex(u)].rateBps
+        return withUnsafeLookup { $0.piece($0.pieceIndex(u)).rateBps }
     }
 
     /// The latency (seconds before the first byte) of the piece in force at `t`, if the curve has latencies.
@@ -189,7 +197,7 @@ public struct CapacityCurve: Sendable {
     @inlinable public func latency(at t: Double) -> Double? {
         guard latencySeconds != nil else { return nil }
         guard let u = local(max(t, 0)).u else { return holdLatencySeconds }
-        return table[pieceIndex(u)].latency
+        return withUnsafeLookup { $0.piece($0.pieceIndex(u)).latency }
     }
 
     /// The loss rate of the piece in force at `t`, if the curve has loss rates (same conventions as latency).
@@ -260,8 +268,10 @@ public struct CapacityCurve: Sendable {
             }
             return -1
         }
-        piece = index >= 0 ? index : pieceIndex(u)
-        let found = table[piece]
+        let found = withUnsafeLookup { lookup -> CapacityPiece in
+            piece = index >= 0 ? index : lookup.pieceIndex(u)
+            return lookup.piece(piece)
+        }
         return k * totalBitsPerPeriod + (found.bitsBefore + found.rateBps * (u - found.start))
     }
 
@@ -337,57 +347,122 @@ public struct CapacityCurve: Sendable {
         return (k, u)
     }
 
-    /// The largest piece index i with `starts[i] ≤ u`, for u in [0, duration): one grid cell, then a binary search
-    /// among the pieces of that cell (checked, so rounding in the cell number can never give a wrong piece).
+    /// The largest piece index i with `starts[i] ≤ u`, for u in [0, duration) (see ``UnsafeLookup/pieceIndex(_:)``).
     @inlinable @inline(__always) func pieceIndex(_ u: Double) -> Int {
-        table.withUnsafeBufferPointer { pieces in
-            timeIndex.withUnsafeBufferPointer { grid in
-                let n = pieces.count - 1
-                let cell = min(Int(u * timeCellsPerSecond), grid.count - 2)
-                var base = Int(grid[cell])
-                var last = Int(grid[cell + 1])
-                if pieces[base].start > u { base = 0 }
-                if last + 1 < n, pieces[last + 1].start <= u { last = n - 1 }
-                var length = last - base + 1
-                while length > 1 {
-                    let half = length >> 1
-                    base = pieces[base + half].start <= u ? base + half : base
-                    length -= half
-                }
-                return base
-            }
-        }
+        withUnsafeLookup { $0.pieceIndex(u) }
     }
 
     /// S within one period: bits delivered in [0, u], u in [0, duration).
     @inlinable @inline(__always) func periodBits(_ u: Double) -> Double {
-        let piece = table[pieceIndex(u)]
-        return piece.bitsBefore + piece.rateBps * (u - piece.start)
+        withUnsafeLookup { lookup in
+            let piece = lookup.piece(lookup.pieceIndex(u))
+            return piece.bitsBefore + piece.rateBps * (u - piece.start)
+        }
     }
 
-    /// The smallest u in [0, duration] with periodBits(u) ≥ s, for s in (0, total].
+    /// The smallest u in [0, duration] with periodBits(u) ≥ s, for s in (0, total] (see
+    /// ``UnsafeLookup/periodTime(_:)``).
     @inlinable @inline(__always) func periodTime(_ s: Double) -> Double {
+        withUnsafeLookup { $0.periodTime(s) }
+    }
+
+    /// Runs `body` with the curve's look-up tables as an ``UnsafeLookup``, valid only inside `body`.
+    @inlinable @inline(__always) func withUnsafeLookup<R>(_ body: (UnsafeLookup) -> R) -> R {
         table.withUnsafeBufferPointer { pieces in
+            timeIndex.withUnsafeBufferPointer { timeGrid in
+                bitsIndex.withUnsafeBufferPointer { bitsGrid in
+                    body(
+                        UnsafeLookup(
+                            pieces: pieces, timeGrid: timeGrid, timeCellsPerSecond: timeCellsPerSecond,
+                            bitsGrid: bitsGrid, bitsCellsPerBit: bitsCellsPerBit))
+                }
+            }
+        }
+    }
+
+    /// The piece table and its two grids read without bounds or overflow checks, for the searches every look-up
+    /// makes (about a third of a run's time). One handle for the structure, as swift-collections' unsafe handles
+    /// are, made only by ``withUnsafeLookup(_:)`` and never stored.
+    ///
+    /// Why the unchecked reads are in bounds: the table has n + 1 records (n ≥ 1 pieces and the closing record at
+    /// `duration`); `timeGrid` and `bitsGrid` hold piece indexes in 0…n − 1 and 1…n, built by ``grids(_:_:_:)``
+    /// and at least two entries long when the total is positive. A cell number is clamped to `count − 2` (and
+    /// is ≥ 0 since u, s ≥ 0), so cell and cell + 1 are in the grid; the binary searches stay within
+    /// [base, last] ⊂ [0, n − 1] (times) or [1, n] (bits), whose ends the code checks against u or s and widens
+    /// to the whole table when rounding put u or s outside the cell. Index arithmetic is on values below the
+    /// table's count, so it cannot overflow. Debug builds check every read (`assert`).
+    @usableFromInline struct UnsafeLookup {
+        @usableFromInline let pieces: UnsafeBufferPointer<CapacityPiece>
+        @usableFromInline let timeGrid: UnsafeBufferPointer<Int32>
+        @usableFromInline let timeCellsPerSecond: Double
+        @usableFromInline let bitsGrid: UnsafeBufferPointer<Int32>
+        @usableFromInline let bitsCellsPerBit: Double
+
+        @inlinable init(
+            pieces: UnsafeBufferPointer<CapacityPiece>, timeGrid: UnsafeBufferPointer<Int32>,
+            timeCellsPerSecond: Double, bitsGrid: UnsafeBufferPointer<Int32>, bitsCellsPerBit: Double
+        ) {
+            self.pieces = pieces
+            self.timeGrid = timeGrid
+            self.timeCellsPerSecond = timeCellsPerSecond
+            self.bitsGrid = bitsGrid
+            self.bitsCellsPerBit = bitsCellsPerBit
+        }
+
+        /// Record `index` of the table (0…n).
+        @inlinable @inline(__always) func piece(_ index: Int) -> CapacityPiece {
+            assert(index >= 0 && index < pieces.count)
+            return pieces.baseAddress.unsafelyUnwrapped[index]
+        }
+
+        @inlinable @inline(__always) func timeCell(_ index: Int) -> Int {
+            assert(index >= 0 && index < timeGrid.count)
+            return Int(truncatingIfNeeded: timeGrid.baseAddress.unsafelyUnwrapped[index])
+        }
+
+        @inlinable @inline(__always) func bitsCell(_ index: Int) -> Int {
+            assert(index >= 0 && index < bitsGrid.count)
+            return Int(truncatingIfNeeded: bitsGrid.baseAddress.unsafelyUnwrapped[index])
+        }
+
+        /// The largest piece index i with `starts[i] ≤ u`, for u in [0, duration): one grid cell, then a binary
+        /// search among the pieces of that cell (checked against u, so rounding in the cell number can never give
+        /// a wrong piece).
+        @inlinable @inline(__always) func pieceIndex(_ u: Double) -> Int {
+            let n = pieces.count &- 1
+            let cell = min(Int(u * timeCellsPerSecond), timeGrid.count &- 2)
+            var base = timeCell(cell)
+            var last = timeCell(cell &+ 1)
+            if piece(base).start > u { base = 0 }
+            if last &+ 1 < n, piece(last &+ 1).start <= u { last = n &- 1 }
+            var length = last &- base &+ 1
+            while length > 1 {
+                let half = length >> 1
+                base = piece(base &+ half).start <= u ? base &+ half : base
+                length &-= half
+            }
+            return base
+        }
+
+        /// The smallest u in [0, duration] with periodBits(u) ≥ s, for s in (0, total].
+        @inlinable @inline(__always) func periodTime(_ s: Double) -> Double {
             // The first j in 1...n with bitsBefore[j] ≥ s; piece j − 1 then has bitsBefore[j−1] < s ≤
             // bitsBefore[j], so its rate is > 0.
-            let j = bitsIndex.withUnsafeBufferPointer { grid in
-                let cell = min(Int(s * bitsCellsPerBit), grid.count - 2)
-                var base = Int(grid[cell])
-                var last = Int(grid[cell + 1])
-                if pieces[base - 1].bitsBefore >= s { base = 1 }
-                if pieces[last].bitsBefore < s { last = pieces.count - 1 }
-                var length = last - base + 1
-                while length > 1 {
-                    let half = length >> 1
-                    base = pieces[base + half - 1].bitsBefore < s ? base + half : base
-                    length -= half
-                }
-                return base
+            let cell = min(Int(s * bitsCellsPerBit), bitsGrid.count &- 2)
+            var base = bitsCell(cell)
+            var last = bitsCell(cell &+ 1)
+            if piece(base &- 1).bitsBefore >= s { base = 1 }
+            if piece(last).bitsBefore < s { last = pieces.count &- 1 }
+            var length = last &- base &+ 1
+            while length > 1 {
+                let half = length >> 1
+                base = piece(base &+ half &- 1).bitsBefore < s ? base &+ half : base
+                length &-= half
             }
-            let piece = pieces[j - 1]
-            let end = pieces[j].start
-            guard piece.rateBps > 0 else { return end }
-            return min(end, piece.start + (s - piece.bitsBefore) / piece.rateBps)
+            let found = piece(base &- 1)
+            let end = piece(base).start
+            guard found.rateBps > 0 else { return end }
+            return min(end, found.start + (s - found.bitsBefore) / found.rateBps)
         }
     }
 

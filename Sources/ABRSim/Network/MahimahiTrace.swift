@@ -76,9 +76,11 @@ enum MahimahiTrace {
         if currentBin > nextBin { builder.append(startMs: nextBin * w, rateBps: 0) }
         let width = last - currentBin * w
         builder.append(startMs: currentBin * w, rateBps: Double(count) * bitsPerOpportunity * 1000 / Double(width))
-        return Trace(
+        var trace = Trace(
             name: InputFile.fileName(of: path), starts: builder.starts, ratesBps: builder.rates,
             duration: Double(last) / 1000)
+        trace.places = TracePlaces(file: path, kind: .wholeFile(lastLine: lastLine))
+        return trace
     }
 
     /// The mahimahi text of `trace` (see the type's notes on what is lost).

@@ -20,6 +20,7 @@ enum PensieveTrace {
         var previous = 0.0
         var starts: [Double] = []
         var rates: [Double] = []
+        var lines: [Int32] = []
         var lineCount = 0
         while let raw = try reader.nextLine() {
             let fields = TraceText.whitespaceFields(raw)
@@ -51,6 +52,7 @@ enum PensieveTrace {
                 }
                 starts.append(previous - first)
                 rates.append(mbps * 1e6)
+                lines.append(Int32(truncatingIfNeeded: line))
             } else {
                 first = time
             }
@@ -63,7 +65,10 @@ enum PensieveTrace {
                 path, reader.lineNumber,
                 "a cooked trace needs at least two lines: each interval runs at the rate of the sample at its end")
         }
-        return Trace(name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: previous - first)
+        var trace = Trace(
+            name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: previous - first)
+        trace.places = TracePlaces(file: path, kind: .lines(lines))
+        return trace
     }
 
     /// The cooked text of `trace`.

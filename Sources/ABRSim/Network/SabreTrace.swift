@@ -91,9 +91,11 @@ enum SabreTrace {
             throw scanner.syntaxError("unexpected text after the array of periods")
         }
         guard !starts.isEmpty else { throw scanner.error(at: "$", "the array has no periods") }
-        return Trace(
+        var trace = Trace(
             name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: cumulativeMs / 1000,
             latencySeconds: latencies.isEmpty ? nil : latencies)
+        trace.places = TracePlaces(file: path, kind: .arrayElements)
+        return trace
     }
 
     /// The sabre JSON text of `trace`, one period per line.

@@ -51,26 +51,31 @@ public final class SharedLink {
     /// How the capacity is split.
     public let allocator: any BandwidthAllocator
     let curveHasLoss: Bool
-    var flows: [Flow] = []
+    // The link's state below is read and modified at every event; `@exclusivity(unchecked)` drops the run-time
+    // exclusivity check of each such access (a thread-local access set: about a tenth of a run's time in a checked
+    // release build). Safe: a link belongs to one simulation, which runs on one thread, and no method holds an
+    // access to one of these properties across a call that could reach the same property (each is read or
+    // modified in place, then released). Debug builds of the tests ran with the checks on before this was added.
+    @exclusivity(unchecked) var flows: [Flow] = []
     /// Per flow (parallel to `flows`): tier, share within the tier, fraction of the capacity when uncapped.
-    var tiers: [Int] = []
-    var shares: [Double] = []
-    var fractions: [Double] = []
-    var scratchCaps: [Double] = []
-    var scratchRates: [Double] = []
-    var scratchDemands: [FlowDemand] = []
-    var lastUpdate = 0.0
-    var lastCumulativeBits = 0.0
+    @exclusivity(unchecked) var tiers: [Int] = []
+    @exclusivity(unchecked) var shares: [Double] = []
+    @exclusivity(unchecked) var fractions: [Double] = []
+    @exclusivity(unchecked) var scratchCaps: [Double] = []
+    @exclusivity(unchecked) var scratchRates: [Double] = []
+    @exclusivity(unchecked) var scratchDemands: [FlowDemand] = []
+    @exclusivity(unchecked) var lastUpdate = 0.0
+    @exclusivity(unchecked) var lastCumulativeBits = 0.0
     /// The curve piece `lastUpdate` fell in (−1: none yet), where the next ``advance(to:)`` starts looking.
-    var lastUpdatePiece = -1
+    @exclusivity(unchecked) var lastUpdatePiece = -1
     /// The last change of the flows at which the request-timeout review found every flow receiving and none able
     /// to time out before the next change, so it skipped the players' own reviews; they start from here
     /// (`-.infinity`: never). Set by ``Simulation/reviewRequestTimeouts(on:horizon:)``.
-    var allFlowsReceivingAt = -Double.infinity
+    @exclusivity(unchecked) var allFlowsReceivingAt = -Double.infinity
     /// The flow whose finish ``nextCompletionTime()`` predicted last (`nil`: the time was a re-evaluation point).
-    var predictedOwner: Int?
+    @exclusivity(unchecked) var predictedOwner: Int?
     /// Incremented on every change of the flow set; completion events carry it so stale ones are dropped.
-    public private(set) var generation: UInt64 = 0
+    @exclusivity(unchecked) public private(set) var generation: UInt64 = 0
     /// Pieces walked at most per look-up in the capped regime before settling for a re-evaluation point.
     static let maximumPiecesPerLookup = 4096
 

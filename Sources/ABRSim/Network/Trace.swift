@@ -60,6 +60,9 @@ public struct Trace: Sendable {
     public var finalLatencySeconds: Double?
     /// The loss rate of a CSV trace's final row (kept by `hold`); `nil` means the last piece's.
     public var finalLossRate: Double?
+    /// Where each piece came from in its file, so a problem found later names the line or JSON path; `nil` for
+    /// generated traces (their decoder names the place).
+    public var places: TracePlaces?
 
     /// Creates a trace; the shape is checked when it becomes a curve (``curve(atEnd:)``).
     public init(
@@ -86,9 +89,8 @@ public struct Trace: Sendable {
                 starts: starts, ratesBps: ratesBps, duration: duration, latencySeconds: latencySeconds,
                 lossRates: lossRates, atEnd: atEnd, holdRateBps: finalRateBps, holdLatencySeconds: finalLatencySeconds,
                 holdLossRate: finalLossRate)
-        } catch var error as InputError {
-            if error.file == nil { error.file = name }
-            throw error
+        } catch let error as InputError {
+            throw places?.locate(error) ?? error
         }
     }
 

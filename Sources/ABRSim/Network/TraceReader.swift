@@ -14,11 +14,16 @@ public enum TraceReader {
     /// `mahimahiBinMs` is the bin width in milliseconds used to turn mahimahi opportunities into rates.
     public static func read(path: String, format: TraceFormat? = nil, mahimahiBinMs: Int = 1) throws -> Trace {
         try InputFile.checkReadable(path)
-        switch try format ?? TraceFormat.detect(path: path) {
-        case .mahimahi: return try MahimahiTrace.read(path: path, binMs: mahimahiBinMs)
-        case .pensieve: return try PensieveTrace.read(path: path)
-        case .sabre: return try SabreTrace.read(path: path)
-        case .csv: return try CSVTrace.read(path: path)
+        do {
+            switch try format ?? TraceFormat.detect(path: path) {
+            case .mahimahi: return try MahimahiTrace.read(path: path, binMs: mahimahiBinMs)
+            case .pensieve: return try PensieveTrace.read(path: path)
+            case .sabre: return try SabreTrace.read(path: path)
+            case .csv: return try CSVTrace.read(path: path)
+            }
+        } catch let error as InputError {
+            guard let format else { throw error }
+            throw TraceFormat.explainingClash(error, path: path, declared: format)
         }
     }
 }

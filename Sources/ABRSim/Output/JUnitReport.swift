@@ -84,6 +84,7 @@ public struct JUnitReport: Sendable, Equatable {
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\u{2028}", "\u{2029}", "\u{85}": result += VisibleText.escape(scalar)
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"

@@ -18,6 +18,11 @@
 /// previous manifest back, or removes the new one and the folder, so the old output stays whole. Temporaries left
 /// by a killed writer (`.NAME.tmp-PID-N`, `.NAME.merge-PID` whose process is gone) are removed by the next writer
 /// of the folder and are never taken for output. Used by every command that writes a folder.
+///
+/// Before all that, the path itself is checked (``OutputPath``), and the folder's sweep lock (`.sweep/lock`, which
+/// a running `abrsim sweep` holds exclusively) is taken shared for as long as this value lives: a folder a sweep
+/// is writing is refused (exit 2), and a sweep started meanwhile is refused in turn. A sweep's own output folder
+/// only checks the lock; its ``SweepStore`` takes it.
 public struct OutputFolder: Sendable {
     /// The folder.
     public let path: String
@@ -25,12 +30,19 @@ public struct OutputFolder: Sendable {
     public let identity: OutputIdentity
     /// The manifest found there when the output's files may be removed, else `nil`.
     let previous: OutputManifest?
+    /// The shallowest folder of ``path`` that did not exist when checked: what ``abandon()`` may remove.
+    let firstCreated: String?
+    /// The shared hold on the sweep locks of the folder and of its parent, while this output is written.
+    let lock: SweepLockHold?
 
     /// Checks `path` for an output of `identity`; throws an ``InputError`` naming the folder when it holds
     /// something else and `force` is off. `option` names the command-line option that chose the folder.
     public init(_ path: String, identity: OutputIdentity, force: Bool, option: String = "--out") throws {
+        try OutputPath.check(path, option: option)
         self.path = path
         self.identity = identity
+        firstCreated = OutputPath.firstMissingFolder(path)
+        lock = try SweepLockHold(folder: path, keepsHolding: identity.command != "sweep")
         let advice = "; use --force to replace it, or another \(option)"
         switch OutputManifest.read(directory: path) {
         case .valid(let manifest):
@@ -95,6 +107,14 @@ public struct OutputFolder: Sendable {
         } else {
             unlink(manifestPath)
             rmdir(path)
+            // Folders created on the way (`results/` for `results/x`) go too, when empty.
+            if let firstCreated {
+                var folder = InputFile.directory(of: path)
+                while folder.count >= firstCreated.count, folder != ".", folder != "/" {
+                    guard rmdir(folder) == 0 else { break }
+                    folder = InputFile.directory(of: folder)
+                }
+            }
         }
     }
 

@@ -65,7 +65,9 @@ public final class Player {
     var coordinator: PlaybackCoordinator?
 
     // Playback.
-    public internal(set) var state: PlaybackState = .idle
+    /// Read by the run loop after every event (unchecked exclusivity: a player runs on its simulation's one thread
+    /// and no access to it spans a call back into the player).
+    @exclusivity(unchecked) public internal(set) var state: PlaybackState = .idle
     var timeControlStatus: TimeControlStatus = .paused
     var waitingReason: WaitingReason? = .noItemToPlay
     var rate: Double
@@ -86,7 +88,8 @@ public final class Player {
 
     // Loading.
     var nextSegment = 0
-    var request: Request?
+    /// Read and replaced at every download event (unchecked exclusivity, as ``state``).
+    @exclusivity(unchecked) var request: Request?
     var lastVariant: Int?
     var isAfterSeek = false
     /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).
@@ -125,13 +128,15 @@ public final class Player {
     var zeroCapacityIndex: (link: Int, index: ZeroCapacityIndex)?
 
     // Records.
-    public internal(set) var segments: [SegmentRecord] = []
+    // Appended to at every download and state change; each append calls nothing that reaches the same array, and
+    // a player runs on its simulation's one thread, so the run-time exclusivity check is dropped.
+    @exclusivity(unchecked) public internal(set) var segments: [SegmentRecord] = []
     /// The tally of the records when they are not kept (``keepsSegmentRecords`` false), else `nil`.
     public internal(set) var segmentTally: SegmentTally?
     /// Whether every segment record is kept in ``segments``; without them only ``segmentTally`` grows (not at
     /// all: it is a fixed set of sums), so a long run that writes no `segments.csv` holds nothing per segment.
     public let keepsSegmentRecords: Bool
-    public internal(set) var timeline: [TimelineRecord] = []
+    @exclusivity(unchecked) public internal(set) var timeline: [TimelineRecord] = []
     public internal(set) var totals = PlayerTotals()
     var stallSecondsAtLastArrival = 0.0
     var lastRow: TimelineRecord?

@@ -12,7 +12,7 @@ public final class Simulation {
     /// Whether the players record timeline rows.
     let recordsTimeline: Bool
     /// Events processed so far (stale ones included), for benchmarks.
-    public private(set) var eventCount = 0
+    @exclusivity(unchecked) public private(set) var eventCount = 0
     /// The shortest request timeout of the players (seconds).
     let minimumTimeout: Double
 

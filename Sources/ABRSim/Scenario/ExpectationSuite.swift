@@ -16,11 +16,12 @@ public struct ExpectationSuite: Sendable {
     }
 
     /// Finds and loads the scenarios `arguments` name (files, or folders searched recursively for `*.json`).
-    /// Throws the first ``InputError`` (a missing path, an empty folder, a bad scenario).
-    public static func load(_ arguments: [String], loader: ScenarioLoader = ScenarioLoader()) throws
-        -> ExpectationSuite
+    /// Throws the first ``InputError`` (a missing path, an empty folder, a bad scenario). With `seed`, every
+    /// scenario runs on that seed instead of its own (``ScenarioLoader/load(_:seed:)``).
+    public static func load(_ arguments: [String], loader: ScenarioLoader = ScenarioLoader(), seed: UInt64? = nil)
+        throws -> ExpectationSuite
     {
-        ExpectationSuite(scenarios: try scenarioFiles(arguments).map { try loader.load($0) })
+        ExpectationSuite(scenarios: try scenarioFiles(arguments).map { try loader.load($0, seed: seed) })
     }
 
     /// Runs every scenario (its own seed) on up to `jobs` threads and returns each scenario's results, in

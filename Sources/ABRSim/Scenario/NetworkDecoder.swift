@@ -15,8 +15,12 @@ struct NetworkDecoder {
     static let defaultMahimahiBinMs = 100
 
     let directory: String
-    /// The default seed of synthetic traces (the scenario's seed).
+    /// The default seed of synthetic traces (the run's seed).
     var seed: UInt64 = 1
+    /// Whether ``seed`` also replaces a synthetic model's own `seed` (a command line's `--seed`).
+    var overridesModelSeeds = false
+    /// Which network of the scenario this is, for its random streams: 0 the shared link, r + 1 route r.
+    var networkIndex = 0
 
     func decode(_ reader: JSONReader) throws -> (NetworkTimeline, String) {
         let object = try reader.object()
@@ -39,13 +43,13 @@ struct NetworkDecoder {
         if object.has("stretches") {
             let list = try object.required("stretches").array()
             guard !list.isEmpty else { throw reader.error("stretches: at least one stretch is needed") }
-            for item in list {
-                let (stretch, label) = try decodeStretch(item)
+            for (position, item) in list.enumerated() {
+                let (stretch, label) = try decodeStretch(item, position: position)
                 stretches.append(stretch)
                 labels.append(label)
             }
         } else {
-            let (stretch, label) = try decodeStretch(reader, object: object, isWholeNetwork: true)
+            let (stretch, label) = try decodeStretch(reader, object: object, isWholeNetwork: true, position: 0)
             stretches.append(stretch)
             labels.append(label)
         }
@@ -54,23 +58,30 @@ struct NetworkDecoder {
             let timeline = try NetworkTimeline.build(stretches, defaultRttSeconds: rtt, atEnd: atEnd)
             return (timeline, name ?? labels.filter { $0 != "outage" }.joined(separator: "+"))
         } catch var error as InputError {
+            // Errors raised below the file layer (the timeline, a generated trace's curve) get the scenario file
+            // and the JSON path here: `stretches[i]` becomes `$.network.stretches[i]`.
             if error.file == nil {
                 error.file = reader.file
-                error.location = reader.path
+                if let location = error.location, location.hasPrefix("stretches["), object.has("stretches") {
+                    error.location = reader.path + "." + location
+                } else {
+                    error.location = reader.path + (error.location.map { " (\($0))" } ?? "")
+                }
             }
             throw error
         }
     }
 
-    func decodeStretch(_ reader: JSONReader) throws -> (NetworkStretch, String) {
+    func decodeStretch(_ reader: JSONReader, position: Int) throws -> (NetworkStretch, String) {
         let object = try reader.object()
-        let result = try decodeStretch(reader, object: object, isWholeNetwork: false)
+        let result = try decodeStretch(reader, object: object, isWholeNetwork: false, position: position)
         try object.finish()
         return result
     }
 
-    /// One stretch; with `isWholeNetwork` the object is the network itself (no `seconds` needed).
-    func decodeStretch(_ reader: JSONReader, object: JSONObjectReader, isWholeNetwork: Bool) throws -> (
+    /// One stretch, at `position` in the network's list; with `isWholeNetwork` the object is the network itself (no
+    /// `seconds` needed).
+    func decodeStretch(_ reader: JSONReader, object: JSONObjectReader, isWholeNetwork: Bool, position: Int) throws -> (
         NetworkStretch, String
     ) {
         let kinds = ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"].filter { object.has($0) }
@@ -118,8 +129,16 @@ struct NetworkDecoder {
             if let x = object.optional("binMs") {
                 binMs = try x.int(in: 1...60_000)
             }
-            let trace = try pathReader.readingReferencedFile {
-                try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
+            let trace: Trace
+            do {
+                trace = try pathReader.readingReferencedFile {
+                    try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
+                }
+            } catch var error as InputError where error.isDeclaredFormatClash {
+                if let formatReader = object.optional("format") {
+                    error.message += " at \(formatReader.file): \(formatReader.path)"
+                }
+                throw error
             }
             return (.trace(trace, seconds: try seconds(required: false), rttSeconds: rtt), trace.name)
         case "synthetic":
@@ -132,7 +151,8 @@ struct NetworkDecoder {
             let trace: Trace
             do {
                 trace = try SyntheticTraceGenerator.generate(
-                    decoded.model, seconds: length, seed: decoded.seed ?? seed, name: decoded.label)
+                    decoded.model, seconds: length, seed: overridesModelSeeds ? seed : decoded.seed ?? seed,
+                    name: decoded.label, network: networkIndex, stretch: position)
             } catch var error as InputError {
                 error.file = error.file ?? syntheticReader.file
                 error.location = error.location ?? syntheticReader.path

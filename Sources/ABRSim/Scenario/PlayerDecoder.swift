@@ -22,6 +22,10 @@ struct PlayerDecoder {
         guard !id.isEmpty, !id.contains(",") else {
             throw idReader.error("a player id must be non-empty and comma-free")
         }
+        guard id.utf8.count <= ScenarioLoader.maximumNameBytes else {
+            throw idReader.error(
+                "a player id is at most \(ScenarioLoader.maximumNameBytes) bytes long, found \(id.utf8.count)")
+        }
         let policyReader = try object.required("policy")
         let policy = try decodePolicy(policyReader)
         guard registry.descriptor(named: policy.name) != nil else {

@@ -43,9 +43,11 @@ public struct ScenarioLoader {
 
     /// Loads and validates the scenario at `path` (with ``settings`` applied). An error about a value a setting
     /// wrote says so: `… (set by --set PATH=VALUE)`.
-    public func load(_ path: String) throws -> Scenario {
+    /// With `seed` (a command line's `--seed`), that seed replaces the scenario's `seed` and every synthetic
+    /// model's own `seed`, so it reaches every random stream of the run (`docs/seeds.md`).
+    public func load(_ path: String, seed override: UInt64? = nil) throws -> Scenario {
         do {
-            return try decode(document(path), path: path)
+            return try decode(document(path), path: path, seed: override)
         } catch var error as InputError where error.file == path && error.location != nil {
             if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, message: error.message) }) {
                 error.message += " (set by \(cause.option) \(cause.pathText)=\(cause.valueText))"
@@ -55,16 +57,18 @@ public struct ScenarioLoader {
     }
 
     /// Decodes the parsed document of the scenario at `path`.
-    func decode(_ document: JSONValue, path: String) throws -> Scenario {
+    func decode(_ document: JSONValue, path: String, seed override: UInt64? = nil) throws -> Scenario {
         let root = try JSONReader(document, file: path).object()
         let directory = InputFile.directory(of: path)
         let defaultName = InputFile.fileName(of: path).replacingSuffix(".json", with: "")
         let name = try root.optional("name")?.string() ?? defaultName
         try checkName(name, root.optional("name") ?? root.reader)
-        let seed = try root.optional("seed").map { try $0.nonNegativeInt() } ?? 1
+        let fileSeed = try root.optional("seed").map { try $0.seed() } ?? 1
+        let seed = override ?? fileSeed
         let description = try root.optional("description")?.string() ?? ""
-        let (network, networkLabel) = try NetworkDecoder(directory: directory, seed: UInt64(seed)).decode(
-            root.required("network"))
+        let (network, networkLabel) = try NetworkDecoder(
+            directory: directory, seed: seed, overridesModelSeeds: override != nil
+        ).decode(root.required("network"))
         let content = try root.optional("content").map { try ContentDecoder(directory: directory).decode($0) }
         let qoe = try root.optional("qoe").map(decodeQoE) ?? QoESettings()
         let duration = try root.optional("durationSeconds")?.double(in: ScenarioBounds.durationSeconds)
@@ -76,9 +80,11 @@ public struct ScenarioLoader {
         var routes: [ExternalRoute] = []
         if let reader = root.optional("routes") {
             let object = try reader.object()
-            for key in object.keys {
+            for (position, key) in object.keys.enumerated() {
                 guard key != "local" else { throw reader.error("'local' is the shared link; name routes otherwise") }
-                let (timeline, _) = try NetworkDecoder(directory: directory).decode(try object.required(key))
+                let decoder = NetworkDecoder(
+                    directory: directory, seed: seed, overridesModelSeeds: override != nil, networkIndex: position + 1)
+                let (timeline, _) = try decoder.decode(try object.required(key))
                 routes.append(ExternalRoute(name: key, network: timeline))
             }
             try object.finish()
@@ -132,7 +138,7 @@ public struct ScenarioLoader {
         let tune = try root.optional("tune").map(TuneSettingsDecoder.decode)
         try root.finish()
         var scenario = Scenario(
-            name: name, file: path, seed: UInt64(seed), network: network, networkLabel: networkLabel,
+            name: name, file: path, seed: seed, network: network, networkLabel: networkLabel,
             players: players, qoe: qoe, durationSeconds: duration, allocation: allocation, priorityWeights: weights)
         scenario.descriptionText = description
         scenario.routes = routes
@@ -142,9 +148,21 @@ public struct ScenarioLoader {
         return scenario
     }
 
+    /// The longest scenario name, in UTF-8 bytes: the default output folders (`results/NAME-sweep-I-of-N`) must
+    /// stay within a file name's 255 bytes (NAME_MAX).
+    public static let maximumNameBytes = 200
+
     func checkName(_ name: String, _ reader: JSONReader) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             throw reader.error("name must be a non-empty word usable as a folder name, got '\(name)'")
+        }
+        guard name.utf8.count <= Self.maximumNameBytes else {
+            throw reader.error(
+                "name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
+                    + " (it names the output folders)")
+        }
+        if name.unicodeScalars.contains(where: VisibleText.isEscaped) {
+            throw reader.error("name may not hold control characters or line separators, got '\(name)'")
         }
     }
 

@@ -24,20 +24,9 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// `file: location: message`, leaving out the parts that are absent, on one line: control characters a user's
-    /// input put in the text (a newline in a JSON string, a tab, an escape sequence) are shown escaped, as `\n`,
-    /// `\t` or `\u{1B}`.
+    /// input put in the text (a newline in a JSON string, a tab, an escape sequence, U+2028) are shown escaped
+    /// (``VisibleText``), as `\n`, `\t` or `\u{1B}`.
     public var description: String {
-        var text = ""
-        for scalar in [file, location, message].compactMap({ $0 }).joined(separator: ": ").unicodeScalars {
-            switch scalar {
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.properties.generalCategory == .control:
-                text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text
+        VisibleText.escaping([file, location, message].compactMap({ $0 }).joined(separator: ": "))
     }
 }

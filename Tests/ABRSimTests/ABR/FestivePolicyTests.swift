@@ -82,11 +82,15 @@ struct FestivePolicyTests {
     }
 
     @Test func playersGetDistinctRandomStreams() {
-        let a = policySeed(PolicyEnvironment(seed: 1, playerIndex: 0), stream: 0xFE57)
-        let b = policySeed(PolicyEnvironment(seed: 1, playerIndex: 1), stream: 0xFE57)
-        let c = policySeed(PolicyEnvironment(seed: 2, playerIndex: 0), stream: 0xFE57)
+        func draws(seed: UInt64, player: Int) -> [Double] {
+            let random = RandomSource(seed: seed, stream: .policy(0xFE57, player: player))
+            return (0..<4).map { _ in random.uniform() }
+        }
+        let a = draws(seed: 1, player: 0)
+        let b = draws(seed: 1, player: 1)
+        let c = draws(seed: 2, player: 0)
         #expect(a != b && a != c && b != c)
-        #expect(a == policySeed(PolicyEnvironment(seed: 1, playerIndex: 0), stream: 0xFE57))
+        #expect(a == draws(seed: 1, player: 0))
     }
 
     @Test func neverExceedsTheCap() {

@@ -20,7 +20,7 @@ struct MergeCommandTests {
         let out = fixture.directory + "/merged"
         let missing = try runABRSim(["merge", fixture.directory + "/s1", fixture.directory + "/s3", "--out", out])
         #expect(missing.status == 2)
-        #expect(missing.standardError.contains("shard 2/3 is missing"), "\(missing.standardError)")
+        #expect(missing.standardError.contains("shard 2/3 of its sweep is missing"), "\(missing.standardError)")
         let twice = try runABRSim([
             "merge", fixture.directory + "/s1", fixture.directory + "/s1", fixture.directory + "/s2", "--out", out,
         ])

@@ -208,9 +208,12 @@ final class ChildProcess {
     func readLine(deadline: Double, timeout: Double) throws -> String {
         while true {
             if let newline = pending[scanned...].firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                let bytes = pending[..<newline]
+                let line = String(validating: bytes, as: UTF8.self)
+                let shown = line == nil ? VisibleText.escaping(bytes: bytes.prefix(120)) : ""
                 pending.removeSubrange(...newline)
                 scanned = 0
+                guard let line else { throw Failure(message: "the reply is not valid UTF-8, got '\(shown)'") }
                 return line
             }
             scanned = pending.count
@@ -275,9 +278,8 @@ final class ChildProcess {
             guard poll(&fd, 1, 0) > 0 else { break }
             drainErrors()
         }
-        let text = String(decoding: errorTail, as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).suffix(3)
-        return lines.joined(separator: " | ")
+        let lines = errorTail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).suffix(3)
+        return lines.map { VisibleText.escaping(bytes: $0) }.joined(separator: " | ")
     }
 
     /// How the child ended, if it has (reaps it); waits up to `grace` seconds for it.

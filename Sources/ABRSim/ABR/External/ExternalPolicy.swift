@@ -81,7 +81,10 @@ public final class ExternalPolicy: ABRPolicy {
     /// Records the failure, kills the child, and answers a harmless wait (the player fails on seeing the reason).
     private func fail(_ message: String) -> ABRDecision {
         let tail = process.stderrTail()
-        failureReason = "external policy '\(label)': \(message)" + (tail.isEmpty ? "" : "; its stderr: \(tail)")
+        // What the child wrote (its reply, its stderr) is shown escaped, so the reason is one line of plain text
+        // wherever it is written: the message, CSV, HTML, SVG, JUnit.
+        failureReason = VisibleText.escaping(
+            "external policy '\(label)': \(message)" + (tail.isEmpty ? "" : "; its stderr: \(tail)"))
         process.terminate()
         return .wait(seconds: 1)
     }

@@ -30,7 +30,9 @@ public final class DynamicPolicy: ABRPolicy {
     public let safety: Double
     /// Whether BolaRule is the active throughput/buffer rule now.
     public private(set) var usingBola = false
-    private var abandonRule: DashAbandonRule?
+    /// Evaluated in place at every progress check (0.05 s of each download): unchecked exclusivity, since the rule
+    /// calls nothing that reaches this policy and a policy runs on its simulation's one thread.
+    @exclusivity(unchecked) private var abandonRule: DashAbandonRule?
     private var current: Int?
     private var segmentsLoaded = 0
     private var requestedSegment = 0

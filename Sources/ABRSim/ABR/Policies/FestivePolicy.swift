@@ -147,16 +147,7 @@ extension BuiltInPolicies {
             alpha: try arguments.number("alpha", default: 12),
             stabilitySeconds: try arguments.positive("stabilitySeconds", default: 20),
             targetBuffer: target > 0 ? target : nil, spread: spread > 0 ? spread : nil,
-            random: RandomSource(seed: policySeed(environment, stream: 0xFE57))
+            random: RandomSource(seed: environment.seed, stream: .policy(0xFE57, player: environment.playerIndex))
         )
     }
-}
-
-/// A seed for one policy's random stream, distinct per run seed, player and `stream` tag (SplitMix64 finaliser).
-func policySeed(_ environment: PolicyEnvironment, stream: UInt64) -> UInt64 {
-    var z = environment.seed &+ 0x9E37_79B9_7F4A_7C15 &* (UInt64(truncatingIfNeeded: environment.playerIndex) &+ 1)
-    z ^= stream &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
 }

@@ -120,23 +120,38 @@ final class MPCPlanner {
     }
 
     /// Fills the smallest download per position and the best bitrate-minus-smoothness chains.
+    ///
+    /// The loops work on local arrays (the planner's are moved out and back, so nothing is copied): each access to
+    /// an array held by the class would otherwise pay a run-time exclusivity check, a large part of a decision in
+    /// a checked release build.
     private func prepareBounds() {
+        let downloads = downloadSeconds
+        let bitrates = bitratesKbps
+        let penalty = smoothnessPenalty
+        var smallestPerPosition = [Double]()
+        swap(&smallestPerPosition, &smallestDownload)
+        var chain = [Double]()
+        swap(&chain, &bestChain)
+        defer {
+            swap(&smallestPerPosition, &smallestDownload)
+            swap(&chain, &bestChain)
+        }
         for position in 0..<horizon {
             var smallest = Double.infinity
-            for variant in 0..<choices { smallest = min(smallest, downloadSeconds[position * choices + variant]) }
-            smallestDownload[position] = smallest
+            for variant in 0..<choices { smallest = min(smallest, downloads[position * choices + variant]) }
+            smallestPerPosition[position] = smallest
         }
-        for last in 0..<choices { bestChain[last] = 0 }
+        for last in 0..<choices { chain[last] = 0 }
         for remaining in 1...horizon {
             for last in 0..<choices {
                 var top = -Double.infinity
                 for variant in 0..<choices {
                     let gain =
-                        bitratesKbps[variant] - smoothnessPenalty * abs(bitratesKbps[variant] - bitratesKbps[last])
-                        + bestChain[(remaining - 1) * choices + variant]
+                        bitrates[variant] - penalty * abs(bitrates[variant] - bitrates[last])
+                        + chain[(remaining - 1) * choices + variant]
                     top = max(top, gain)
                 }
-                bestChain[remaining * choices + last] = top
+                chain[remaining * choices + last] = top
             }
         }
     }
@@ -242,24 +257,26 @@ private struct MPCSearch {
                 buffer -= download
             }
             buffer += segments[p]
-            p += 1
+            p &+= 1
         }
         return rebuffer
     }
 
-    /// Visits the children of the prefix stored at `depth`, highest variant first.
+    /// Visits the children of the prefix stored at `depth`, highest variant first. Index arithmetic wraps
+    /// (`&+`, `&*`) instead of checking for overflow: every value is below (horizon + 1) × choices, which the
+    /// planner's limits keep far from `Int.max`, and this is the hottest loop of the MPC policies.
     mutating func explore(depth: Int, first: Int) {
-        let slot = state + 5 * depth
+        let slot = state + 5 &* depth
         let buffer = slot[0]
         let rebuffer = slot[1]
         let a = slot[2]
         let s = slot[3]
         let previous = Int(slot[4])
-        let row = downloads + depth * choices
+        let row = downloads + depth &* choices
         let segment = segments[depth]
-        let isLeafLevel = depth == horizon - 1
-        let remaining = horizon - depth - 1
-        var variant = choices - 1
+        let isLeafLevel = depth == horizon &- 1
+        let remaining = horizon &- depth &- 1
+        var variant = choices &- 1
         while variant >= 0 {
             let download = row[variant]
             var nextBuffer = buffer
@@ -284,8 +301,8 @@ private struct MPCSearch {
                     found = true
                 }
             } else {
-                let future = rebufferLowerBound(from: depth + 1, buffer: nextBuffer)
-                let gain = chain[remaining * choices + variant]
+                let future = rebufferLowerBound(from: depth &+ 1, buffer: nextBuffer)
+                let gain = chain[remaining &* choices &+ variant]
                 let penaltyFloor = rebufferPenalty * (nextRebuffer + future)
                 let bound = (nextA - smoothnessPenalty * nextS + gain) / 1000 - penaltyFloor
                 let margin =
@@ -298,10 +315,10 @@ private struct MPCSearch {
                     child[2] = nextA
                     child[3] = nextS
                     child[4] = Double(variant)
-                    explore(depth: depth + 1, first: head)
+                    explore(depth: depth &+ 1, first: head)
                 }
             }
-            variant -= 1
+            variant &-= 1
         }
     }
 }

@@ -94,7 +94,7 @@ public struct SyntheticModelDecoder {
         }
         if let outages = object.optional("outages") { model.outages = try decodeOutages(outages) }
         let seconds = try object.optional("seconds")?.double(in: ScenarioBounds.durationSeconds)
-        let seed = try object.optional("seed").map { UInt64(try $0.nonNegativeInt()) }
+        let seed = try object.optional("seed").map { try $0.seed() }
         return Decoded(model: model, seconds: seconds, seed: seed, label: "synthetic-\(name)")
     }
 

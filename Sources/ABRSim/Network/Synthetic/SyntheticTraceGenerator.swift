@@ -1,17 +1,20 @@
 /// Generates a ``Trace`` from a ``SyntheticTraceModel`` and a seed, with GSL's MT19937 (``RandomSource``).
 ///
 /// The same model, length and seed give the same trace on every machine: GSL's generator is specified bit for bit
-/// and the draws are taken in a fixed order. The base process and the outages use separate streams (derived from
-/// the seed), so adding outages does not change the base rates underneath them. Called by the scenario loader
+/// and the draws are taken in a fixed order. The base process and the outages use separate ``RandomStream``s of the
+/// seed, one pair per stretch position, so adding outages does not change the base rates underneath them and two
+/// stretches of one network never repeat each other's draws. Called by the scenario loader
 /// (`{"synthetic": …}` networks and stretches) and `abrsim trace generate`.
 public enum SyntheticTraceGenerator {
     /// The most pieces a generated trace may have (about 380 MB of piece arrays).
     public static let maximumPieces = 10_000_000
 
-    /// A trace of `seconds` seconds named `name`; throws an ``InputError`` for an invalid model or length.
-    public static func generate(_ model: SyntheticTraceModel, seconds: Double, seed: UInt64, name: String = "synthetic")
-        throws -> Trace
-    {
+    /// A trace of `seconds` seconds named `name`, drawn on the streams of stretch `stretch` of network `network`
+    /// (`abrsim trace generate` is stretch 0 of network 0); throws an ``InputError`` for an invalid model or length.
+    public static func generate(
+        _ model: SyntheticTraceModel, seconds: Double, seed: UInt64, name: String = "synthetic", network: Int = 0,
+        stretch: Int = 0
+    ) throws -> Trace {
         try model.validate()
         guard seconds.isFinite, seconds > 0 else {
             throw InputError("a synthetic trace must last a positive number of seconds, not \(seconds)")
@@ -38,7 +41,7 @@ public enum SyntheticTraceGenerator {
                 "\(seconds) s at \(outages.perMinute) outages per minute is more than \(maximumPieces) outages;"
                     + " use a lower perMinute or longer meanSeconds")
         }
-        let random = RandomSource(seed: seed)
+        let random = RandomSource(seed: seed, stream: .syntheticRates(network: network, stretch: stretch))
         var starts: [Double] = []
         var rates: [Double] = []
         func sample(from start: Double, length: Double, _ rate: LognormalRate) {
@@ -65,6 +68,11 @@ public enum SyntheticTraceGenerator {
                 sample(from: visit.start, length: visit.length, chain.states[visit.state].rate)
             }
         }
+        guard !starts.isEmpty else {
+            throw InputError(
+                "the model draws no rate in \(seconds) s: a sojourn distribution is degenerate"
+                    + " (a sojournShape or meanSojournSeconds too small to draw a positive length)")
+        }
         // A finite mean and spread can still overflow the draws (a spread of 1e300): say so here, where the
         // decoders add the file and JSON path, rather than when the trace becomes a curve.
         if let rate = rates.first(where: { !$0.isFinite }) {
@@ -72,7 +80,8 @@ public enum SyntheticTraceGenerator {
         }
         var trace = Trace(name: name, starts: starts, ratesBps: rates, duration: seconds)
         if let outages = model.outages {
-            let outageRandom = RandomSource(seed: seed ^ 0x5BD1_E995)
+            let outageRandom = RandomSource(
+                seed: seed, stream: .syntheticOutages(network: network, stretch: stretch))
             let intervals = outages.intervals(seconds: seconds, outageRandom, limit: maximumPieces)
             guard intervals.count <= maximumPieces else {
                 throw InputError(

@@ -106,7 +106,7 @@ public enum PlotBundles {
     /// `id` with every character other than letters, digits, `-`, `_` and `.` replaced by `_`.
     static func fileNamePart(_ id: String) -> String {
         String(
-            id.map { character -> Character in
+            id.prefix(100).map { character -> Character in
                 character.isASCII && (character.isLetter || character.isNumber || "-_.".contains(character))
                     ? character : "_"
             })

@@ -102,9 +102,17 @@ public struct JSONReader {
 
     // MARK: - Scalars
 
-    /// The value as a string.
+    /// The value as a string. Names, paths and labels end up in messages, file names, CSV, HTML and SVG, so a
+    /// string holding a control character, a line or paragraph separator or a byte-order mark (``VisibleText``;
+    /// JSON lets `\u0000` through as an escape) is refused here, at its path.
     public func string() throws -> String {
         guard case .string(let text) = value else { throw typeError(expected: "a string") }
+        if let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { VisibleText.isEscaped($0.1) }) {
+            let code = String(scalar.value, radix: 16, uppercase: true)
+            throw error(
+                "a string here may not hold control characters or line separators; found U+"
+                    + String(repeating: "0", count: max(0, 4 - code.count)) + code + " at character \(offset + 1)")
+        }
         return text
     }
 

@@ -14,7 +14,7 @@ public enum SweepMerge {
     /// Merges `inputs` (shard folders, any order) into `output`; returns the number of runs and shards.
     @discardableResult
     public static func merge(_ inputs: [String], into output: String) throws -> (runs: Int, shards: Int) {
-        guard !inputs.isEmpty else { throw InputError(location: "DIR", "give the shard folders to merge") }
+        guard !inputs.isEmpty else { throw InputError(location: "merge", "give the shard folders to merge") }
         let shards = try inputs.map(ShardFolder.init)
         let first = shards[0]
         for shard in shards.dropFirst() where shard.baseManifest != first.baseManifest {
@@ -36,7 +36,10 @@ public enum SweepMerge {
             byIndex[shard.shard.index - 1] = shard
         }
         if let missing = byIndex.firstIndex(where: { $0 == nil }) {
-            throw InputError(location: "DIR", "shard \(missing + 1)/\(count) is missing")
+            let given = shards.map { "\($0.directory) (\($0.shard))" }.joined(separator: ", ")
+            throw InputError(
+                file: first.directory,
+                "shard \(missing + 1)/\(count) of its sweep is missing among the folders given: \(given)")
         }
         let ordered = byIndex.map { $0! }
         for shard in ordered {

@@ -37,6 +37,9 @@ public struct SweepPlan: Sendable {
     public var points: [(scenario: Scenario, rttSeconds: Double)]
     /// Each grid point's value texts, one per axis.
     public var pointValues: [[String]]
+    /// Every other file the sweep reads, with its ``InputFingerprint``: the files the scenario names (traces,
+    /// content), then each trace of ``traces``. A resume refuses any that changed, naming it.
+    public var inputFingerprints: [(path: String, fingerprint: String)]
 
     /// A plan over `scenario` (loaded from its file by `loader`, whose edits apply to every run, and whose
     /// `network.rttMs` it reads), crossed with `grid`'s points. A grid over a setting that cannot vary (see
@@ -53,7 +56,8 @@ public struct SweepPlan: Sendable {
         self.grid = grid
         let bytes = try InputFile.readAll(scenario.file)
         scenarioFingerprint = fnv1a(bytes)
-        rttSeconds = try Self.defaultRttSeconds(loader.document(scenario.file), file: scenario.file)
+        let document = try loader.document(scenario.file)
+        rttSeconds = try Self.defaultRttSeconds(document, file: scenario.file)
         var paths: Set<String> = []
         for axis in grid {
             try axis.checkVaries(traces: !traces.isEmpty, policies: !policies.isEmpty, seed: seed != nil)
@@ -63,17 +67,26 @@ public struct SweepPlan: Sendable {
         }
         var values: [[ScenarioSetting]] = [[]]
         for axis in grid { values = values.flatMap { prefix in axis.values.map { prefix + [$0] } } }
+        let directory = InputFile.directory(of: scenario.file)
+        var named = InputFingerprint.referencedFiles(document, directory: directory)
         if grid.isEmpty {
             points = [(scenario, rttSeconds)]
         } else {
             points = try values.map { point in
                 var pointLoader = loader
                 pointLoader.settings += point
-                let loaded = try pointLoader.load(scenario.file)
-                return (loaded, try Self.defaultRttSeconds(pointLoader.document(scenario.file), file: scenario.file))
+                let pointDocument = try pointLoader.document(scenario.file)
+                // A grid point may name other files (a trace or content per point): fingerprint those too.
+                for file in InputFingerprint.referencedFiles(pointDocument, directory: directory)
+                where !named.contains(file) {
+                    named.append(file)
+                }
+                let loaded = try pointLoader.load(scenario.file, seed: seed)
+                return (loaded, try Self.defaultRttSeconds(pointDocument, file: scenario.file))
             }
         }
         pointValues = grid.isEmpty ? [[]] : values.map { $0.map(\.valueText) }
+        inputFingerprints = (named + traces).map { ($0, InputFingerprint.of($0)) }
     }
 
     /// Number of trace choices (1 when the scenario's network is used).
@@ -129,10 +142,10 @@ public struct SweepPlan: Sendable {
     /// The text that identifies this sweep on disk (``SweepStore`` compares it on resume, `merge` across shards):
     /// format version, scenario path and fingerprint, seed, RTT, whether segments are written, the run count,
     /// the shard, a fingerprint of the tables' columns, every trace and every policy label, one per line, then the
-    /// `--set` edits and the grid's axes.
+    /// `--set` edits and the grid's axes, then `input FINGERPRINT PATH` for every other file read.
     public func manifest(shard: SweepShard) -> String {
         var lines = [
-            "abrsim-sweep 1", "scenario \(scenario.file)", "scenario-fnv1a \(scenarioFingerprint)", "seed \(seed)",
+            "abrsim-sweep 2", "scenario \(scenario.file)", "scenario-fnv1a \(scenarioFingerprint)", "seed \(seed)",
             "rtt-s \(formatCSVNumber(rttSeconds))", "segments \(writesSegments ? "on" : "off")", "runs \(runCount)",
             "order trace-major", "shard \(shard.index)/\(shard.count)",
             // The tables' columns: a folder written by a version with other columns is another sweep.
@@ -148,6 +161,7 @@ public struct SweepPlan: Sendable {
             lines.append(Self.gridAxisPrefix + axis.path)
             lines.append("grid-values " + axis.values.map(\.valueText).joined(separator: "|"))
         }
+        lines += inputFingerprints.map { "\(SweepStore.inputPrefix)\($0.fingerprint) \($0.path)" }
         return lines.joined(separator: "\n") + "\n"
     }
 

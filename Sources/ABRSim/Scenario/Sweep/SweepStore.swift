@@ -77,6 +77,14 @@ public final class SweepStore {
             let manifestPath = InputFile.resolve("manifest", against: state)
             if let existing = try? InputFile.readAll(manifestPath), existing == Array(manifest.utf8) || !replacing {
                 guard existing == Array(manifest.utf8) else {
+                    let changed = Self.changedInputs(String(decoding: existing, as: UTF8.self), manifest)
+                    if !changed.isEmpty {
+                        throw InputError(
+                            file: changed[0],
+                            "changed since the sweep in \(directory) began"
+                                + (changed.count > 1 ? " (as did \(changed.dropFirst().joined(separator: ", ")))" : "")
+                                + ", so its rows would mix old and new data; restore it, or use --force to start over")
+                    }
                     throw InputError(
                         file: directory,
                         "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
@@ -206,6 +214,32 @@ public final class SweepStore {
             throw InputError(file: directory, "another abrsim sweep is writing this folder")
         }
         return descriptor
+    }
+
+    /// The prefix of a manifest line recording an input file: `input FINGERPRINT PATH`.
+    public static let inputPrefix = "input "
+
+    /// The input files whose fingerprints differ between two manifests of otherwise the same sweep (the scenario
+    /// file first when its own fingerprint differs); empty when anything else differs too.
+    static func changedInputs(_ old: String, _ new: String) -> [String] {
+        let a = old.split(separator: "\n").map(String.init)
+        let b = new.split(separator: "\n").map(String.init)
+        guard a.count == b.count else { return [] }
+        var changed: [String] = []
+        for (x, y) in zip(a, b) where x != y {
+            if x.hasPrefix("scenario-fnv1a "), y.hasPrefix("scenario-fnv1a "),
+                let scenario = a.first(where: { $0.hasPrefix("scenario ") })
+            {
+                changed.append(String(scenario.dropFirst("scenario ".count)))
+                continue
+            }
+            guard x.hasPrefix(inputPrefix), y.hasPrefix(inputPrefix),
+                let pathX = x.dropFirst(inputPrefix.count).split(separator: " ", maxSplits: 1).last,
+                let pathY = y.dropFirst(inputPrefix.count).split(separator: " ", maxSplits: 1).last, pathX == pathY
+            else { return [] }
+            changed.append(String(pathX))
+        }
+        return changed
     }
 
     /// The first line where two manifests differ, for the error message.
