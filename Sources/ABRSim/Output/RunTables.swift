@@ -14,14 +14,14 @@ public enum RunTables {
         "final_state", "end_s", "cache_hits", "avg_throughput_kbps", "link_share", "jain_throughput", "jain_bitrate",
         "jain_qoe",
         "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness", "failure_reason",
-        "timeout_count", "retry_count", "skipped_s",
+        "timeout_count", "retry_count", "skipped_s", "throughput_capacity_ratio",
     ]
 
     /// Columns of `segments.csv`.
     public static let segmentColumns = [
         "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
         "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
-        "abandoned", "cache_hit", "timed_out", "attempt",
+        "abandoned", "cache_hit", "timed_out", "attempt", "available_kbps", "model_throughput_kbps",
     ]
 
     /// Columns of `timeline.csv`.
@@ -110,6 +110,7 @@ public enum RunTables {
             writer.append(s.timedOutCount)
             writer.append(s.retryCount)
             writer.append(s.skippedSeconds)
+            appendOptional(DownloadModelView.meanThroughputCapacityRatio(player.segments), to: &writer)
             writer.endRow()
         }
     }
@@ -143,6 +144,8 @@ public enum RunTables {
                 writer.append(r.cacheHit)
                 writer.append(r.timedOut)
                 writer.append(r.attempt)
+                appendOptional(r.availableBps.map { $0 / 1000 }, to: &writer)
+                appendOptional(r.modelThroughputBps.map { $0 / 1000 }, to: &writer)
                 writer.endRow()
             }
         }

@@ -26,6 +26,10 @@ public final class Player {
         var fromCache = false
         /// 1 for the first request of the segment, 2 for its first retry after a timeout, …
         var attempt = 1
+        /// The capacity available to the flow at its first byte (bit/s; `nil` before it, or from the cache).
+        var availableBps: Double?
+        /// The download model's plan (`nil` for the fluid model).
+        var plan: DownloadPlan?
     }
 
     /// Index in the scenario.
@@ -63,6 +67,12 @@ public final class Player {
     var cache: SegmentCache?
     /// The coordination group this player plays in, if any.
     var coordinator: PlaybackCoordinator?
+    /// How the bytes of its requests arrive (Player+Download.swift).
+    let downloadModel: any DownloadModel
+    /// What the player's connection carries from one request to the next.
+    var connection = ConnectionState()
+    /// When the connection last carried data (seconds; `-.infinity`: never).
+    var connectionBusyUntil = -Double.infinity
 
     // Playback.
     public internal(set) var state: PlaybackState = .idle
@@ -153,6 +163,7 @@ public final class Player {
             priority: priority, weight: priorityWeights.weight(priority),
             rateLimitBps: configuration.settings.rateLimitBps)
         maxVariant = configuration.settings.maximumVariant(of: configuration.content)
+        downloadModel = configuration.settings.downloadModel ?? FluidModel()
         segments.reserveCapacity(content.segmentCount)
     }
 
@@ -179,9 +190,7 @@ public final class Player {
         case .firstByte(let generation):
             guard generation == requestGeneration, var current = request else { return }
             current.firstByteTime = now
-            request = current
-            link.startFlow(
-                owner: index, bits: current.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
+            request = startDownload(current, at: now)
             scheduleProgressCheck(at: now)
         case .bufferRunsOut(let generation):
             guard generation == queuedRunOut?.generation else { return }
@@ -309,7 +318,7 @@ public final class Player {
             engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
         } else {
             request!.firstByteTime = now
-            link.startFlow(owner: index, bits: bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
+            request = startDownload(request!, at: now)
             scheduleProgressCheck(at: now)
         }
     }
@@ -363,6 +372,7 @@ public final class Player {
         if finished.fromCache {
             totals.cacheHits += 1
         } else {
+            connectionFinished(finished, at: now)
             history.append(sample, variant: finished.variant)
             estimator.add(sample)
             keepUpEstimate = nil
@@ -398,14 +408,16 @@ public final class Player {
         _ request: Request, bits: Double, firstByte: Double, at now: Double, bufferAfter: Double, stallSeconds: Double,
         abandoned: Bool = false, cacheHit: Bool = false, timedOut: Bool = false
     ) -> SegmentRecord {
-        SegmentRecord(
+        let view = modelView(of: request)
+        return SegmentRecord(
             player: index, segment: request.segment, variant: request.variant,
             bitrateBps: content.variants[request.variant].bitrateBps,
             durationSeconds: content.segmentDurations[request.segment], bytes: bits / 8,
             requestTime: request.requestTime, firstByteTime: firstByte, doneTime: now,
             throughputBps: now > firstByte ? bits / (now - firstByte) : (bits > 0 ? .infinity : 0),
             bufferBeforeSeconds: request.bufferBefore, bufferAfterSeconds: bufferAfter, stallSeconds: stallSeconds,
-            abandoned: abandoned, cacheHit: cacheHit, timedOut: timedOut, attempt: request.attempt)
+            abandoned: abandoned, cacheHit: cacheHit, timedOut: timedOut, attempt: request.attempt,
+            availableBps: view.availableBps, modelThroughputBps: view.modelThroughputBps)
     }
 
     func hasMedia(at now: Double) -> Bool { bufferLevel(at: now) > SimulationTime.tolerance }
