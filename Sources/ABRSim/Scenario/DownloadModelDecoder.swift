@@ -11,9 +11,9 @@
 ///
 /// A model counted in round trips needs a positive RTT: its own `rttMs`, or a network whose latency is positive
 /// everywhere (``check(_:network:at:)``).
-enum DownloadModelDecoder {
+public enum DownloadModelDecoder {
     /// The model names a scenario (and `abrsim model download --model`) may give.
-    static let names = ["fluid", "slow-start", "veritas-v3", "veritas-v7", "tcp"]
+    public static let names = ["fluid", "slow-start", "veritas-v3", "veritas-v7", "tcp"]
 
     static func decode(_ reader: JSONReader) throws -> any DownloadModel {
         if reader.isString { return try model(named: try reader.string(), at: reader, object: nil) }

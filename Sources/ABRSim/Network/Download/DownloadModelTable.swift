@@ -89,7 +89,9 @@ public enum DownloadModelTable {
 
 extension DownloadModelDecoder {
     /// The model `name` with `parameters` (the scenario's parameter names) and RTT `rttMs`, for table rows.
-    static func model(named name: String, parameters: [String: Double], rttMs: Double) throws -> any DownloadModel {
+    public static func model(named name: String, parameters: [String: Double], rttMs: Double) throws
+        -> any DownloadModel
+    {
         let rtt = rttMs > 0 ? rttMs / 1000 : nil
         switch name {
         case "slow-start":
