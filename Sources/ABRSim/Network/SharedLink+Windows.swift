@@ -114,3 +114,28 @@ extension SharedLink {
         return max(from, curve.time(atCumulativeBits: curve.cumulativeBits(at: from) + needed))
     }
 }
+
+extension SharedLink {
+    /// When flow `index` (one with a window) would finish if the flows stay as they are: the capped walk of
+    /// ``nextCompletionTime()`` followed for this flow alone, through its ramp.
+    func projectedWindowedFinish(_ index: Int) -> Double {
+        var remaining = max(flows[index].remainingBits, 0)
+        var from = lastUpdate
+        let uncappedFrom = cappingEnd
+        for _ in 0..<Self.maximumPiecesPerLookup {
+            if from >= uncappedFrom {
+                guard fractions[index] > 0 else { return .infinity }
+                return max(
+                    from, curve.time(atCumulativeBits: curve.cumulativeBits(at: from) + remaining / fractions[index]))
+            }
+            let to = min(curve.nextChange(after: from), nextWindowChange(after: from))
+            fillRates(at: from)
+            let rate = scratchRates[index]
+            if rate > 0 && from + remaining / rate <= to { return from + remaining / rate }
+            if to.isInfinite { return .infinity }
+            remaining -= rate * (to - from)
+            from = to
+        }
+        return from
+    }
+}

@@ -308,6 +308,7 @@ public final class SharedLink {
             let needed = max(flows[index].remainingBits, 0) / fractions[index]
             return curve.time(atCumulativeBits: lastCumulativeBits + needed)
         }
+        if flows[index].window != nil { return projectedWindowedFinish(index) }
         fillRates(at: lastUpdate)
         let rate = scratchRates[index]
         return rate > 0 ? lastUpdate + max(flows[index].remainingBits, 0) / rate : .infinity

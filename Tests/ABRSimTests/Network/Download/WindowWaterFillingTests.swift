@@ -59,3 +59,13 @@ struct WindowWaterFillingTests {
         #expect(abs(link.nextCompletionTime() - 0.1) < 1e-15)
     }
 }
+
+extension WindowWaterFillingTests {
+    @Test func aRampingFlowsProjectedFinishFollowsItsRamp() throws {
+        let link = try Self.link()
+        let window = TransferWindow.slowStart(initialRateBps: 1e6, roundSeconds: 0.1, ceilingBps: link.peakRateBps)
+        link.startFlow(owner: 0, bits: 2.2e6, demand: FlowDemand(), at: 0, window: window)
+        link.startFlow(owner: 1, bits: 5.8e6, demand: FlowDemand(), at: 0)
+        #expect(abs(link.projectedFinish(owner: 0) - 0.6) < 1e-12)
+    }
+}
