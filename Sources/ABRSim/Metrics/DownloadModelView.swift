@@ -2,7 +2,7 @@
 /// capacity it had. Read by ``RunTables`` for `summary.csv`.
 public enum DownloadModelView {
     /// The mean over completed network downloads of measured throughput ÷ capacity available at the first byte
-    /// (`nil` when there is none): 1 on a constant link under the fluid model, below 1 where a window holds the
+    /// (`nil` when there is none): 1 for a lone player under the fluid model on any trace, below 1 where a window holds the
     /// downloads back.
     public static func meanThroughputCapacityRatio(_ segments: [SegmentRecord]) -> Double? {
         var sum = 0.0

@@ -39,7 +39,8 @@ public struct SegmentRecord: Sendable, Equatable {
     public var timedOut = false
     /// 1 for the segment's first request, n + 1 for its n-th retry after a timeout.
     public var attempt = 1
-    /// The capacity available to the flow at its first byte, c(t) times its share (bit/s; `nil` from the cache).
+    /// The capacity available to the download: its share at the first byte times the mean of c(t) over it (bit/s;
+    /// `nil` from the cache).
     public var availableBps: Double?
     /// The throughput the download model gives alone at `availableBps` (bit/s; `nil` where there is none).
     public var modelThroughputBps: Double?

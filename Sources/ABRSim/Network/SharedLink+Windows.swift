@@ -139,3 +139,8 @@ extension SharedLink {
         return from
     }
 }
+
+extension SharedLink {
+    /// The mean of c(t) over [`from`, `to`] (bit/s, `to` > `from`), read in place.
+    public func meanCapacity(from: Double, to: Double) -> Double { curve.bits(from: from, to: to) / (to - from) }
+}

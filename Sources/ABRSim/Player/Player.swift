@@ -26,9 +26,11 @@ public final class Player {
         var fromCache = false
         /// 1 for the first request of the segment, 2 for its first retry after a timeout, …
         var attempt = 1
-        /// The capacity available to the flow at its first byte (bit/s; `nil` before it, or from the cache).
-        var availableBps: Double?
-        /// The download model's plan (`nil` for the fluid model).
+        /// The flow's share of the capacity at its first byte without a window (`nil` before it, or from the
+        /// cache).
+        var fairShare: Double?
+        /// What the download model was asked, and its plan (`nil` for the fluid model).
+        var modelRequest: DownloadRequest?
         var plan: DownloadPlan?
     }
 
@@ -408,7 +410,7 @@ public final class Player {
         _ request: Request, bits: Double, firstByte: Double, at now: Double, bufferAfter: Double, stallSeconds: Double,
         abandoned: Bool = false, cacheHit: Bool = false, timedOut: Bool = false
     ) -> SegmentRecord {
-        let view = modelView(of: request)
+        let view = modelView(of: request, firstByte: firstByte, at: now)
         return SegmentRecord(
             player: index, segment: request.segment, variant: request.variant,
             bitrateBps: content.variants[request.variant].bitrateBps,
