@@ -81,10 +81,15 @@ extension SharedLink {
 
     /// Removes the windows that no longer limit at `t` (ramp over, no final cap).
     func dropEndedWindows(at t: Double) {
+        var dropped = false
         for index in flows.indices {
             guard let window = flows[index].window, !window.finalRateBps.isFinite else { continue }
-            if flows[index].windowStart + window.rampSeconds <= t { flows[index].window = nil }
+            if flows[index].windowStart + window.rampSeconds <= t {
+                flows[index].window = nil
+                dropped = true
+            }
         }
+        if dropped { anyFlowCapped = flows.contains { $0.demand.rateLimitBps.isFinite || $0.window != nil } }
     }
 
     /// Delivers the capacity of [`from`, `t`] uncapped (every flow its fraction), `cumulative` being S(t).

@@ -95,7 +95,9 @@ public final class SharedLink {
     public var activeFlowCount: Int { flows.count }
 
     /// Whether any flow may be held below its share (then the capped regime applies).
-    var isCapped: Bool { curveHasLoss || flows.contains { $0.demand.rateLimitBps.isFinite || $0.window != nil } }
+    var isCapped: Bool { curveHasLoss || anyFlowCapped }
+    /// Whether a flow has a rate limit or a window, found at every change of the flows (``reassign()``).
+    var anyFlowCapped = false
 
     /// Floating-point residue of the shared accounting below which a flow counts as finished.
     var completionToleranceBits: Double { max(1e-6, 8 * lastCumulativeBits.ulp) }
@@ -138,6 +140,7 @@ public final class SharedLink {
     /// Recomputes tiers, shares and uncapped fractions after a change, and invalidates pending completions.
     func reassign() {
         let count = flows.count
+        anyFlowCapped = flows.contains { $0.demand.rateLimitBps.isFinite || $0.window != nil }
         // Refilled in place: after the first few events these buffers have their capacity, so the hot loop does
         // not allocate.
         Self.refill(&tiers, with: 0, count: count)
@@ -344,6 +347,7 @@ public final class SharedLink {
         let owner = flows[0].owner
         predictedOwner = nil
         flows.removeAll(keepingCapacity: true)
+        anyFlowCapped = false
         generation &+= 1
         return owner
     }

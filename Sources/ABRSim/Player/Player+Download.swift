@@ -10,8 +10,10 @@ extension Player {
             owner: index, bits: current.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
         let share = link.fairShare(owner: index)
         started.fairShare = share
+        started.bitsAtFirstByte = link.lastCumulativeBits
+        started.firstByteLink = linkIndex
+        guard !isFluidDownload else { return started }
         let model = downloadModel
-        guard !(model is FluidModel) else { return started }
         let available = link.capacity(at: now) * share
         let rtt = model.roundTripSeconds ?? link.latency(at: current.requestTime) ?? 0
         guard available > 0, rtt > 0 || !model.needsRoundTrip else { return started }
@@ -43,7 +45,15 @@ extension Player {
         availableBps: Double?, modelThroughputBps: Double?
     ) {
         guard !request.fromCache, let share = request.fairShare else { return (nil, nil) }
-        let capacity = now > firstByte ? link.meanCapacity(from: firstByte, to: now) : link.capacity(at: firstByte)
+        let capacity: Double
+        if !(now > firstByte) {
+            capacity = link.capacity(at: firstByte)
+        } else if request.firstByteLink == linkIndex && link.lastUpdate == now {
+            // The link was just brought to `now`: S(now) − S(first byte) without a look-up.
+            capacity = (link.lastCumulativeBits - request.bitsAtFirstByte) / (now - firstByte)
+        } else {
+            capacity = link.meanCapacity(from: firstByte, to: now)
+        }
         let available = capacity * share
         guard available > 0 else { return (available, nil) }
         guard var asked = request.modelRequest else { return (available, available) }

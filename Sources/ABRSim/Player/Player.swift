@@ -29,6 +29,9 @@ public final class Player {
         /// The flow's share of the capacity at its first byte without a window (`nil` before it, or from the
         /// cache).
         var fairShare: Double?
+        /// The link's S(t) at the first byte and the link it was read on, for the mean capacity over the download.
+        var bitsAtFirstByte = 0.0
+        var firstByteLink = 0
         /// What the download model was asked, and its plan (`nil` for the fluid model).
         var modelRequest: DownloadRequest?
         var plan: DownloadPlan?
@@ -71,6 +74,8 @@ public final class Player {
     var coordinator: PlaybackCoordinator?
     /// How the bytes of its requests arrive (Player+Download.swift).
     let downloadModel: any DownloadModel
+    /// Whether that is the fluid model (found once: a dynamic cast per request costs on the hot path).
+    let isFluidDownload: Bool
     /// What the player's connection carries from one request to the next.
     var connection = ConnectionState()
     /// When the connection last carried data (seconds; `-.infinity`: never).
@@ -166,6 +171,7 @@ public final class Player {
             rateLimitBps: configuration.settings.rateLimitBps)
         maxVariant = configuration.settings.maximumVariant(of: configuration.content)
         downloadModel = configuration.settings.downloadModel ?? FluidModel()
+        isFluidDownload = downloadModel is FluidModel
         segments.reserveCapacity(content.segmentCount)
     }
 
