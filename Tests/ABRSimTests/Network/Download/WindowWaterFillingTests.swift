@@ -69,3 +69,23 @@ extension WindowWaterFillingTests {
         #expect(abs(link.projectedFinish(owner: 0) - 0.6) < 1e-12)
     }
 }
+
+extension WindowWaterFillingTests {
+    @Test func aRampAcrossACapacityStepTakesTheSmallerOfCapAndCapacityInEachPiece() throws {
+        // 2 Mbit/s until 0.25 s, then 10. Caps 1, 2, 4, 8 per 100 ms: 0.1 + 0.2 + 0.1 (2 for 50 ms) + 0.2 (4 for
+        // 50 ms) + 0.8 = 1.4 Mbit by 0.4 s; the last 1.0 Mbit at 10 Mbit/s → 0.5 s.
+        let curve = try CapacityCurve(starts: [0, 0.25], ratesBps: [2e6, 10e6], duration: 1000, atEnd: .hold)
+        let link = SharedLink(curve: curve)
+        let window = TransferWindow.slowStart(initialRateBps: 1e6, roundSeconds: 0.1, ceilingBps: link.peakRateBps)
+        link.startFlow(owner: 0, bits: 2.4e6, demand: FlowDemand(), at: 0, window: window)
+        let finish = link.nextCompletionTime()
+        #expect(abs(finish - 0.5) < 1e-12)
+        link.advance(to: 0.3)
+        #expect(abs(link.remainingBits(owner: 0)! - 1.8e6) < 1e-6)
+        #expect(link.isCapped)
+        link.advance(to: 0.45)
+        #expect(!link.isCapped, "the ramp is over: the flow is fluid again")
+        #expect(abs(link.remainingBits(owner: 0)! - 0.5e6) < 1e-6)
+        #expect(link.takeFinished(at: finish) == [0])
+    }
+}
