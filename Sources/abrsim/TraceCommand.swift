@@ -7,9 +7,9 @@ import ABRSim
 /// subcommand has `--help`.
 enum TraceCommand {
     static let spec = CommandSpec(
-        name: "abrsim trace", summary: "trace files: info, convert, generate, concat, scale, slice, presets",
+        name: "abrsim trace", summary: "trace files: info, convert, generate, concat, scale, slice, presets, infer",
         positionals: [
-            PositionalSpec("SUBCOMMAND", help: "info, convert, generate, concat, scale, slice or presets"),
+            PositionalSpec("SUBCOMMAND", help: "info, convert, generate, concat, scale, slice, presets or infer"),
             PositionalSpec(
                 "ARGS", help: "the subcommand's arguments (see abrsim trace SUBCOMMAND --help)",
                 isOptional: true, isVariadic: true),
@@ -19,7 +19,7 @@ enum TraceCommand {
         (infoSpec.name, infoSpec, info), (convertSpec.name, convertSpec, convert),
         (generateSpec.name, generateSpec, generate), (concatSpec.name, concatSpec, concat),
         (scaleSpec.name, scaleSpec, scale), (sliceSpec.name, sliceSpec, slice),
-        (presetsSpec.name, presetsSpec, presets),
+        (presetsSpec.name, presetsSpec, presets), (inferSpec.name, inferSpec, infer),
     ]
 
     static func main(_ arguments: [String]) throws -> Int32 {

@@ -49,6 +49,11 @@ public struct SegmentRecord: Sendable, Equatable {
     public static func wholeBytes(bits: Double) -> Double {
         (bits / 8 + 1e-6).rounded(.down)
     }
+    /// The capacity available to the download: its share at the first byte times the mean of c(t) over it (bit/s;
+    /// `nil` from the cache).
+    public var availableBps: Double?
+    /// The throughput the download model gives alone at `availableBps` (bit/s; `nil` where there is none).
+    public var modelThroughputBps: Double?
 }
 
 /// One row of `timeline.csv`: the player's observable state after an event that changed any of it.

@@ -29,6 +29,10 @@ public struct SegmentTally: Sendable {
     public private(set) var logChanges = 0.0
     public private(set) var hdSum = 0.0
     public private(set) var hdChanges = 0.0
+    /// Σ measured throughput / available capacity, and how many downloads it sums (downloaded from the network,
+    /// with a capacity view): the mean is `summary.csv`'s `throughput_capacity_ratio`.
+    public private(set) var throughputCapacityRatioSum = 0.0
+    public private(set) var throughputCapacityRatioCount = 0
     private var previousVariant: Int?
     private var previous: (linear: Double, log: Double, hd: Double)?
     private let topVariant: Int
@@ -55,6 +59,10 @@ public struct SegmentTally: Sendable {
         if record.cancelled { cancelledCount += 1 }
         guard !record.abandoned else { return }
         segmentCount += 1
+        if !record.cacheHit, let available = record.availableBps, available > 0, record.throughputBps.isFinite {
+            throughputCapacityRatioSum += record.throughputBps / available
+            throughputCapacityRatioCount += 1
+        }
         weightedBitrate += record.bitrateBps * record.durationSeconds
         durationSeconds += record.durationSeconds
         if let previousVariant, previousVariant != record.variant { switchCount += 1 }
@@ -73,5 +81,10 @@ public struct SegmentTally: Sendable {
             hdChanges += abs(q.hd - previous.hd)
         }
         previous = q
+    }
+
+    /// The mean ratio of measured throughput to available capacity over the downloads, `nil` without any.
+    public var meanThroughputCapacityRatio: Double? {
+        throughputCapacityRatioCount > 0 ? throughputCapacityRatioSum / Double(throughputCapacityRatioCount) : nil
     }
 }

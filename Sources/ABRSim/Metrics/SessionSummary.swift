@@ -13,6 +13,10 @@ public struct SessionSummary: Sendable, Equatable {
     public var retryCount: Int
     /// Net media seconds jumped over by seeks (negative after seeking back).
     public var skippedSeconds: Double
+    /// The mean over completed network downloads of measured throughput ÷ the capacity available to them (`nil`
+    /// when there is none): 1 for a lone player under the fluid model on any trace, below 1 where a download
+    /// model's window holds the downloads back (`summary.csv`'s `throughput_capacity_ratio`).
+    public var throughputCapacityRatio: Double?
     /// Play request to first frame (seconds); `nil` if playback never started.
     public var startupSeconds: Double?
     /// Stalls after startup.
@@ -62,6 +66,7 @@ public struct SessionSummary: Sendable, Equatable {
         timedOutCount = totals.timedOutRequests
         retryCount = totals.retries
         skippedSeconds = totals.skippedSeconds
+        throughputCapacityRatio = tally.meanThroughputCapacityRatio
         abandonedCount = tally.requestCount - tally.segmentCount - tally.timedOutCount - tally.cancelledCount
         startupSeconds = totals.startupSeconds
         stallCount = totals.stallCount

@@ -30,6 +30,11 @@ public final class SharedLink {
         /// The last uncapped update in which the flow received data (seconds; `-.infinity`: none yet); its last
         /// bit came where the capacity was last positive before it.
         var uncappedDataUntil = -Double.infinity
+        /// The download model's cap on the flow's rate (`nil`: none, or no longer limiting); see
+        /// SharedLink+Windows.swift.
+        var window: TransferWindow?
+        /// When the window's rounds start (the first byte, seconds).
+        var windowStart = 0.0
     }
 
     /// TCP maximum segment size used in the Mathis bound: 1460 bytes.
@@ -78,6 +83,8 @@ public final class SharedLink {
     @exclusivity(unchecked) public private(set) var generation: UInt64 = 0
     /// Pieces walked at most per look-up in the capped regime before settling for a re-evaluation point.
     static let maximumPiecesPerLookup = 4096
+    /// The highest rate the curve offers (bit/s), found on first use by a download model's window.
+    public lazy var peakRateBps: Double = Self.peakRate(of: curve)
 
     /// A link over `curve` with no flows at time 0, split by `allocator`.
     public init(curve: CapacityCurve, allocator: any BandwidthAllocator = WeightedAllocator()) {
@@ -96,7 +103,9 @@ public final class SharedLink {
     public var activeFlowCount: Int { flows.count }
 
     /// Whether any flow may be held below its share (then the capped regime applies).
-    var isCapped: Bool { curveHasLoss || flows.contains { $0.demand.rateLimitBps.isFinite } }
+    var isCapped: Bool { curveHasLoss || anyFlowCapped }
+    /// Whether a flow has a rate limit or a window, found at every change of the flows (``reassign()``).
+    var anyFlowCapped = false
 
     /// Floating-point residue of the shared accounting below which a flow counts as finished.
     var completionToleranceBits: Double { max(1e-6, 8 * lastCumulativeBits.ulp) }
@@ -108,13 +117,14 @@ public final class SharedLink {
     /// the transfer last received data before (a flow moved from another link), `-.infinity` for none.
     public func startFlow(
         owner: Int, bits: Double, demand: FlowDemand, at t: Double, minimumDataRateBps: Double = 0,
-        lastData: Double = -.infinity
+        lastData: Double = -.infinity, window: TransferWindow? = nil
     ) {
         advance(to: t)
         flows.append(
             Flow(
                 owner: owner, remainingBits: bits, totalBits: bits, demand: demand,
-                minimumDataRateBps: minimumDataRateBps, cappedDataUntil: lastData))
+                minimumDataRateBps: minimumDataRateBps, cappedDataUntil: lastData, window: window, windowStart: t))
+        dropEndedWindows(at: t)
         reassign()
     }
 
@@ -138,6 +148,7 @@ public final class SharedLink {
     /// Recomputes tiers, shares and uncapped fractions after a change, and invalidates pending completions.
     func reassign() {
         let count = flows.count
+        anyFlowCapped = flows.contains { $0.demand.rateLimitBps.isFinite || $0.window != nil }
         // Refilled in place: after the first few events these buffers have their capacity, so the hot loop does
         // not allocate.
         Self.refill(&tiers, with: 0, count: count)
@@ -193,8 +204,13 @@ public final class SharedLink {
             }
         } else {
             var from = lastUpdate
+            let uncappedFrom = cappingEnd
             while from < t {
-                let to = min(curve.nextChange(after: from), t)
+                if from >= uncappedFrom {
+                    deliverUncapped(from: from, to: t, cumulative: cumulative)
+                    break
+                }
+                let to = min(curve.nextChange(after: from), nextWindowChange(after: from), t)
                 fillRates(at: from)
                 for index in flows.indices {
                     flows[index].remainingBits -= scratchRates[index] * (to - from)
@@ -202,6 +218,7 @@ public final class SharedLink {
                 }
                 from = to
             }
+            dropEndedWindows(at: t)
         }
         lastUpdate = t
         lastCumulativeBits = cumulative
@@ -212,7 +229,9 @@ public final class SharedLink {
         let lossCap =
             curveHasLoss
             ? Self.lossBound(lossRate: curve.loss(at: t) ?? 0, rttSeconds: curve.latency(at: t) ?? 0) : .infinity
-        for index in flows.indices { scratchCaps[index] = min(flows[index].demand.rateLimitBps, lossCap) }
+        for index in flows.indices {
+            scratchCaps[index] = min(flows[index].demand.rateLimitBps, lossCap, windowCap(index, at: t))
+        }
         waterFill(capacity: curve.rate(at: t), tiers: tiers, shares: shares, caps: scratchCaps, rates: &scratchRates)
     }
 
@@ -270,8 +289,10 @@ public final class SharedLink {
         if curve.time(atCumulativeBits: lastCumulativeBits + 1).isInfinite { return .infinity }
         var remaining = flows.map { max($0.remainingBits, 0) }
         var from = lastUpdate
+        let uncappedFrom = cappingEnd
         for _ in 0..<Self.maximumPiecesPerLookup {
-            let to = curve.nextChange(after: from)
+            if from >= uncappedFrom { return uncappedCompletion(remaining: remaining, from: from) }
+            let to = min(curve.nextChange(after: from), nextWindowChange(after: from))
             fillRates(at: from)
             var soonest = Double.infinity
             for index in flows.indices where scratchRates[index] > 0 {
@@ -298,6 +319,7 @@ public final class SharedLink {
             let needed = max(flows[index].remainingBits, 0) / fractions[index]
             return curve.time(atCumulativeBits: lastCumulativeBits + needed)
         }
+        if flows[index].window != nil { return projectedWindowedFinish(index) }
         fillRates(at: lastUpdate)
         let rate = scratchRates[index]
         return rate > 0 ? lastUpdate + max(flows[index].remainingBits, 0) / rate : .infinity
@@ -333,6 +355,7 @@ public final class SharedLink {
         let owner = flows[0].owner
         predictedOwner = nil
         flows.removeAll(keepingCapacity: true)
+        anyFlowCapped = false
         generation &+= 1
         return owner
     }

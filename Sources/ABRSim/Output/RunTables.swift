@@ -15,14 +15,14 @@ public enum RunTables {
         "jain_qoe",
         "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness", "jain_qoe_undefined",
         "failure_reason",
-        "timeout_count", "retry_count", "skipped_s",
+        "timeout_count", "retry_count", "skipped_s", "throughput_capacity_ratio",
     ]
 
     /// Columns of `segments.csv`.
     public static let segmentColumns = [
         "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
         "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
-        "abandoned", "cache_hit", "timed_out", "attempt", "cancelled",
+        "abandoned", "cache_hit", "timed_out", "attempt", "cancelled", "available_kbps", "model_throughput_kbps",
     ]
 
     /// Columns of `timeline.csv`.
@@ -113,6 +113,7 @@ public enum RunTables {
             writer.append(s.timedOutCount)
             writer.append(s.retryCount)
             writer.append(s.skippedSeconds)
+            appendOptional(s.throughputCapacityRatio, to: &writer)
             for value in extra { writer.append(value) }
             writer.endRow()
         }
@@ -149,6 +150,8 @@ public enum RunTables {
                 writer.append(r.timedOut)
                 writer.append(r.attempt)
                 writer.append(r.cancelled)
+                appendOptional(r.availableBps.map { $0 / 1000 }, to: &writer)
+                appendOptional(r.modelThroughputBps.map { $0 / 1000 }, to: &writer)
                 for value in extra { writer.append(value) }
                 writer.endRow()
             }

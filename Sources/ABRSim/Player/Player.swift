@@ -26,6 +26,15 @@ public final class Player {
         var fromCache = false
         /// 1 for the first request of the segment, 2 for its first retry after a timeout, …
         var attempt = 1
+        /// The flow's share of the capacity at its first byte without a window (`nil` before it, or from the
+        /// cache).
+        var fairShare: Double?
+        /// The link's S(t) at the first byte and the link it was read on, for the mean capacity over the download.
+        var bitsAtFirstByte = 0.0
+        var firstByteLink = 0
+        /// What the download model was asked, and its plan (`nil` for the fluid model).
+        var modelRequest: DownloadRequest?
+        var plan: DownloadPlan?
     }
 
     /// Index in the scenario.
@@ -63,6 +72,14 @@ public final class Player {
     var cache: SegmentCache?
     /// The coordination group this player plays in, if any.
     var coordinator: PlaybackCoordinator?
+    /// How the bytes of its requests arrive (Player+Download.swift).
+    let downloadModel: any DownloadModel
+    /// Whether that is the fluid model (found once: a dynamic cast per request costs on the hot path).
+    let isFluidDownload: Bool
+    /// What the player's connection carries from one request to the next.
+    var connection = ConnectionState()
+    /// When the connection last carried data (seconds; `-.infinity`: never).
+    var connectionBusyUntil = -Double.infinity
 
     // Playback.
     /// Read by the run loop after every event (unchecked exclusivity: a player runs on its simulation's one thread
@@ -164,6 +181,8 @@ public final class Player {
             priority: priority, weight: priorityWeights.weight(priority),
             rateLimitBps: configuration.settings.rateLimitBps)
         maxVariant = configuration.settings.maximumVariant(of: configuration.content)
+        downloadModel = configuration.settings.downloadModel ?? FluidModel()
+        isFluidDownload = downloadModel is FluidModel
         if keepsSegmentRecords {
             segments.reserveCapacity(content.segmentCount)
         } else {
@@ -203,9 +222,7 @@ public final class Player {
         case .firstByte(let generation):
             guard generation == requestGeneration, var current = request else { return }
             current.firstByteTime = now
-            request = current
-            link.startFlow(
-                owner: index, bits: current.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
+            request = startDownload(current, at: now)
             scheduleProgressCheck(at: now)
         case .bufferRunsOut(let generation):
             guard generation == queuedRunOut?.generation else { return }
@@ -333,7 +350,7 @@ public final class Player {
             engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
         } else {
             request!.firstByteTime = now
-            link.startFlow(owner: index, bits: bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
+            request = startDownload(request!, at: now)
             scheduleProgressCheck(at: now)
         }
     }
@@ -387,6 +404,7 @@ public final class Player {
         if finished.fromCache {
             totals.cacheHits += 1
         } else {
+            connectionFinished(finished, at: now)
             history.append(sample, variant: finished.variant)
             estimator.add(sample)
             keepUpEstimate = nil
@@ -422,7 +440,8 @@ public final class Player {
         _ request: Request, bits: Double, firstByte: Double, at now: Double, bufferAfter: Double, stallSeconds: Double,
         abandoned: Bool = false, cacheHit: Bool = false, timedOut: Bool = false, cancelled: Bool = false
     ) -> SegmentRecord {
-        SegmentRecord(
+        let view = modelView(of: request, firstByte: firstByte, at: now)
+        return SegmentRecord(
             player: index, segment: request.segment, variant: request.variant,
             bitrateBps: content.variants[request.variant].bitrateBps,
             durationSeconds: content.segmentDurations[request.segment], bytes: SegmentRecord.wholeBytes(bits: bits),
@@ -430,7 +449,7 @@ public final class Player {
             throughputBps: now > firstByte ? bits / (now - firstByte) : (bits > 0 ? .infinity : 0),
             bufferBeforeSeconds: request.bufferBefore, bufferAfterSeconds: bufferAfter, stallSeconds: stallSeconds,
             abandoned: abandoned, cacheHit: cacheHit, timedOut: timedOut, attempt: request.attempt,
-            cancelled: cancelled)
+            cancelled: cancelled, availableBps: view.availableBps, modelThroughputBps: view.modelThroughputBps)
     }
 
     func hasMedia(at now: Double) -> Bool { bufferLevel(at: now) > SimulationTime.tolerance }

@@ -74,6 +74,8 @@ public struct PlayerSettings: Sendable {
     public var keepUpPredictor: any KeepUpPredictor = PlayThroughPredictor()
     /// User actions, in time order.
     public var actions: [TimedAction] = []
+    /// How the bytes of its requests arrive (`nil`: the scenario network's model, else ``FluidModel``).
+    public var downloadModel: (any DownloadModel)?
 
     /// Default settings.
     public init() {}

@@ -34,6 +34,7 @@ struct NetworkDecoder {
             atEnd = behavior
         }
         let name = try object.optional("name")?.string()
+        object.markKnown("downloadModel")  // read by the scenario loader, for every player
         var stretches: [NetworkStretch] = []
         var labels: [String] = []
         let forms = ["trace", "preset", "stretches", "synthetic"].filter { object.has($0) }

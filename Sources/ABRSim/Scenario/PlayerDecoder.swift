@@ -83,6 +83,7 @@ struct PlayerDecoder {
         if let x = object.optional("keepUp") { settings.keepUpPredictor = try decodePredictor(x) }
         if let x = object.optional("requests") { settings.requests = try RequestRetryDecoder.decode(x) }
         if let x = object.optional("actions") { settings.actions = try decodeActions(x) }
+        if let x = object.optional("downloadModel") { settings.downloadModel = try DownloadModelDecoder.decode(x) }
         try object.finish()
         return PlayerDescription(
             id: id, content: playerContent, policy: policy, policyLocation: policyReader.path, settings: settings)

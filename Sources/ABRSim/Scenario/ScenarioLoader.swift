@@ -108,6 +108,7 @@ public struct ScenarioLoader {
             }
             players.append(player)
         }
+        try applyDownloadModels(root.required("network"), network: network.curve, to: &players, playerReaders)
         if let reader = root.optional("actions") {
             for item in try reader.array() {
                 let object = try item.object()

@@ -35,6 +35,26 @@ struct SegmentTallyTests {
         #expect(tally.segmentCount == 40)
     }
 
+    /// The same, with a seek that cancels a download (a `cancelled` row) and a player under slow start (its
+    /// `throughput_capacity_ratio` below 1): both must survive the tally too.
+    @Test("a tallied summary keeps cancelled downloads and the throughput-to-capacity ratio")
+    func tallyKeepsCancelledDownloadsAndTheCapacityRatio() throws {
+        let folder = TestPaths.scratch("tally-cancel")
+        let text = """
+            {"name": "tally-cancel", "network": {"stretches": [{"constantKbps": 2000, "seconds": 300, "rttMs": 80}]},
+             "content": {"ladderKbps": [300, 750, 1200], "segmentSeconds": 4, "segments": 30},
+             "players": [{"id": "s", "policy": "bba", "actions": [{"atSeconds": 10.05, "seek": 60}]},
+                         {"id": "w", "policy": "throughput", "downloadModel": "slow-start"}]}
+            """
+        let scenario = try ScenarioLoader().load(writeFile(folder, "s.json", text))
+        let kept = try ScenarioRunner().run(scenario, recordsTimeline: false)
+        let tallied = try ScenarioRunner().run(scenario, recordsTimeline: false, keepsSegmentRecords: false)
+        #expect(kept.players.map(\.summary) == tallied.players.map(\.summary))
+        #expect(kept.players[0].segments.contains { $0.cancelled }, "the seek must cancel a download")
+        let ratio = try #require(tallied.players[1].summary.throughputCapacityRatio)
+        #expect(ratio > 0 && ratio < 1)
+    }
+
     @Test func theThroughputHistoryKeepsItsNewestSamplesOnly() {
         let history = ThroughputHistory()
         let total = 3 * ThroughputHistory.retainedCount + 7

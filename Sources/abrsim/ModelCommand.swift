@@ -1,0 +1,40 @@
+import ABRSim
+
+/// `abrsim model download --model NAME ROWS.csv`: evaluates a download model on a table of requests (the
+/// columns of the CausalSim and Veritas reference tables) and writes it back with `download_time_s`,
+/// `throughput_mbps` and `branch` filled in, through the plan a simulation's player asks for
+/// (``DownloadModelTable``).
+enum ModelCommand {
+    static let spec = CommandSpec(
+        name: "abrsim model", summary: "evaluate a download model on rows of requests (model download)",
+        positionals: [
+            PositionalSpec("SUBCOMMAND", help: "download"),
+            PositionalSpec("ROWS", help: "a CSV of requests (chunk_bytes or size_kb, capacity_mbps, rtt_ms, …)"),
+        ],
+        options: [
+            .option(
+                "model", valueName: "NAME", help: "fluid, slow-start, veritas-v3, veritas-v7 or tcp",
+                defaultValue: "fluid"),
+            .option("out", valueName: "FILE", help: "write here (default: standard output)"),
+        ])
+
+    static func main(_ arguments: [String]) throws -> Int32 {
+        let parsed = try parse(arguments, spec: spec)
+        if parsed.helpRequested {
+            writeStandardOutput(spec.usage())
+            return 0
+        }
+        let sub = parsed.positional("SUBCOMMAND")!
+        guard sub == "download" else { throw InputError("unknown model subcommand '\(sub)' (known: download)") }
+        let path = parsed.positional("ROWS")!
+        try InputFile.checkReadable(path)
+        let table = try CSVTable.parse(try InputFile.readAll(path), file: path)
+        let bytes = try DownloadModelTable.evaluate(table, file: path, modelName: parsed.value("model") ?? "fluid")
+        if let out = parsed.value("out") {
+            try AtomicFileWriter.write(bytes, to: out)
+        } else {
+            writeStandardOutput(String(decoding: bytes, as: UTF8.self))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+/// The ramp is closed-form inside the link: slow start costs at most twice the events per segment of fluid.
+struct DownloadModelEventCountTests {
+    static func eventsPerSegment(model: String) throws -> Double {
+        let folder = TestPaths.scratch("event-count")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/scenario.json"
+        let json = """
+            {"network": {"stretches": [{"constantKbps": 3000, "seconds": 20}, {"constantKbps": 8000, "seconds": 20}],
+             "rttMs": 80, "downloadModel": "\(model)"},
+             "content": {"ladderKbps": [300, 1200, 4300], "segmentSeconds": 4, "segments": 60},
+             "players": [{"id": "a", "policy": "bba"}, {"id": "b", "policy": "throughput", "startSeconds": 3}]}
+            """
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        let scenario = try ScenarioLoader().load(path)
+        var configurations: [PlayerConfiguration] = []
+        for (index, player) in scenario.players.enumerated() {
+            let policy = try PolicyRegistry.builtIn.makePolicy(
+                player.policy,
+                environment: PolicyEnvironment(
+                    seed: 1, playerIndex: index, curve: scenario.network.curve, content: player.content,
+                    settings: player.settings, directory: folder), file: path, location: player.policyLocation)
+            configurations.append(
+                PlayerConfiguration(
+                    id: player.id, content: player.content, policy: policy, policyLabel: player.policy.label,
+                    settings: player.settings, estimator: DualEWMAEstimator.hlsjs))
+        }
+        let simulation = Simulation(curve: scenario.network.curve, players: configurations, recordsTimeline: false)
+        let result = simulation.run()
+        let segments = result.segments.map(\.count).reduce(0, +)
+        #expect(segments == 120)
+        return Double(simulation.eventCount) / Double(segments)
+    }
+
+    @Test func slowStartCostsAtMostTwiceTheEventsPerSegmentOfFluid() throws {
+        let fluid = try Self.eventsPerSegment(model: "fluid")
+        for model in ["slow-start", "veritas-v3", "veritas-v7", "tcp"] {
+            let other = try Self.eventsPerSegment(model: model)
+            #expect(other <= 2 * fluid, "\(model): \(other) events per segment, fluid \(fluid)")
+        }
+    }
+}
