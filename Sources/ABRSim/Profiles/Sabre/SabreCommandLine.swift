@@ -87,7 +87,9 @@ public enum SabreCommandLine {
                     values.append(arguments[index])
                     index += 1
                 }
-                guard !values.isEmpty else { throw InputError(location: option.short, "expected at least one argument") }
+                guard !values.isEmpty else {
+                    throw InputError(location: option.short, "expected at least one argument")
+                }
             case .pair:
                 while values.count < 2, attached == nil, index < arguments.count, isValue(arguments[index]) {
                     values.append(arguments[index])

@@ -29,12 +29,14 @@ extension SabreSimulation {
         }
         let usesBolaE = options.abr == .bolae || options.abr == .dynamicdash
         if usesBolaE && !options.noInsufficientBufferRule && manifest.levelCount < 2 {
-            throw InputError(location: "-a", "\(options.abr.rawValue) needs at least 2 bitrates (sabre divides by zero)")
+            throw InputError(
+                location: "-a", "\(options.abr.rawValue) needs at least 2 bitrates (sabre divides by zero)")
         }
         if let seek = options.seek {
             let target = (1000 * seek.to / manifest.segmentTimeMs).rounded(.down)
             guard seek.to >= 0, target < Double(manifest.segmentCount) else {
-                throw InputError(location: "-s", "SEEK must be within the movie (0 … \(manifest.segmentCount) segments)")
+                throw InputError(
+                    location: "-s", "SEEK must be within the movie (0 … \(manifest.segmentCount) segments)")
             }
         }
     }
@@ -103,7 +105,9 @@ extension SabreSimulation {
                 networkDelay(fullDelay)
                 abr.reportDelay(fullDelay)
                 if verbose {
-                    say("full buffer delay \(PythonFormat.percentD(fullDelay)) bl=\(PythonFormat.percentD(bufferLevel))")
+                    say(
+                        "full buffer delay \(PythonFormat.percentD(fullDelay)) bl=\(PythonFormat.percentD(bufferLevel))"
+                    )
                 }
             }
 

@@ -1,0 +1,113 @@
+/// Many sabre runs at once, for `compare --profile sabre` and `sweep --profile sabre`: every policy on every
+/// network, in parallel, each run exactly ``SabreSimulation``'s. A policy is a sabre ABR (`bola`, `bolae`,
+/// `throughput`, `dynamic`, `dynamicdash`) whose parameters are sabre's flags without the dash: `bola(ao=1,ab=1)`
+/// is `-a bola -ao -ab`; numbers as `gp=4`, `b=60`, `nm=0.5`, `ml=300`, `rmp=3`; `ma=sliding`; lists and pairs
+/// space-separated (`hl=2 6`, `ws=3 5`, `s=60 30`); `r=left`. A flag given `0` or `false` is left out.
+///
+/// Rows come back policy-major, networks in the order given, whatever `jobs`; ``csv(_:)`` writes them as
+/// `sabre.csv`: `network, movie, abr, options`, then sabre's 24 printed names with the values as sabre prints them.
+public enum SabreBatch {
+    /// One run's row.
+    public struct Row: Sendable {
+        /// The network file, as given.
+        public var network: String
+        /// The movie file, as given.
+        public var movie: String
+        /// The ABR (`-a`).
+        public var abr: String
+        /// The other sabre flags, space-separated, in the order given (`-ao -ab`).
+        public var options: String
+        /// What sabre printed.
+        public var result: SabreResult
+    }
+
+    /// The `sabre.csv` columns.
+    public static let columns = ["network", "movie", "abr", "options"] + SabreResult.metricNames
+
+    /// Sabre's arguments for `spec` (without `-n`/`-m`): `-a NAME` first, then the flags in the order given.
+    public static func arguments(_ spec: PolicySpec, source: String = "--policies") throws -> [String] {
+        var arguments = ["-a", spec.name]
+        for (key, value) in spec.parameters {
+            var name = key
+            while name.hasPrefix("-") { name.removeFirst() }
+            let flag = "-" + name
+            guard let option = SabreCommandLine.options.first(where: { $0.short == flag }),
+                !["-n", "-m", "-a", "-v"].contains(flag)
+            else {
+                throw InputError(
+                    location: source,
+                    "'\(spec.label)': '\(key)' is not a sabre flag a policy can set (ab, ao, gp, noibr, ma, ws, hl, "
+                        + "s, r, b, noa, rmp, nm, ml)")
+            }
+            if option.kind == .flag {
+                switch value.description {
+                case "1", "true": arguments.append(flag)
+                case "0", "false": break
+                default: throw InputError(location: source, "'\(spec.label)': \(key) is a flag: give 1 or 0")
+                }
+            } else {
+                arguments.append(flag)
+                arguments += value.description.split(separator: " ").map(String.init)
+            }
+        }
+        return arguments
+    }
+
+    /// Sabre's options for `spec`, checked as sabre's command line checks them.
+    public static func options(_ spec: PolicySpec, source: String = "--policies") throws -> SabreOptions {
+        do {
+            return try SabreCommandLine.parse(arguments(spec, source: source))!
+        } catch let error as InputError where error.location != source {
+            throw InputError(location: source, "'\(spec.label)': \(error)")
+        }
+    }
+
+    /// Every spec on every network playing `movie`, on up to `jobs` threads.
+    public static func run(networks: [String], movie: String, specs: [PolicySpec], jobs: Int) throws -> [Row] {
+        let parsed = try specs.map { spec in (spec, try options(spec), try arguments(spec).dropFirst(2)) }
+        let manifest = try SabreManifest.read(path: movie)
+        let traces = try parallelMap(count: networks.count, jobs: jobs) { index in
+            try SabreNetworkTrace.read(path: networks[index])
+        }
+        var manifests: [SabreManifest] = []
+        for (spec, options, _) in parsed {
+            guard let length = options.movieLengthSeconds else {
+                manifests.append(manifest)
+                continue
+            }
+            guard let cut = manifest.repeated(toSeconds: length) else {
+                throw InputError(location: "--policies", "'\(spec.label)': ml gives no segment at all")
+            }
+            manifests.append(cut)
+        }
+        let cut = manifests
+        let runCount = parsed.count * networks.count
+        return try parallelMap(count: runCount, jobs: jobs) { index in
+            let position = index / networks.count
+            let (_, options, flags) = parsed[position]
+            var periods = traces[index % networks.count]
+            if options.networkMultiplier != 1 {
+                for i in periods.indices { periods[i].bandwidthKbps *= options.networkMultiplier }
+            }
+            let result = try SabreSimulation.run(options: options, network: periods, manifest: cut[position])
+            return Row(
+                network: networks[index % networks.count], movie: movie, abr: options.abr.rawValue,
+                options: flags.joined(separator: " "), result: result)
+        }
+    }
+
+    /// `sabre.csv`.
+    public static func csv(_ rows: [Row]) -> [UInt8] {
+        var writer = CSVWriter(columns: columns)
+        for row in rows {
+            writer.beginRow()
+            writer.append(row.network)
+            writer.append(row.movie)
+            writer.append(row.abr)
+            writer.append(row.options)
+            for value in row.result.values { writer.append(value) }
+            writer.endRow()
+        }
+        return writer.takeBytes()
+    }
+}
