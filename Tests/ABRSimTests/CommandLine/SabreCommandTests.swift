@@ -127,4 +127,13 @@ struct SabreCommandTests {
             #expect(outcome.standardError.contains(message), "\(policy): \(outcome.standardError)")
         }
     }
+
+    @Test func policiesSaysWhatTheProfileChanges() throws {
+        let outcome = try runABRSim(["policies"])
+        #expect(outcome.status == 0)
+        for fragment in ["--profile sabre", "bolae — sabre's BolaEnh", "dynamicdash", "noibr", "docs/sabre-profile.md"]
+        {
+            #expect(outcome.standardOutput.contains(fragment), "\(fragment)")
+        }
+    }
 }

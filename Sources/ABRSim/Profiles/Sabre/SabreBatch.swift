@@ -21,6 +21,22 @@ public enum SabreBatch {
         public var result: SabreResult
     }
 
+    /// What `abrsim policies` says about the profile: what it changes and the policies and parameters it takes.
+    public static let policiesHelp = """
+        Under --profile sabre (compare, sweep) and in `abrsim sabre`, the model is sabre's (MMSys'18, src/sabre.py)
+        instead of ABRSim's: one request at a time, latency per request, no startup threshold, segment 0 at the
+        lowest quality, abandonment wastes the download and the ABR decides again; sabre.csv holds sabre's 24
+        printed metrics (docs/sabre-profile.md). Its policies are sabre's own rules, not ABRSim's of the same name:
+        bola — sabre's Bola: BOLA-U, ao=1 BOLA-O, ab=1 basic (no start/end buffer cap, no abandonment)
+        bolae — sabre's BolaEnh: BOLA-E with placeholder and insufficient-buffer rule (noibr=1 turns it off)
+        throughput — sabre's ThroughputRule: 0.9 × estimate, insufficient-buffer rule, 1.8 × segment abandonment
+        dynamic — sabre's Dynamic: bola and throughput, switching at 10 s of buffer
+        dynamicdash — sabre's DynamicDash: bolae and throughput, switching at 5 s / 10 s
+            parameters: sabre's flags without the dash: ab, ao, noibr, noa (1 or 0); gp (5), b (25 s), nm (1),
+            ml (movie), rmp (network's); ma (ewma|sliding); hl (3 8), ws (3), s (WHEN SEEK); r (none|left|right)
+
+        """
+
     /// The `sabre.csv` columns.
     public static let columns = ["network", "movie", "abr", "options"] + SabreResult.metricNames
 
@@ -76,7 +92,7 @@ public enum SabreBatch {
                 continue
             }
             guard let cut = manifest.repeated(toSeconds: length) else {
-                throw InputError(location: "--policies", "'\(spec.label)': ml gives no segment at all")
+                throw InputError(location: "--policies", "'\(spec.label)': ml must give 1 to 10,000,000 segments")
             }
             manifests.append(cut)
         }

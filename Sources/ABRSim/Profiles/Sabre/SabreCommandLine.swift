@@ -200,7 +200,7 @@ extension SabreSimulation {
         var manifest = try SabreManifest.read(path: options.movie)
         if let length = options.movieLengthSeconds {
             guard let cut = manifest.repeated(toSeconds: length) else {
-                throw InputError(location: "-ml", "gives no segment at all")
+                throw InputError(location: "-ml", "must give 1 to 10,000,000 segments")
             }
             manifest = cut
         }

@@ -117,7 +117,7 @@ public struct SabreManifest: Sendable {
     }
 
     /// Sabre's `-ml LEN`: ⌈LEN·1000/segment time⌉ segments, the list repeated as often as needed and cut.
-    /// `nil` when that is no segment at all (sabre fails there).
+    /// `nil` when that is no segment at all (sabre fails there) or more than 10,000,000.
     public func repeated(toSeconds length: Double) -> SabreManifest? {
         let wanted = (length * 1000 / segmentTimeMs).rounded(.up)
         guard wanted >= 1, wanted < 10_000_000 else { return nil }
