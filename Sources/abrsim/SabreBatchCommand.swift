@@ -3,7 +3,8 @@ import ABRSim
 /// `abrsim compare --profile sabre` and `abrsim sweep --profile sabre`: sabre's model (``SabreBatch``) on every
 /// network × policy, in parallel, writing `sabre.csv` (network, movie, abr, options, then sabre's printed names).
 /// `sweep` also expands parameter grids (`bola(gp=3..6:1)`) and runs one `--shard K/N`. Policies are sabre ABRs
-/// with sabre's flags as parameters (`bola(ao=1,ab=1)`, `bolae(noibr=1)`, `throughput(b=60)`).
+/// with sabre's flags as parameters (`bola(ao=1,ab=1)`, `bolae(noibr=1)`, `throughput(b=60)`); sabre flags after
+/// `--` apply to every policy (`-- -b 60 -noa`).
 enum SabreBatchCommand {
     /// Whether `arguments` ask for `--profile sabre`.
     static func isRequested(_ arguments: [String]) -> Bool {
@@ -35,9 +36,11 @@ enum SabreBatchCommand {
 
     static func main(_ arguments: [String], sweep: Bool) throws -> Int32 {
         let spec = spec(sweep: sweep)
-        let parsed = try parse(arguments, spec: spec)
+        let own = Array(arguments.prefix { $0 != "--" })
+        let common = Array(arguments.dropFirst(own.count + 1))
+        let parsed = try parse(own, spec: spec)
         if parsed.helpRequested {
-            writeStandardOutput(spec.usage())
+            writeStandardOutput(spec.usage() + "  -- FLAG...  sabre flags for every policy, e.g. -- -b 60 -noa\n")
             return 0
         }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
@@ -59,7 +62,7 @@ enum SabreBatchCommand {
         let folder = try OutputFolder(
             out, identity: OutputIdentity(command: command + "-sabre", subject: movie), force: parsed.flag("force"))
         let start = ContinuousClock.now
-        var rows = try SabreBatch.run(networks: networks, movie: movie, specs: specs, jobs: jobs)
+        var rows = try SabreBatch.run(networks: networks, movie: movie, specs: specs, common: common, jobs: jobs)
         if shard != .whole {
             rows = (0..<shard.runCount(of: rows.count)).map { rows[shard.globalRun(at: $0)] }
         }

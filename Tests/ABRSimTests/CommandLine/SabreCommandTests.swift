@@ -112,6 +112,26 @@ struct SabreCommandTests {
         #expect(half.rows[0] == table.rows[1])
     }
 
+    @Test func flagsAfterTheTerminatorApplyToEveryPolicy() throws {
+        let out = TestPaths.scratch("sabre-common")
+        let outcome = try runABRSim(
+            [
+                "compare", "--profile", "sabre", "--traces", Self.network, "--content", Self.movie, "--policies",
+                "bola,throughput(b=10)", "--out", out, "--", "-b", "60", "-noa",
+            ], in: TestPaths.packageRoot)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let table = try CSVTable.parse(InputFile.readAll(out + "/sabre.csv"), file: "sabre.csv")
+        #expect(table.rows.map { $0[3] } == ["-b 60 -noa", "-b 60 -noa -b 10"])
+        #expect(table.rows.map { $0[4] } == ["60000", "10000"])  // sabre's rule: the last -b wins
+        let refused = try runABRSim(
+            [
+                "compare", "--profile", "sabre", "--traces", Self.network, "--content", Self.movie, "--policies",
+                "bola",
+                "--out", TestPaths.scratch("sabre-common"), "--", "-a", "bolae",
+            ], in: TestPaths.packageRoot)
+        #expect(refused.status == 2 && refused.standardError.contains("-a: set by"))
+    }
+
     @Test func refusesPoliciesSabreCannotRun() throws {
         for (policy, message) in [
             ("bola(zz=1)", "'zz' is not a sabre flag"), ("bola(ao=2)", "ao is a flag"), ("bba", "bba"),

@@ -40,9 +40,18 @@ public enum SabreBatch {
     /// The `sabre.csv` columns.
     public static let columns = ["network", "movie", "abr", "options"] + SabreResult.metricNames
 
-    /// Sabre's arguments for `spec` (without `-n`/`-m`): `-a NAME` first, then the flags in the order given.
-    public static func arguments(_ spec: PolicySpec, source: String = "--policies") throws -> [String] {
-        var arguments = ["-a", spec.name]
+    /// Sabre's arguments for `spec` (without `-n`/`-m`): `-a NAME` first, then `common` (sabre flags given for
+    /// every policy, after `--` on the command line), then the policy's flags in the order given.
+    public static func arguments(_ spec: PolicySpec, common: [String] = [], source: String = "--policies") throws
+        -> [String]
+    {
+        if let bad = common.first(where: {
+            ["-n", "--network", "-m", "--movie", "-a", "--abr", "-v", "--verbose"].contains($0)
+        }) {
+            throw InputError(
+                location: "--", "\(bad): set by --traces, --content and --policies, not as a sabre flag here")
+        }
+        var arguments = ["-a", spec.name] + common
         for (key, value) in spec.parameters {
             var name = key
             while name.hasPrefix("-") { name.removeFirst() }
@@ -69,18 +78,24 @@ public enum SabreBatch {
         return arguments
     }
 
-    /// Sabre's options for `spec`, checked as sabre's command line checks them.
-    public static func options(_ spec: PolicySpec, source: String = "--policies") throws -> SabreOptions {
+    /// Sabre's options for `spec` (with the `common` flags), checked as sabre's command line checks them.
+    public static func options(_ spec: PolicySpec, common: [String] = [], source: String = "--policies") throws
+        -> SabreOptions
+    {
         do {
-            return try SabreCommandLine.parse(arguments(spec, source: source))!
+            return try SabreCommandLine.parse(arguments(spec, common: common, source: source))!
         } catch let error as InputError where error.location != source {
             throw InputError(location: source, "'\(spec.label)': \(error)")
         }
     }
 
-    /// Every spec on every network playing `movie`, on up to `jobs` threads.
-    public static func run(networks: [String], movie: String, specs: [PolicySpec], jobs: Int) throws -> [Row] {
-        let parsed = try specs.map { spec in (spec, try options(spec), try arguments(spec).dropFirst(2)) }
+    /// Every spec on every network playing `movie`, with the sabre flags `common` for all, on up to `jobs` threads.
+    public static func run(networks: [String], movie: String, specs: [PolicySpec], common: [String] = [], jobs: Int)
+        throws -> [Row]
+    {
+        let parsed = try specs.map { spec in
+            (spec, try options(spec, common: common), try arguments(spec, common: common).dropFirst(2))
+        }
         let manifest = try SabreManifest.read(path: movie)
         let traces = try parallelMap(count: networks.count, jobs: jobs) { index in
             try SabreNetworkTrace.read(path: networks[index])
