@@ -62,10 +62,10 @@ enum SabreBatchCommand {
         let folder = try OutputFolder(
             out, identity: OutputIdentity(command: command + "-sabre", subject: movie), force: parsed.flag("force"))
         let start = ContinuousClock.now
-        var rows = try SabreBatch.run(networks: networks, movie: movie, specs: specs, common: common, jobs: jobs)
-        if shard != .whole {
-            rows = (0..<shard.runCount(of: rows.count)).map { rows[shard.globalRun(at: $0)] }
-        }
+        let total = specs.count * networks.count
+        let runs = shard == .whole ? nil : (0..<shard.runCount(of: total)).map { shard.globalRun(at: $0) }
+        let rows = try SabreBatch.run(
+            networks: networks, movie: movie, specs: specs, common: common, runs: runs, jobs: jobs)
         var bundle = OutputBundle()
         bundle.add(name: "sabre.csv", bytes: SabreBatch.csv(rows))
         try folder.commit(bundle)

@@ -89,10 +89,11 @@ public enum SabreBatch {
         }
     }
 
-    /// Every spec on every network playing `movie`, with the sabre flags `common` for all, on up to `jobs` threads.
-    public static func run(networks: [String], movie: String, specs: [PolicySpec], common: [String] = [], jobs: Int)
-        throws -> [Row]
-    {
+    /// Every spec on every network playing `movie`, with the sabre flags `common` for all, on up to `jobs` threads;
+    /// with `runs`, only those positions of the policy-major grid (a shard), in that order.
+    public static func run(
+        networks: [String], movie: String, specs: [PolicySpec], common: [String] = [], runs: [Int]? = nil, jobs: Int
+    ) throws -> [Row] {
         let parsed = try specs.map { spec in
             (spec, try options(spec, common: common), try arguments(spec, common: common).dropFirst(2))
         }
@@ -112,8 +113,9 @@ public enum SabreBatch {
             manifests.append(cut)
         }
         let cut = manifests
-        let runCount = parsed.count * networks.count
-        return try parallelMap(count: runCount, jobs: jobs) { index in
+        let positions = runs ?? Array(0..<(parsed.count * networks.count))
+        return try parallelMap(count: positions.count, jobs: jobs) { slot in
+            let index = positions[slot]
             let position = index / networks.count
             let (_, options, flags) = parsed[position]
             var periods = traces[index % networks.count]
