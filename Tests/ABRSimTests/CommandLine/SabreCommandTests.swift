@@ -72,6 +72,24 @@ struct SabreCommandTests {
         #expect(negative.status == 2 && negative.standardError.contains("$[0].bandwidth_kbps"))
     }
 
+    // Sabre never feeds abandoned downloads to its estimator: here DYNAMIC keeps asking for a 4K quality that the
+    // 3G network cannot bring within 1.8 segment times, abandons it, and asks again; src/sabre.py loops forever.
+    @Test func aRunSabreNeverFinishesIsRefusedNotHung() throws {
+        let arguments = [
+            "-n", Self.data + "/traces/sabre/3g/report.2010-09-14_2303CEST.json", "-m",
+            Self.data + "/content/sabre/bbb4k.json", "-a", "dynamic", "-gp", "0.5",
+        ]
+        let outcome = try runABRSim(["sabre"] + arguments, in: TestPaths.packageRoot)
+        #expect(outcome.status == 2 && outcome.standardOutput.isEmpty)
+        #expect(outcome.standardError.contains("report.2010-09-14_2303CEST.json: sabre never finishes this run"))
+        let batch = try runABRSim(
+            [
+                "compare", "--profile", "sabre", "--traces", arguments[1], "--content", arguments[3], "--policies",
+                "dynamic(gp=0.5)", "--out", TestPaths.scratch("sabre-loop"),
+            ], in: TestPaths.packageRoot)
+        #expect(batch.status == 2 && batch.standardError.contains("2303CEST.json: sabre never finishes"))
+    }
+
     @Test func compareWritesSabreCsvWithTheInProcessValues() throws {
         let out = TestPaths.scratch("sabre-compare")
         let networks = [Self.network, Self.data + "/traces/sabre/4g/report_bus_0001.json"]

@@ -117,7 +117,9 @@ public enum SabreBatch {
         return try parallelMap(count: positions.count, jobs: jobs) { slot in
             let index = positions[slot]
             let position = index / networks.count
-            let (_, options, flags) = parsed[position]
+            var (_, options, flags) = parsed[position]
+            options.network = networks[index % networks.count]
+            options.movie = movie
             var periods = traces[index % networks.count]
             if options.networkMultiplier != 1 {
                 for i in periods.indices { periods[i].bandwidthKbps *= options.networkMultiplier }

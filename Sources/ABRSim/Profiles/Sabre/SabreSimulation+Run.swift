@@ -16,7 +16,7 @@ extension SabreSimulation {
         try validate(options, manifest: manifest)
         let sim = SabreSimulation(options: options, network: network, manifest: manifest)
         sim.start()
-        sim.play()
+        try sim.play()
         return sim.result()
     }
 
@@ -65,7 +65,13 @@ extension SabreSimulation {
         latency = estimate.latency
     }
 
-    func play() {
+    /// Consecutive abandonments of one segment after which the run is refused: sabre never feeds abandoned
+    /// downloads to its estimator, so when the ABR keeps choosing a quality the network cannot bring within the
+    /// abandon rule's limit, sabre abandons and asks again forever (it hangs); real runs abandon a segment a few
+    /// times at most.
+    static let abandonmentLimit = 10_000
+
+    func play() throws {
         // Segment 0.
         var quality = abr.firstQuality()
         var metric = download(
@@ -85,6 +91,7 @@ extension SabreSimulation {
 
         var seek = options.seek
         var nextSegment = 1
+        var abandonmentsInARow = 0
         let segmentCount = manifest.segmentCount
         while nextSegment < segmentCount {
             if let target = seek, Double(nextSegment) * segmentTime >= 1000 * target.when {
@@ -152,8 +159,17 @@ extension SabreSimulation {
             } else if metric.abandonToQuality == nil {
                 bufferContents.append(quality)
                 nextSegment += 1
+                abandonmentsInARow = 0
+            } else {
+                abandonmentsInARow += 1
+                if abandonmentsInARow == Self.abandonmentLimit {
+                    throw InputError(
+                        file: options.network,
+                        "sabre never finishes this run: \(options.abr.rawValue) abandoned segment \(currentSegment) "
+                            + "\(abandonmentsInARow) times in a row (its estimator never sees abandoned downloads, so it "
+                            + "asks for the same quality again; src/sabre.py loops forever here)")
+                }
             }
-            // (else: the quality abandoned to is dropped; the ABR decides again.)
             if verbose { say("->\(PythonFormat.percentD(bufferLevel))") }
 
             abr.reportDownload(self, metric, isReplacement: replace != nil)
