@@ -63,6 +63,11 @@ struct SabreCommandTests {
             #expect(outcome.standardError.contains(message), "\(arguments): \(outcome.standardError)")
             #expect(outcome.standardError.filter { $0 == "\n" }.count == 1, "\(arguments)")
         }
+        // A seek the movie ends before is never made, so it is no mistake (sabre ignores it too).
+        let unreached = try runABRSim(base + ["-ml", "30", "-s", "60", "900"], in: TestPaths.packageRoot)
+        #expect(unreached.status == 0)
+        let plain = try runABRSim(base + ["-ml", "30"], in: TestPaths.packageRoot)
+        #expect(unreached.standardOutput == plain.standardOutput)
         let missing = try runABRSim(["sabre", "-n", "nowhere.json", "-m", Self.movie], in: TestPaths.packageRoot)
         #expect(missing.status == 2 && missing.standardError.contains("nowhere.json"))
         let badPeriod = TestPaths.scratch("sabre")

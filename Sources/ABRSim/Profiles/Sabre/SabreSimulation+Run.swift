@@ -32,7 +32,8 @@ extension SabreSimulation {
             throw InputError(
                 location: "-a", "\(options.abr.rawValue) needs at least 2 bitrates (sabre divides by zero)")
         }
-        if let seek = options.seek {
+        // The seek fires at the first segment from 1 whose start is at or after WHEN; a movie too short never seeks.
+        if let seek = options.seek, Double(manifest.segmentCount - 1) * manifest.segmentTimeMs >= 1000 * seek.when {
             let target = (1000 * seek.to / manifest.segmentTimeMs).rounded(.down)
             guard seek.to >= 0, target < Double(manifest.segmentCount) else {
                 throw InputError(
