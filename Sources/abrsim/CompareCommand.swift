@@ -27,7 +27,7 @@ enum CompareCommand {
             .option(
                 "policies", valueName: "LIST", help: "comma-separated policies, e.g. bba,robust-mpc", isRepeatable: true
             ),
-            .option("profile", valueName: "NAME", help: "model: faithful (default) or pensieve"),
+            .option("profile", valueName: "NAME", help: "model: faithful (default), pensieve or sabre"),
             .option("segments", valueName: "N", help: "play only the first N segments"),
             .option("baseline", valueName: "NAME", help: "policy the paired differences are against (default: first)"),
             .option("out", valueName: "DIR", help: "output folder (default: results/compare)"),
@@ -40,6 +40,7 @@ enum CompareCommand {
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
+        if SabreBatchCommand.isRequested(arguments) { return try SabreBatchCommand.main(arguments, sweep: false) }
         let parsed = try parse(arguments, spec: spec)
         if parsed.helpRequested {
             writeStandardOutput(spec.usage())
@@ -65,7 +66,7 @@ enum CompareCommand {
         var model = ComparisonPlan.Model.faithful
         if let name = parsed.value("profile") {
             guard let chosen = ComparisonPlan.Model(rawValue: name) else {
-                throw InputError(location: "--profile", "unknown profile '\(name)' (known: faithful, pensieve)")
+                throw InputError(location: "--profile", "unknown profile '\(name)' (known: faithful, pensieve, sabre)")
             }
             model = chosen
         }

@@ -10,7 +10,7 @@ enum PoliciesCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
-        writeStandardOutput(listing(PolicyRegistry.builtIn))
+        writeStandardOutput(listing(PolicyRegistry.builtIn) + "\n" + SabreBatch.policiesHelp)
         return 0
     }
 

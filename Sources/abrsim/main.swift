@@ -19,6 +19,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("sweep", SweepCommand.spec.summary, SweepCommand.main),
     ("merge", MergeCommand.spec.summary, MergeCommand.main),
     ("model", ModelCommand.spec.summary, ModelCommand.main),
+    ("sabre", SabreCommand.summary, SabreCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {

@@ -1,0 +1,45 @@
+/// One of sabre's ABR rules (its `Abr` class), called by ``SabreSimulation``'s main loop: before each request
+/// (``qualityDelay(_:segmentIndex:)``: a quality and a delay in ms to wait first), after each wait and download,
+/// between the steps of a download (``checkAbandon(_:_:bufferLevel:)``), and on a seek. The rules read the
+/// simulation's buffer and estimates as sabre's read its globals.
+protocol SabreABRRule: AnyObject {
+    /// `get_first_quality()`: the quality of segment 0.
+    func firstQuality() -> Int
+    /// `get_quality_delay(segment_index)`: (quality, delay ms).
+    func qualityDelay(_ sim: SabreSimulation, segmentIndex: Int) -> (quality: Int, delay: Double)
+    /// `report_delay(delay)`: the main loop waited `delay` ms for room in the buffer.
+    func reportDelay(_ delay: Double)
+    /// `report_download(metrics, is_replacment)`.
+    func reportDownload(_ sim: SabreSimulation, _ metrics: SabreDownloadProgress, isReplacement: Bool)
+    /// `report_seek(where)`, `where` in ms.
+    func reportSeek(_ sim: SabreSimulation, to position: Double)
+    /// `check_abandon(progress, buffer_level)`: a lower quality to abandon to, or `nil`.
+    func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int?
+}
+
+extension SabreABRRule {
+    func firstQuality() -> Int { 0 }
+    func reportDelay(_ delay: Double) {}
+    func reportDownload(_ sim: SabreSimulation, _ metrics: SabreDownloadProgress, isReplacement: Bool) {}
+    func reportSeek(_ sim: SabreSimulation, to position: Double) {}
+    func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int? { nil }
+}
+
+/// The BOLA threshold table sabre prints with `-v` when a BOLA rule starts: per quality the buffer level
+/// Vp·(γp + u) and, from the second, the level where it overtakes the one below.
+func sabreBolaTable(_ sim: SabreSimulation, utilities: [Double], vp: Double, gp: Double) {
+    for q in sim.bitrates.indices {
+        let b = sim.bitrates[q]
+        let u = utilities[q]
+        let l = vp * (gp + u)
+        if q == 0 {
+            sim.say("\(q) \(PythonFormat.percentD(l))")
+        } else {
+            let qq = q - 1
+            let bb = sim.bitrates[qq]
+            let uu = utilities[qq]
+            let ll = vp * (gp + (b * uu - bb * u) / (b - bb))
+            sim.say("\(q) \(PythonFormat.percentD(l))    <- \(qq) \(PythonFormat.percentD(ll))")
+        }
+    }
+}
