@@ -14,10 +14,23 @@ public struct ScenarioLoader {
 
     /// Loads and validates the scenario at `path`.
     public func load(_ path: String) throws -> Scenario {
-        let document = try JSONParser.parseFile(path)
+        try load(
+            document: JSONParser.parseFile(path), file: path, directory: InputFile.directory(of: path),
+            defaultName: InputFile.fileName(of: path).replacingSuffix(".json", with: ""))
+    }
+
+    /// Loads and validates a scenario given as JSON text rather than a file (the Python package's dicts):
+    /// `label` stands for the file in errors, relative paths resolve against `directory`, and the name defaults
+    /// to `defaultName`.
+    public func load(json: [UInt8], label: String, directory: String, defaultName: String) throws -> Scenario {
+        try load(
+            document: JSONParser.parse(json, file: label), file: label, directory: directory, defaultName: defaultName)
+    }
+
+    private func load(document: JSONValue, file path: String, directory: String, defaultName: String) throws
+        -> Scenario
+    {
         let root = try JSONReader(document, file: path).object()
-        let directory = InputFile.directory(of: path)
-        let defaultName = InputFile.fileName(of: path).replacingSuffix(".json", with: "")
         let name = try root.optional("name")?.string() ?? defaultName
         try checkName(name, root.optional("name") ?? root.reader)
         let seed = try root.optional("seed").map { try $0.nonNegativeInt() } ?? 1

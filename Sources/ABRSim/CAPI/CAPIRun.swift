@@ -1,0 +1,90 @@
+/// `abrsim_run`: one run of a scenario, given as a file path or as JSON text, its four tables (`summary.csv`,
+/// `segments.csv`, `timeline.csv`, `access_log.csv`) handed back framed (``CAPIResult/frame(_:)``). `json` may
+/// be `NULL` (then `path` names the file) or hold `jsonLength` bytes, with relative paths resolved against
+/// `directory` and errors naming `label`. `seed` < 0 keeps the scenario's. Returns a ``CAPIStatus``; on failure
+/// `out` holds the one-line message the command line prints.
+@_cdecl("abrsim_run")
+public func abrsim_run(
+    _ path: UnsafePointer<CChar>?, _ json: UnsafePointer<UInt8>?, _ jsonLength: Int,
+    _ directory: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?, _ seed: Int64,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    CAPIResult.call(out, outLength) {
+        let scenario = try CAPIScenario.load(
+            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label)
+        let report = try ScenarioRunner().run(scenario, seed: seed < 0 ? nil : UInt64(seed))
+        let bundle = RunTables.bundle(for: report)
+        return CAPIResult.frame(bundle.names.map { ($0, bundle.bytes(named: $0) ?? []) })
+    }
+}
+
+/// `abrsim_compare`: every policy on every trace, as `abrsim compare` does, its `summary.csv`, `segments.csv` and
+/// `stats.csv` handed back framed. `traces` and `policies` hold one item per line (trace files, folders or globs;
+/// policy specs as on the command line); `profile` is `faithful` or `pensieve` (`NULL`: faithful); `segments` ≤ 0
+/// plays every segment; `baseline` `NULL` means the first policy; `jobs` ≥ 1.
+@_cdecl("abrsim_compare")
+public func abrsim_compare(
+    _ traces: UnsafePointer<CChar>?, _ contentPath: UnsafePointer<CChar>?, _ policies: UnsafePointer<CChar>?,
+    _ profile: UnsafePointer<CChar>?, _ segments: Int64, _ baseline: UnsafePointer<CChar>?, _ jobs: Int64,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    CAPIResult.call(out, outLength) {
+        let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
+        guard !traceArguments.isEmpty else { throw InputError(location: "traces", "give at least one trace") }
+        let content = try CAPIResult.string(contentPath, "content")
+        let specs = try CAPIResult.string(policies, "policies").split(separator: "\n").map {
+            try PolicySpec.parse(String($0), source: "policies")
+        }
+        guard !specs.isEmpty else { throw InputError(location: "policies", "give at least one policy") }
+        let baselineLabel = baseline.map { String(cString: $0) } ?? specs[0].label
+        guard specs.contains(where: { $0.label == baselineLabel }) else {
+            throw InputError(
+                location: "baseline",
+                "'\(baselineLabel)' is not one of the policies (\(specs.map(\.label).joined(separator: ", ")))")
+        }
+        let modelName = profile.map { String(cString: $0) } ?? "faithful"
+        guard let model = ComparisonPlan.Model(rawValue: modelName) else {
+            throw InputError(location: "profile", "unknown profile '\(modelName)' (known: faithful, pensieve)")
+        }
+        guard jobs >= 1 else { throw InputError(location: "jobs", "must be at least 1") }
+        let files = try PathExpansion.files(traceArguments, option: "traces")
+        let loaded: Content
+        if model == .pensieve {
+            guard InputFile.isDirectory(content) else {
+                throw InputError(
+                    file: content, location: "content", "the pensieve profile needs a folder of video_size_N files")
+            }
+            loaded = try PensieveProfile.loadContent(folder: content)
+        } else {
+            loaded = try ContentSource.load(content, segments: segments > 0 ? Int(segments) : nil)
+        }
+        var plan = ComparisonPlan(traces: files, content: loaded, policies: specs)
+        plan.model = model
+        let reports = try Comparison.run(plan, jobs: Int(jobs))
+        var summary = CSVWriter(columns: RunTables.summaryColumns)
+        var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
+        for report in reports {
+            RunTables.appendSummary(report, to: &summary)
+            RunTables.appendSegments(report, to: &segmentRows)
+        }
+        let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baselineLabel)
+        return CAPIResult.frame([
+            ("summary.csv", summary.takeBytes()), ("segments.csv", segmentRows.takeBytes()),
+            ("stats.csv", statistics.csv()),
+        ])
+    }
+}
+
+/// Loads the scenario the C API was given: the file at `path`, or `jsonLength` bytes of JSON text.
+enum CAPIScenario {
+    static func load(
+        path: UnsafePointer<CChar>?, json: UnsafePointer<UInt8>?, jsonLength: Int, directory: UnsafePointer<CChar>?,
+        label: UnsafePointer<CChar>?
+    ) throws -> Scenario {
+        guard let json else { return try ScenarioLoader().load(try CAPIResult.string(path, "scenario")) }
+        let name = label.map { String(cString: $0) } ?? "scenario"
+        return try ScenarioLoader().load(
+            json: Array(UnsafeBufferPointer(start: json, count: max(jsonLength, 0))), label: name,
+            directory: directory.map { String(cString: $0) } ?? ".", defaultName: "scenario")
+    }
+}

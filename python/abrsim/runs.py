@@ -1,0 +1,101 @@
+"""``abrsim.run`` and ``abrsim.compare``: ABRSim's ``run`` and ``compare`` commands in process, their CSV tables
+returned as pandas DataFrames (columns and units as in ``docs/outputs``: the same bytes the commands write)."""
+
+import io
+import json
+import os
+
+import pandas as pd
+
+from ._library import call_text, library
+from .errors import InputError, raise_for
+
+
+class Tables(dict):
+    """The tables of a run or comparison, by name (``summary``, ``segments``, …), each a ``pandas.DataFrame``;
+    also readable as attributes (``result.summary``)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _unframe(data):
+    """Splits the library's framed tables (``name length\\n`` then that many bytes, repeated) into DataFrames."""
+    tables = Tables()
+    position = 0
+    while position < len(data):
+        end = data.index(b"\n", position)
+        name, length = data[position:end].decode().rsplit(" ", 1)
+        start = end + 1
+        stop = start + int(length)
+        key = name[:-4] if name.endswith(".csv") else name
+        tables[key] = pd.read_csv(io.BytesIO(data[start:stop]), keep_default_na=False, na_values=[""])
+        position = stop
+    return tables
+
+
+def run(scenario, seed=None, base_dir=None):
+    """Runs a scenario and returns its tables: ``summary``, ``segments``, ``timeline``, ``access_log``.
+
+    ``scenario`` is the path of a scenario JSON file, or a dict with the same keys (relative paths in it resolve
+    against ``base_dir``, default the current folder). ``seed`` replaces the scenario's seed. Bad input raises
+    ``abrsim.InputError`` with the command line's message (file or ``<dict>``, JSON path, problem)."""
+    lib = library()
+    seed_value = -1 if seed is None else _non_negative(seed, "seed")
+    if isinstance(scenario, dict):
+        try:
+            text = json.dumps(scenario, allow_nan=False).encode()
+        except (TypeError, ValueError) as error:
+            raise InputError(f"<dict>: not representable as JSON: {error}", 2) from None
+        directory = os.fspath(base_dir) if base_dir is not None else os.getcwd()
+        status, data = call_text(
+            lib.abrsim_run, None, text, len(text), directory.encode(), b"<dict>", seed_value)
+    elif isinstance(scenario, (str, os.PathLike)):
+        status, data = call_text(lib.abrsim_run, os.fsencode(scenario), None, 0, None, None, seed_value)
+    else:
+        raise TypeError(f"scenario must be a path or a dict, not {type(scenario).__name__}")
+    if status != 0:
+        raise_for(status, data)
+    return _unframe(data)
+
+
+def compare(traces, content, policies, profile="faithful", segments=None, baseline=None, jobs=None):
+    """Every policy on every trace, one player, as ``abrsim compare`` does; returns ``summary``, ``segments`` and
+    ``stats`` (per policy and metric, paired differences against ``baseline``, default the first policy).
+
+    ``traces``: a trace file, folder or glob, or a list of them; ``content``: a folder of ``video_size_N`` files or
+    a sabre movie JSON; ``policies``: a list of policy specs (``"bba"``, ``"throughput(safety=0.9)"``) or one
+    comma-free spec; ``profile``: ``"faithful"`` or ``"pensieve"``; ``segments``: play only the first N;
+    ``jobs``: parallel runs (default: all cores)."""
+    lib = library()
+    trace_list = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)
+    policy_list = [policies] if isinstance(policies, str) else list(policies)
+    for item in policy_list:
+        if not isinstance(item, str) or "\n" in item:
+            raise InputError(f"policies: each policy must be a one-line string, got {item!r}", 2)
+    segment_count = 0 if segments is None else _non_negative(segments, "segments")
+    job_count = (os.cpu_count() or 1) if jobs is None else _non_negative(jobs, "jobs")
+    status, data = call_text(
+        lib.abrsim_compare,
+        "\n".join(os.fspath(t) for t in trace_list).encode(),
+        os.fsencode(content),
+        "\n".join(policy_list).encode(),
+        profile.encode(),
+        segment_count,
+        None if baseline is None else baseline.encode(),
+        job_count,
+    )
+    if status != 0:
+        raise_for(status, data)
+    return _unframe(data)
+
+
+def _non_negative(value, name):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name}: must be an integer, got {value!r}", 2)
+    if value < 0:
+        raise InputError(f"{name}: must be ≥ 0, got {value}", 2)
+    return value
