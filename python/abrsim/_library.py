@@ -44,6 +44,13 @@ def _declare(lib):
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ssize_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
         text_out, size_out,
     ]
+    from .policies import DECIDE, MAKE, RELEASE
+
+    lib.abrsim_run_policies.restype = ctypes.c_int32
+    lib.abrsim_run_policies.argtypes = [
+        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ssize_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
+        ctypes.c_char_p, MAKE, DECIDE, RELEASE, text_out, size_out,
+    ]
     lib.abrsim_compare.restype = ctypes.c_int32
     lib.abrsim_compare.argtypes = [
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64, ctypes.c_char_p,

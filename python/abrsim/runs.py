@@ -9,6 +9,7 @@ import pandas as pd
 
 from ._library import call_text, library
 from .errors import InputError, raise_for
+from .policies import PolicyBridge
 
 
 class Tables(dict):
@@ -37,26 +38,34 @@ def _unframe(data):
     return tables
 
 
-def run(scenario, seed=None, base_dir=None):
+def run(scenario, seed=None, base_dir=None, policies=None):
     """Runs a scenario and returns its tables: ``summary``, ``segments``, ``timeline``, ``access_log``.
 
     ``scenario`` is the path of a scenario JSON file, or a dict with the same keys (relative paths in it resolve
-    against ``base_dir``, default the current folder). ``seed`` replaces the scenario's seed. Bad input raises
+    against ``base_dir``, default the current folder). ``seed`` replaces the scenario's seed. ``policies`` maps
+    names the scenario may use as policies to Python policies (see ``abrsim.policies``). Bad input raises
     ``abrsim.InputError`` with the command line's message (file or ``<dict>``, JSON path, problem)."""
     lib = library()
     seed_value = -1 if seed is None else _non_negative(seed, "seed")
+    bridge = None
+    function, extra = lib.abrsim_run, ()
+    if policies:
+        bridge = PolicyBridge(policies)
+        function = lib.abrsim_run_policies
+        extra = ("\n".join(bridge.names).encode(), bridge.make, bridge.decide, bridge.release)
     if isinstance(scenario, dict):
         try:
             text = json.dumps(scenario, allow_nan=False).encode()
         except (TypeError, ValueError) as error:
             raise InputError(f"<dict>: not representable as JSON: {error}", 2) from None
         directory = os.fspath(base_dir) if base_dir is not None else os.getcwd()
-        status, data = call_text(
-            lib.abrsim_run, None, text, len(text), directory.encode(), b"<dict>", seed_value)
+        status, data = call_text(function, None, text, len(text), directory.encode(), b"<dict>", seed_value, *extra)
     elif isinstance(scenario, (str, os.PathLike)):
-        status, data = call_text(lib.abrsim_run, os.fsencode(scenario), None, 0, None, None, seed_value)
+        status, data = call_text(function, os.fsencode(scenario), None, 0, None, None, seed_value, *extra)
     else:
         raise TypeError(f"scenario must be a path or a dict, not {type(scenario).__name__}")
+    if bridge is not None and bridge.error is not None:
+        raise bridge.error
     if status != 0:
         raise_for(status, data)
     return _unframe(data)

@@ -79,11 +79,12 @@ public func abrsim_compare(
 enum CAPIScenario {
     static func load(
         path: UnsafePointer<CChar>?, json: UnsafePointer<UInt8>?, jsonLength: Int, directory: UnsafePointer<CChar>?,
-        label: UnsafePointer<CChar>?
+        label: UnsafePointer<CChar>?, registry: PolicyRegistry = .builtIn
     ) throws -> Scenario {
-        guard let json else { return try ScenarioLoader().load(try CAPIResult.string(path, "scenario")) }
+        let loader = ScenarioLoader(registry: registry)
+        guard let json else { return try loader.load(try CAPIResult.string(path, "scenario")) }
         let name = label.map { String(cString: $0) } ?? "scenario"
-        return try ScenarioLoader().load(
+        return try loader.load(
             json: Array(UnsafeBufferPointer(start: json, count: max(jsonLength, 0))), label: name,
             directory: directory.map { String(cString: $0) } ?? ".", defaultName: "scenario")
     }
