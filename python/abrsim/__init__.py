@@ -1,6 +1,6 @@
 """ABRSim from Python: the simulator loaded in process (its C API, ``libABRSimC``) through ctypes.
 
-- ``abrsim.run(scenario)`` and ``abrsim.compare(...)`` return the commands' tables as pandas DataFrames.
+- ``abrsim.run(scenario)``, ``abrsim.compare(...)`` and ``abrsim.sweep(...)`` return the commands' tables as pandas DataFrames.
 - ``abrsim.run(scenario, policies={"name": obj})`` runs Python policies (``decide(context)``) in process.
 - ``abrsim.gym.PensieveEnv`` is Pensieve's environment (``pensieve-ppo``'s, step for step);
   ``abrsim.gym.VectorABREnv`` steps many of them in one library call.
@@ -11,6 +11,6 @@ as the command line prints it) or ``abrsim.ABRSimError``.
 
 from .errors import ABRSimError, InputError
 from .policies import PolicyContext, Wait
-from .runs import Tables, compare, run
+from .runs import Tables, compare, run, sweep
 
-__all__ = ["ABRSimError", "InputError", "PolicyContext", "Tables", "Wait", "compare", "run"]
+__all__ = ["ABRSimError", "InputError", "PolicyContext", "Tables", "Wait", "compare", "run", "sweep"]

@@ -56,6 +56,11 @@ def _declare(lib):
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64, ctypes.c_char_p,
         ctypes.c_int64, text_out, size_out,
     ]
+    lib.abrsim_sweep.restype = ctypes.c_int32
+    lib.abrsim_sweep.argtypes = [
+        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ssize_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+        ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int32, ctypes.c_char_p, text_out, size_out,
+    ]
     lib.abrsim_pensieve_create.restype = ctypes.c_int32
     lib.abrsim_pensieve_create.argtypes = [
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p), text_out, size_out,

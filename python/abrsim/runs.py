@@ -4,6 +4,7 @@ returned as pandas DataFrames (columns and units as in ``docs/outputs``: the sam
 import io
 import json
 import os
+import tempfile
 
 import pandas as pd
 
@@ -97,6 +98,39 @@ def compare(traces, content, policies, profile="faithful", segments=None, baseli
         None if baseline is None else baseline.encode(),
         job_count,
     )
+    if status != 0:
+        raise_for(status, data)
+    return _unframe(data)
+
+
+def sweep(scenario, traces=None, policies=None, seed=None, jobs=None, segments=True, out=None, base_dir=None):
+    """A scenario on many traces × policies, as ``abrsim sweep`` does; returns ``summary`` (and ``segments``
+    unless ``segments=False``), rows in run order.
+
+    ``scenario``: a path or a dict, as for ``run``. ``traces``: trace files, folders or globs replacing the
+    scenario's network (None: the scenario's own); ``policies``: policy specs replacing every player's, grids
+    allowed (``"bba(reservoir=5..15:5)"``). ``out``: the folder the sweep writes and can resume in (default: a
+    temporary folder, removed afterwards)."""
+    lib = library()
+    seed_value = -1 if seed is None else _non_negative(seed, "seed")
+    job_count = (os.cpu_count() or 1) if jobs is None else _non_negative(jobs, "jobs")
+    trace_list = [] if traces is None else ([traces] if isinstance(traces, (str, os.PathLike)) else list(traces))
+    policy_list = [] if policies is None else ([policies] if isinstance(policies, str) else list(policies))
+    for item in policy_list:
+        if not isinstance(item, str) or "\n" in item:
+            raise InputError(f"policies: each policy must be a one-line string, got {item!r}", 2)
+    lines = ("\n".join(os.fspath(t) for t in trace_list).encode(), "\n".join(policy_list).encode())
+    with tempfile.TemporaryDirectory(prefix="abrsim-sweep-") as temporary:
+        folder = os.fspath(out) if out is not None else os.path.join(temporary, "sweep")
+        tail = (*lines, seed_value, job_count, 1 if segments else 0, os.fsencode(folder))
+        if isinstance(scenario, dict):
+            text = json.dumps(scenario, allow_nan=False).encode()
+            directory = os.fspath(base_dir) if base_dir is not None else os.getcwd()
+            status, data = call_text(lib.abrsim_sweep, None, text, len(text), directory.encode(), b"<dict>", *tail)
+        elif isinstance(scenario, (str, os.PathLike)):
+            status, data = call_text(lib.abrsim_sweep, os.fsencode(scenario), None, 0, None, None, *tail)
+        else:
+            raise TypeError(f"scenario must be a path or a dict, not {type(scenario).__name__}")
     if status != 0:
         raise_for(status, data)
     return _unframe(data)

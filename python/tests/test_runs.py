@@ -77,3 +77,25 @@ def test_compare_bad_policy_names_the_place():
         abrsim.compare(str(TRACES), VIDEO, ["no-such-policy"], profile="pensieve")
     with pytest.raises(abrsim.InputError, match="baseline"):
         abrsim.compare(str(TRACES), VIDEO, ["bba"], profile="pensieve", baseline="mpc")
+
+
+def test_sweep_equals_the_command_line(tmp_path):
+    traces = sorted(str(p) for p in TRACES.iterdir())[:2]
+    policies = ["bba(reservoir=5..10:5)", "throughput"]
+    tables = abrsim.sweep(SCENARIO, traces=traces, policies=policies, jobs=2)
+    command = [cli(), "sweep", str(SCENARIO), "--policies", ",".join(policies), "--out", str(tmp_path / "out"),
+               "--jobs", "1", "--traces", *traces]
+    subprocess.run(command, check=True, capture_output=True)
+    for name, frame in tables.items():
+        pd.testing.assert_frame_equal(frame, read(tmp_path / "out" / f"{name}.csv"))
+    assert len(tables.summary) == 2 * 3
+    assert tables.summary.policy.tolist().count("throughput") == 2
+
+
+def test_sweep_into_a_folder_without_segments(tmp_path):
+    tables = abrsim.sweep(json.loads(SCENARIO.read_text()), base_dir=SCENARIO.parent, policies=["bba", "bola"],
+                          segments=False, out=tmp_path / "s", jobs=1)
+    assert set(tables) == {"summary"} and len(tables.summary) == 2
+    assert (tmp_path / "s" / "summary.csv").exists()
+    with pytest.raises(abrsim.InputError, match="policies"):
+        abrsim.sweep(SCENARIO, policies=["bba(reservoir=oops)"])

@@ -89,3 +89,48 @@ enum CAPIScenario {
             directory: directory.map { String(cString: $0) } ?? ".", defaultName: "scenario")
     }
 }
+
+/// `abrsim_sweep`: a scenario (file or JSON text, as `abrsim_run`) on many traces × policies, as `abrsim sweep`
+/// does, its tables written into the empty or absent folder `outDirectory` (resumable there) and handed back
+/// framed (`summary.csv`, and `segments.csv` unless `writesSegments` is 0). `traces` and `policies` hold one item
+/// per line (trace files, folders or globs; policy specs with grids such as `bba(reservoir=5..15:5)`), either may
+/// be empty; `seed` < 0 keeps the scenario's; `jobs` ≥ 1.
+@_cdecl("abrsim_sweep")
+public func abrsim_sweep(
+    _ path: UnsafePointer<CChar>?, _ json: UnsafePointer<UInt8>?, _ jsonLength: Int,
+    _ directory: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?, _ traces: UnsafePointer<CChar>?,
+    _ policies: UnsafePointer<CChar>?, _ seed: Int64, _ jobs: Int64, _ writesSegments: Int32,
+    _ outDirectory: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    CAPIResult.call(out, outLength) {
+        let scenario = try CAPIScenario.load(
+            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label)
+        guard jobs >= 1 else { throw InputError(location: "jobs", "must be at least 1") }
+        let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
+        let files = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments, option: "traces")
+        var specs: [PolicySpec] = []
+        for item in try CAPIResult.string(policies, "policies").split(separator: "\n") {
+            specs += try PolicyGrid.expand(String(item), source: "policies")
+        }
+        let bytes =
+            try json.map { Array(UnsafeBufferPointer(start: $0, count: max(jsonLength, 0))) }
+            ?? InputFile.readAll(scenario.file)
+        var plan = try SweepPlan(
+            scenario: scenario, scenarioBytes: bytes, traces: files, policies: specs,
+            seed: seed < 0 ? nil : UInt64(seed))
+        plan.writesSegments = writesSegments != 0
+        let runner = SweepRunner(jobs: Int(jobs))
+        try runner.validate(plan)
+        let folder = try CAPIResult.string(outDirectory, "out")
+        let store = try SweepStore(
+            directory: folder, manifest: plan.manifest(shard: .whole), runCount: plan.runCount,
+            writesSegments: plan.writesSegments)
+        _ = try runner.run(plan, shard: .whole, store: store)
+        var tables = [("summary.csv", try InputFile.readAll(folder + "/summary.csv", limitBytes: Int.max))]
+        if plan.writesSegments {
+            tables.append(("segments.csv", try InputFile.readAll(folder + "/segments.csv", limitBytes: Int.max)))
+        }
+        return CAPIResult.frame(tables)
+    }
+}

@@ -27,11 +27,20 @@ public struct SweepPlan: Sendable {
 
     /// A plan over `scenario` (loaded from its file, whose `network.rttMs` it reads).
     public init(scenario: Scenario, traces: [String], policies: [PolicySpec], seed: UInt64? = nil) throws {
+        try self.init(
+            scenario: scenario, scenarioBytes: InputFile.readAll(scenario.file), traces: traces, policies: policies,
+            seed: seed)
+    }
+
+    /// A plan over `scenario`, loaded from `bytes` (the scenario's JSON text, when it came from no file).
+    public init(
+        scenario: Scenario, scenarioBytes bytes: [UInt8], traces: [String], policies: [PolicySpec],
+        seed: UInt64? = nil
+    ) throws {
         self.scenario = scenario
         self.traces = traces
         self.policies = policies
         self.seed = seed ?? scenario.seed
-        let bytes = try InputFile.readAll(scenario.file)
         scenarioFingerprint = fnv1a(bytes)
         rttSeconds = try Self.defaultRttSeconds(bytes, file: scenario.file)
     }
