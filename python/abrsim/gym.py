@@ -22,6 +22,9 @@ Reward: q − 4.3 · rebuffer s − |q − q_prev|, q = bitrate in Mbit/s; q_pre
 ``rebuffer`` (s), ``video_chunk_size`` (bytes), ``video_chunk_remain``, ``time_stamp`` (ms since reset),
 ``quality`` (kbit/s).
 
+``ABREnv(scenario, …)`` (``abrsim.scenario_env``) steps a scenario on the full model instead, the agent playing
+the players whose policy is ``"agent"``, with a documented observation dict and the scenario's QoE as reward.
+
 ``VectorABREnv(num_envs, …)`` holds ``num_envs`` such environments (environment i starts on trace i mod the trace
 count) and steps them all in one library call on numpy arrays, with Gymnasium's next-step autoreset.
 """
@@ -206,3 +209,8 @@ class VectorABREnv(VectorEnv):
 
     def __del__(self):
         self.close()
+
+
+from .scenario_env import ABREnv  # noqa: E402  (the full-model environment; it uses _check_level above)
+
+__all__ = ["ABREnv", "PensieveEnv", "VectorABREnv"]
