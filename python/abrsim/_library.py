@@ -33,6 +33,8 @@ def _candidates():
 
 
 def _declare(lib):
+    from .policies import DECIDE, MAKE, RELEASE
+
     text_out = ctypes.POINTER(ctypes.c_void_p)
     size_out = ctypes.POINTER(ctypes.c_size_t)
     lib.abrsim_api_version.restype = ctypes.c_int32
@@ -44,8 +46,6 @@ def _declare(lib):
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ssize_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
         text_out, size_out,
     ]
-    from .policies import DECIDE, MAKE, RELEASE
-
     lib.abrsim_run_policies.restype = ctypes.c_int32
     lib.abrsim_run_policies.argtypes = [
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ssize_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
@@ -54,12 +54,13 @@ def _declare(lib):
     lib.abrsim_compare.restype = ctypes.c_int32
     lib.abrsim_compare.argtypes = [
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64, ctypes.c_char_p,
-        ctypes.c_int64, text_out, size_out,
+        ctypes.c_int64, ctypes.c_char_p, MAKE, DECIDE, RELEASE, text_out, size_out,
     ]
     lib.abrsim_sweep.restype = ctypes.c_int32
     lib.abrsim_sweep.argtypes = [
         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ssize_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
-        ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int32, ctypes.c_char_p, text_out, size_out,
+        ctypes.c_char_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int32, ctypes.c_char_p,
+        ctypes.c_char_p, MAKE, DECIDE, RELEASE, text_out, size_out,
     ]
     lib.abrsim_pensieve_create.restype = ctypes.c_int32
     lib.abrsim_pensieve_create.argtypes = [

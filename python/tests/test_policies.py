@@ -106,3 +106,17 @@ def test_bad_answers_and_names():
         abrsim.run(scenario_with("x"), base_dir=SCENARIO.parent, policies={"x": 3})
     with pytest.raises(abrsim.InputError, match="unknown policy 'nope'"):
         abrsim.run(scenario_with("nope"), base_dir=SCENARIO.parent, policies={"x": BBA})
+
+
+def test_python_bba_in_compare_and_sweep_equals_builtin_bba():
+    from conftest import TRACES, VIDEO
+
+    traces = sorted(str(p) for p in TRACES.iterdir())[:3]
+    builtin = abrsim.compare(traces, VIDEO, ["bba"], profile="pensieve", jobs=2)
+    python = abrsim.compare(traces, VIDEO, ["py-bba"], profile="pensieve", jobs=2, python_policies={"py-bba": BBA})
+    for name in ("summary", "segments"):
+        pd.testing.assert_frame_equal(without_policy(python[name]), without_policy(builtin[name]))
+    swept = abrsim.sweep(SCENARIO, traces=traces, policies=["py-bba"], python_policies={"py-bba": BBA}, jobs=2)
+    reference = abrsim.sweep(SCENARIO, traces=traces, policies=["bba"], jobs=2)
+    for name in ("summary", "segments"):
+        pd.testing.assert_frame_equal(without_policy(swept[name]), without_policy(reference[name]))

@@ -29,7 +29,7 @@ def read(path):
 
 def test_run_from_a_path_equals_the_command_line(tmp_path):
     tables = abrsim.run(SCENARIO)
-    assert set(tables) == {"summary", "segments", "timeline", "access_log"}
+    assert set(tables) == {"summary", "segments", "timeline", "access_log", "capacity"}
     subprocess.run([cli(), "run", str(SCENARIO), "--out", str(tmp_path / "out")], check=True, capture_output=True)
     for name, frame in tables.items():
         pd.testing.assert_frame_equal(frame, read(tmp_path / "out" / f"{name}.csv"))

@@ -112,6 +112,16 @@ final class CallbackPolicy: ABRPolicy {
         }
     }
 
+    /// ``registry(names:make:decide:release:)`` for names given one per line, or the built-in policies when
+    /// `names` or a function is missing.
+    static func registry(
+        names: UnsafePointer<CChar>?, make: CAPIPolicyMake?, decide: CAPIPolicyDecide?, release: CAPIPolicyRelease?
+    ) throws -> PolicyRegistry {
+        guard let names, let make, let decide, let release else { return .builtIn }
+        let list = String(cString: names).split(separator: "\n").map(String.init)
+        return try registry(names: list, make: make, decide: decide, release: release)
+    }
+
     /// The built-in policies plus one descriptor per name in `names` (no parameters), whose instances come from
     /// `make` and decide through `decide`. A name that is already a built-in policy's is an input error.
     static func registry(
@@ -149,12 +159,10 @@ public func abrsim_run_policies(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     CAPIResult.call(out, outLength) {
-        let names = try CAPIResult.string(policyNames, "policies").split(separator: "\n").map(String.init)
-        let registry = try CallbackPolicy.registry(names: names, make: make, decide: decide, release: release)
+        let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
         let scenario = try CAPIScenario.load(
             path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, registry: registry)
         let report = try ScenarioRunner(registry: registry).run(scenario, seed: seed < 0 ? nil : UInt64(seed))
-        let bundle = RunTables.bundle(for: report)
-        return CAPIResult.frame(bundle.names.map { ($0, bundle.bytes(named: $0) ?? []) })
+        return CAPIResult.runTables(report, scenario: scenario)
     }
 }

@@ -74,6 +74,13 @@ enum CAPIResult {
         return bytes
     }
 
+    /// A run's four tables and `capacity.csv` (the link's capacity over the run, for plots), framed.
+    static func runTables(_ report: RunReport, scenario: Scenario) -> [UInt8] {
+        var bundle = RunTables.bundle(for: report)
+        bundle.add(name: "capacity.csv", bytes: CapacityTable.csv(curve: scenario.network.curve, end: report.endTime))
+        return frame(bundle.names.map { ($0, bundle.bytes(named: $0) ?? []) })
+    }
+
     /// The Swift string of a C string argument, or an input error naming `argument` when it is missing.
     static func string(_ pointer: UnsafePointer<CChar>?, _ argument: String) throws -> String {
         guard let pointer else { throw InputError(location: argument, "is missing") }

@@ -13,22 +13,25 @@ public func abrsim_run(
         let scenario = try CAPIScenario.load(
             path: path, json: json, jsonLength: jsonLength, directory: directory, label: label)
         let report = try ScenarioRunner().run(scenario, seed: seed < 0 ? nil : UInt64(seed))
-        let bundle = RunTables.bundle(for: report)
-        return CAPIResult.frame(bundle.names.map { ($0, bundle.bytes(named: $0) ?? []) })
+        return CAPIResult.runTables(report, scenario: scenario)
     }
 }
 
 /// `abrsim_compare`: every policy on every trace, as `abrsim compare` does, its `summary.csv`, `segments.csv` and
 /// `stats.csv` handed back framed. `traces` and `policies` hold one item per line (trace files, folders or globs;
 /// policy specs as on the command line); `profile` is `faithful` or `pensieve` (`NULL`: faithful); `segments` ≤ 0
-/// plays every segment; `baseline` `NULL` means the first policy; `jobs` ≥ 1.
+/// plays every segment; `baseline` `NULL` means the first policy; `jobs` ≥ 1. `policyNames` (may be `NULL`) and the
+/// three functions add the caller's policies, as `abrsim_run_policies` does.
 @_cdecl("abrsim_compare")
 public func abrsim_compare(
     _ traces: UnsafePointer<CChar>?, _ contentPath: UnsafePointer<CChar>?, _ policies: UnsafePointer<CChar>?,
     _ profile: UnsafePointer<CChar>?, _ segments: Int64, _ baseline: UnsafePointer<CChar>?, _ jobs: Int64,
+    _ policyNames: UnsafePointer<CChar>?, _ make: CAPIPolicyMake?, _ decide: CAPIPolicyDecide?,
+    _ release: CAPIPolicyRelease?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     CAPIResult.call(out, outLength) {
+        let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
         let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
         guard !traceArguments.isEmpty else { throw InputError(location: "traces", "give at least one trace") }
         let content = try CAPIResult.string(contentPath, "content")
@@ -60,7 +63,7 @@ public func abrsim_compare(
         }
         var plan = ComparisonPlan(traces: files, content: loaded, policies: specs)
         plan.model = model
-        let reports = try Comparison.run(plan, jobs: Int(jobs))
+        let reports = try Comparison.run(plan, registry: registry, jobs: Int(jobs))
         var summary = CSVWriter(columns: RunTables.summaryColumns)
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
         for report in reports {
@@ -94,18 +97,22 @@ enum CAPIScenario {
 /// does, its tables written into the empty or absent folder `outDirectory` (resumable there) and handed back
 /// framed (`summary.csv`, and `segments.csv` unless `writesSegments` is 0). `traces` and `policies` hold one item
 /// per line (trace files, folders or globs; policy specs with grids such as `bba(reservoir=5..15:5)`), either may
-/// be empty; `seed` < 0 keeps the scenario's; `jobs` ≥ 1.
+/// be empty; `seed` < 0 keeps the scenario's; `jobs` ≥ 1. `policyNames` (may be `NULL`) and the three functions add
+/// the caller's policies, as `abrsim_run_policies` does.
 @_cdecl("abrsim_sweep")
 public func abrsim_sweep(
     _ path: UnsafePointer<CChar>?, _ json: UnsafePointer<UInt8>?, _ jsonLength: Int,
     _ directory: UnsafePointer<CChar>?, _ label: UnsafePointer<CChar>?, _ traces: UnsafePointer<CChar>?,
     _ policies: UnsafePointer<CChar>?, _ seed: Int64, _ jobs: Int64, _ writesSegments: Int32,
     _ outDirectory: UnsafePointer<CChar>?,
+    _ policyNames: UnsafePointer<CChar>?, _ make: CAPIPolicyMake?, _ decide: CAPIPolicyDecide?,
+    _ release: CAPIPolicyRelease?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     CAPIResult.call(out, outLength) {
+        let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
         let scenario = try CAPIScenario.load(
-            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label)
+            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, registry: registry)
         guard jobs >= 1 else { throw InputError(location: "jobs", "must be at least 1") }
         let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
         let files = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments, option: "traces")
@@ -120,7 +127,8 @@ public func abrsim_sweep(
             scenario: scenario, scenarioBytes: bytes, traces: files, policies: specs,
             seed: seed < 0 ? nil : UInt64(seed))
         plan.writesSegments = writesSegments != 0
-        let runner = SweepRunner(jobs: Int(jobs))
+        var runner = SweepRunner(jobs: Int(jobs))
+        runner.registry = registry
         try runner.validate(plan)
         let folder = try CAPIResult.string(outDirectory, "out")
         let store = try SweepStore(

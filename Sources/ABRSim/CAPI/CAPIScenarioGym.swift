@@ -15,7 +15,7 @@ final class ScenarioGym: @unchecked Sendable {
         var context: ABRContext
     }
 
-    private let scenario: Scenario
+    let scenario: Scenario
     private let registry: PolicyRegistry
     private let seed: UInt64?
     private let decisionReady = DispatchSemaphore(value: 0)
@@ -274,8 +274,7 @@ public func abrsim_gym_tables(
         guard gym.pending == nil, let outcome = gym.outcome else {
             throw CAPIGymError.episodeRunning
         }
-        let bundle = RunTables.bundle(for: try outcome.get())
-        return CAPIResult.frame(bundle.names.map { ($0, bundle.bytes(named: $0) ?? []) })
+        return CAPIResult.runTables(try outcome.get(), scenario: gym.scenario)
     }
 }
 
