@@ -73,7 +73,13 @@ def _declare(lib):
     lib.abrsim_pensieve_reset.restype = None
     lib.abrsim_pensieve_reset.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p]
     lib.abrsim_pensieve_step.restype = ctypes.c_int32
-    lib.abrsim_pensieve_step.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p]
+    lib.abrsim_pensieve_step.argtypes = [
+        ctypes.c_void_p, ctypes.c_int64, ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p,
+    ]
+    lib.abrsim_pensieve_trace_samples.restype = ctypes.c_int64
+    lib.abrsim_pensieve_trace_samples.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+    lib.abrsim_pensieve_start.restype = None
+    lib.abrsim_pensieve_start.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
     lib.abrsim_pensieve_vector_step.restype = ctypes.c_int32
     lib.abrsim_pensieve_vector_step.argtypes = [
         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,

@@ -93,16 +93,26 @@ def _check_level(action, levels, where="action"):
 class PensieveEnv(gymnasium.Env):
     """``pensieve-ppo``'s ABR environment (test mode) on ABRSim's Pensieve model; see the module's documentation
     for the observation, reward and info. ``trace_folder``: Pensieve cooked traces (every file, sorted by name);
-    ``video_size_folder``: ``video_size_0`` … ``video_size_5``. ``train=True`` (random traces, start points and
-    noise) is not provided."""
+    ``video_size_folder``: ``video_size_0`` … ``video_size_5``. ``train=True`` is pensieve-ppo's training mode:
+    each episode on a random trace from a random start pointer, every delay times uniform(0.9, 1.1), drawn as it
+    draws them (``random_seed``: its two ``numpy.random.RandomState`` generators; None: the global one).
+    ``reset(seed=s)`` seeds the global numpy generator, as pensieve-ppo's does."""
 
     metadata = {"render_modes": []}
 
     def __init__(self, trace_folder, video_size_folder=None, train=False, random_seed=None):
         super().__init__()
-        if train:
-            raise NotImplementedError("PensieveEnv: train=True (random trace choice and noise) is not provided yet")
         self._lib, self._handle, self.trace_names = _create(trace_folder, video_size_folder, 1)
+        self._train = bool(train)
+        if self._train:
+            # pensieve-ppo's training simulator: one generator for the delay noise and one for the trace and start
+            # pointer (each numpy.random.RandomState(random_seed), or both the global numpy.random when None).
+            seeded = random_seed is not None
+            self._noise_rng = np.random.RandomState(random_seed) if seeded else np.random
+            self._trace_rng = np.random.RandomState(random_seed) if seeded else np.random
+            self._samples = [int(self._lib.abrsim_pensieve_trace_samples(self._handle, i))
+                             for i in range(len(self.trace_names))]
+            self._random_start()
         self._levels = int(self._lib.abrsim_pensieve_level_count(self._handle))
         self.observation_space = spaces.Box(0.0, np.inf, shape=(ROWS, COLUMNS), dtype=np.float32)
         self.action_space = spaces.Discrete(self._levels)
@@ -114,10 +124,17 @@ class PensieveEnv(gymnasium.Env):
         self._done = False
         self._started = False
 
+    def _random_start(self):
+        trace = self._trace_rng.randint(len(self._samples))
+        pointer = self._trace_rng.randint(1, self._samples[trace])
+        self._lib.abrsim_pensieve_start(self._handle, 0, int(trace), int(pointer))
+
     def reset(self, *, seed=None, options=None):
         """Zeros the observation and forgets the last bitrate; returns ``(observation, info)``. The network and
         buffer carry on; a finished episode's next trace is already loaded."""
         super().reset(seed=seed)
+        if seed is not None:
+            np.random.seed(seed)  # as pensieve-ppo's reset does
         self._lib.abrsim_pensieve_reset(self._handle, 0, self._state_pointer)
         self._done = False
         self._started = True
@@ -130,8 +147,11 @@ class PensieveEnv(gymnasium.Env):
                 "PensieveEnv.step: the episode has ended; call reset() first" if self._done
                 else "PensieveEnv.step: call reset() before the first step")
         level = action if type(action) is int and 0 <= action < self._levels else _check_level(action, self._levels)
-        done = self._step(self._handle, level, self._state_pointer, self._info_pointer) == 1
+        noise = self._noise_rng.uniform(0.9, 1.1) if self._train else 1.0
+        done = self._step(self._handle, level, noise, self._state_pointer, self._info_pointer) == 1
         self._done = done
+        if done and self._train:
+            self._random_start()
         i = self._info
         info = {
             "delay": i[0], "sleep_time": i[1], "buffer_size": i[2], "rebuffer": i[3], "video_chunk_size": i[4],

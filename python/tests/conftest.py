@@ -10,6 +10,7 @@ DATA = TESTS / "data"
 TRACES = DATA / "traces"
 VIDEO = DATA / "video"
 REFERENCE = REPOSITORY / "Tests" / "Fixtures" / "reference" / "gym" / "pensieve_ppo_test_sample.csv.gz"
+TRAIN_REFERENCE = REPOSITORY / "Tests" / "Fixtures" / "reference" / "gym" / "pensieve_ppo_train_sample.csv.gz"
 
 
 @pytest.fixture

@@ -27,11 +27,6 @@ def test_bad_trace_names_file_and_line(tmp_path):
         PensieveEnv(trace_folder=tmp_path, video_size_folder=VIDEO)
 
 
-def test_train_mode_is_refused_clearly():
-    with pytest.raises(NotImplementedError, match="train"):
-        PensieveEnv(trace_folder=TRACES, video_size_folder=VIDEO, train=True)
-
-
 def test_unknown_key_in_a_dict_names_the_json_path(tmp_path):
     scenario = json.loads((REPOSITORY / "scenarios" / "wifi-lte-3g.json").read_text())
     scenario["players"][0]["bogus"] = 1

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from abrsim.gym import PensieveEnv
-from conftest import REFERENCE, TRACES, VIDEO
+from conftest import REFERENCE, TRACES, TRAIN_REFERENCE, VIDEO
 
 OBS = [f"obs_{i}_{j}" for i in range(6) for j in range(8)]
 
@@ -113,3 +113,32 @@ def test_spaces():
     observation, _ = env.reset(seed=3)
     assert env.observation_space.contains(observation)
     assert env.observation_space.contains(env.step(env.action_space.sample())[0])
+
+
+@pytest.mark.parametrize("run", ["seed42", "global7"])
+def test_train_mode_equals_pensieve_ppo(run):
+    """Training mode: random trace and start pointer per episode and noisy delays, from the same generators."""
+    rows = pd.read_csv(TRAIN_REFERENCE)
+    rows = rows[rows.run == run].sort_values(["episode", "step"])
+    if run == "global7":
+        np.random.seed(7)
+        env = PensieveEnv(trace_folder=TRACES, video_size_folder=VIDEO, train=True)
+    else:
+        np.random.seed(0)  # the seeded generators must not depend on the global one
+        env = PensieveEnv(trace_folder=TRACES, video_size_folder=VIDEO, train=True, random_seed=42)
+    delays = []
+    for _, episode in rows.groupby("episode", sort=True):
+        env.reset()
+        for _, row in episode.iterrows():
+            observation, reward, terminated, _, info = env.step(int(row.action))
+            np.testing.assert_allclose(observation.reshape(-1).astype(np.float64),
+                                       row[OBS].to_numpy(dtype=np.float64), rtol=0, atol=1e-9)
+            assert reward == pytest.approx(row.reward, abs=1e-9, rel=0)
+            assert terminated == bool(row.done)
+            assert info["delay"] == pytest.approx(row.delay_ms, abs=1e-9, rel=0)
+            assert info["buffer_size"] == pytest.approx(row.buffer_size_s, abs=1e-9, rel=0)
+            delays.append(info["delay"])
+    assert len(delays) == 4 * 48
+    test_mode = PensieveEnv(trace_folder=TRACES, video_size_folder=VIDEO)
+    test_mode.reset()
+    assert test_mode.step(1)[4]["delay"] != delays[0]  # the noise and start pointer changed the first download

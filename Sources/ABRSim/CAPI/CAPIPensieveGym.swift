@@ -86,15 +86,16 @@ public func abrsim_pensieve_reset(
     gym.environments[position].state.withUnsafeBufferPointer { state.update(from: $0.baseAddress!, count: $0.count) }
 }
 
-/// Steps environment 0 at `level` (the caller has checked 0 ≤ level < level count): writes its state (48 floats)
+/// Steps environment 0 at `level` (the caller has checked 0 ≤ level < level count), the delay times `noise` (1
+/// in test mode): writes its state (48 floats)
 /// to `state` and ``PensieveGymInfo``'s values to `info`; returns 1 when the episode ended, else 0.
 @_cdecl("abrsim_pensieve_step")
 public func abrsim_pensieve_step(
-    _ handle: UnsafeMutableRawPointer, _ level: Int64, _ state: UnsafeMutablePointer<Float>,
+    _ handle: UnsafeMutableRawPointer, _ level: Int64, _ noise: Double, _ state: UnsafeMutablePointer<Float>,
     _ info: UnsafeMutablePointer<Double>
 ) -> Int32 {
     let gym = PensieveGymHandle.from(handle)
-    let step = gym.environments[0].step(level: Int(level))
+    let step = gym.environments[0].step(level: Int(level), noise: noise)
     gym.environments[0].state.withUnsafeBufferPointer { state.update(from: $0.baseAddress!, count: $0.count) }
     PensieveGymInfo.write(step, to: info)
     return step.terminated ? 1 : 0
@@ -135,4 +136,19 @@ public func abrsim_pensieve_vector_step(
         }
     }
     return CAPIStatus.success
+}
+
+/// The number of samples of trace `trace` (0-based, in the order given to `abrsim_pensieve_create`).
+@_cdecl("abrsim_pensieve_trace_samples")
+public func abrsim_pensieve_trace_samples(_ handle: UnsafeMutableRawPointer, _ trace: Int64) -> Int64 {
+    Int64(PensieveGymHandle.from(handle).environments[0].sampleCount(trace: Int(trace)))
+}
+
+/// Starts environment `index`'s next episode on trace `trace` at pointer `pointer` (the caller has checked
+/// 0 ≤ trace < trace count and 1 ≤ pointer < its samples), empty buffer: training mode's random draws.
+@_cdecl("abrsim_pensieve_start")
+public func abrsim_pensieve_start(
+    _ handle: UnsafeMutableRawPointer, _ index: Int64, _ trace: Int64, _ pointer: Int64
+) {
+    PensieveGymHandle.from(handle).environments[Int(index)].startEpisode(trace: Int(trace), pointer: Int(pointer))
 }

@@ -91,16 +91,26 @@ public struct PensieveGymEnvironment {
         timeStampMs = 0
     }
 
-    private mutating func startEpisode() {
-        engine = PensieveEngine(trace: traces[traceIndex])
+    private mutating func startEpisode(pointer: Int = 1) {
+        engine = PensieveEngine(trace: traces[traceIndex], pointer: pointer)
         chunk = 0
     }
 
-    /// Downloads the next chunk at `level` (0 ..< ``levelCount``; the caller checks the range) and updates
-    /// ``state``. After the episode's last chunk the next trace is loaded, ready for the next episode.
-    public mutating func step(level: Int) -> Step {
+    /// The number of samples (lines) of trace `index`.
+    public func sampleCount(trace index: Int) -> Int { traces[index].times.count }
+
+    /// Starts a new episode on trace `index` at trace pointer `pointer` (1 ..< its sample count), with an empty
+    /// buffer: what Pensieve's training mode does with its random draws after each episode.
+    public mutating func startEpisode(trace index: Int, pointer: Int) {
+        traceIndex = index
+        startEpisode(pointer: pointer)
+    }
+
+    /// Downloads the next chunk at `level` (0 ..< ``levelCount``; the caller checks the range), its delay times
+    /// `noise` (training mode), and updates ``state``. After the episode's last chunk the next trace is loaded, ready for the next episode.
+    public mutating func step(level: Int, noise: Double = 1) -> Step {
         let bytes = sizes[chunk][level]
-        let download = engine.download(bytes: bytes)
+        let download = engine.download(bytes: bytes, noise: noise)
         timeStampMs += download.delayMs
         timeStampMs += download.sleepMs
         chunk += 1
