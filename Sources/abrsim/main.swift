@@ -18,6 +18,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("tune", TuneCommand.spec.summary, TuneCommand.main),
     ("sweep", SweepCommand.spec.summary, SweepCommand.main),
     ("merge", MergeCommand.spec.summary, MergeCommand.main),
+    ("export", ExportCommand.spec.summary, ExportCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {
