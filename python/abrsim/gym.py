@@ -131,10 +131,18 @@ class PensieveEnv(gymnasium.Env):
 
     def reset(self, *, seed=None, options=None):
         """Zeros the observation and forgets the last bitrate; returns ``(observation, info)``. The network and
-        buffer carry on; a finished episode's next trace is already loaded."""
+        buffer carry on; a finished episode's next trace is already loaded. With ``seed`` the environment also
+        restarts (first trace; training mode: its generators seeded with ``seed``)."""
         super().reset(seed=seed)
         if seed is not None:
             np.random.seed(seed)  # as pensieve-ppo's reset does
+            # Beyond pensieve-ppo: a seed also restarts the environment, so that equal seeds give equal episodes
+            # (Gymnasium's contract): the first trace from its start, or in training mode generators seeded anew.
+            if self._train:
+                self._noise_rng, self._trace_rng = np.random.RandomState(seed), np.random.RandomState(seed)
+                self._random_start()
+            else:
+                self._lib.abrsim_pensieve_start(self._handle, 0, 0, 1)
         self._lib.abrsim_pensieve_reset(self._handle, 0, self._state_pointer)
         self._done = False
         self._started = True

@@ -142,3 +142,14 @@ def test_train_mode_equals_pensieve_ppo(run):
     test_mode = PensieveEnv(trace_folder=TRACES, video_size_folder=VIDEO)
     test_mode.reset()
     assert test_mode.step(1)[4]["delay"] != delays[0]  # the noise and start pointer changed the first download
+
+
+def test_gymnasium_env_checker_and_seeded_restart():
+    from gymnasium.utils.env_checker import check_env
+
+    for train in (False, True):
+        env = PensieveEnv(trace_folder=TRACES, video_size_folder=VIDEO, train=train, random_seed=3)
+        check_env(env, skip_render_check=True)
+        first = [env.reset(seed=11)[0]] + [env.step(k % 6)[0] for k in range(48)]
+        again = [env.reset(seed=11)[0]] + [env.step(k % 6)[0] for k in range(48)]
+        assert all(np.array_equal(a, b) for a, b in zip(first, again))
