@@ -74,9 +74,7 @@ enum ExportCommand {
                 ladders[player.id] = map
             }
         }
-        let out = parsed.value("out") ?? results + "-p1203"
-        let folder = try OutputFolder(
-            out, identity: OutputIdentity(command: "export p1203", subject: results), force: parsed.flag("force"))
+        // Every session is built before the output folder is touched: bad input leaves nothing behind.
         var bundle = OutputBundle()
         var names: [String] = []
         for player in Set(segments.column("player") ?? []).sorted() {
@@ -95,6 +93,9 @@ enum ExportCommand {
                 names.append(session.player + ".json")
             }
         }
+        let out = parsed.value("out") ?? results + "-p1203"
+        let folder = try OutputFolder(
+            out, identity: OutputIdentity(command: "export p1203", subject: results), force: parsed.flag("force"))
         try folder.commit(bundle)
         writeStandardOutput("wrote \(out)/\(names.joined(separator: ", "))\n")
         return 0

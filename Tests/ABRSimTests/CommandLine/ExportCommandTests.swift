@@ -40,6 +40,20 @@ import Testing
         #expect(stalls.first?[0] == 0)
     }
 
+    @Test func aBrokenTableIsOneLineAndWritesNothing() throws {
+        let scratch = TestPaths.scratch("export-bad")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/r", withIntermediateDirectories: true)
+        writeFile(scratch + "/r", "segments.csv", "player,segment\nmain,0\n")
+        writeFile(scratch + "/r", "timeline.csv", "t_s,player,state,playhead_s\n0,main,playing,0\n")
+        writeFile(scratch + "/r", "summary.csv", "player,startup_s\nmain,0.5\n")
+        let export = try runABRSim(["export", "p1203", scratch + "/r"])
+        #expect(export.status == 2)
+        #expect(export.standardError == "abrsim export: \(scratch)/r/segments.csv: line 1: no column 'variant'\n")
+        #expect(export.standardOutput.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/r-p1203"))
+    }
+
     @Test func badArgumentsAreOneLineErrors() throws {
         let unknown = try runABRSim(["export", "mos", "/tmp"])
         #expect(unknown.status == 2)
