@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "ABRSim", targets: ["ABRSim"]),
         .executable(name: "abrsim", targets: ["abrsim"]),
+        // The C API (Sources/ABRSim/CAPI) as a shared library, loaded in process by the Python package.
+        .library(name: "ABRSimC", type: .dynamic, targets: ["ABRSim"]),
     ],
     targets: [
         .systemLibrary(

@@ -20,6 +20,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("merge", MergeCommand.spec.summary, MergeCommand.main),
     ("model", ModelCommand.spec.summary, ModelCommand.main),
     ("sabre", SabreCommand.summary, SabreCommand.main),
+    ("export", ExportCommand.spec.summary, ExportCommand.main),
 ]
 
 @MainActor func printTopLevelHelp() {

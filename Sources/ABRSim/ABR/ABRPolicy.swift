@@ -25,6 +25,9 @@ public struct ABRContext {
     public var history: ThroughputHistory
     /// Whether the decision follows a seek (policies with a startup phase restart it).
     public var isAfterSeek: Bool
+    /// Seconds this player has stalled so far (rebuffering after startup), for policies and agents that are
+    /// scored on it (the Python package's `ABREnv` reward).
+    public var stallSeconds: Double = 0
 }
 
 /// What a policy decides for the next request.

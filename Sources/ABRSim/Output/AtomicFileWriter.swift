@@ -175,6 +175,11 @@ public struct OutputBundle: Sendable {
     /// The file names added so far, in order.
     public var names: [String] { files.map(\.name) }
 
+    /// The bytes of the file called `name`, or `nil` when none was added.
+    public func bytes(named name: String) -> [UInt8]? {
+        files.first(where: { $0.name == name })?.bytes
+    }
+
     /// Adds a file called `name` (a plain file name, no `/`); adding a name again replaces its bytes.
     public mutating func add(name: String, bytes: [UInt8]) {
         precondition(

@@ -391,7 +391,7 @@ public final class Player {
             time: now, segmentIndex: nextSegment, content: content, bufferSeconds: buffer,
             bufferTargetSeconds: bufferTarget, playbackState: state, playbackRate: isPlayRequested ? rate : 0,
             lastVariant: lastVariant, maxVariant: maxVariant, startVariant: content.startVariantIndex,
-            history: history, isAfterSeek: isAfterSeek)
+            history: history, isAfterSeek: isAfterSeek, stallSeconds: stallSeconds(at: now))
     }
 
     /// The link finished this player's transfer at `now`.

@@ -36,19 +36,50 @@ public struct ScenarioLoader {
 
     /// The parsed document at `path` with ``settings`` applied.
     public func document(_ path: String) throws -> JSONValue {
-        var document = try JSONParser.parseFile(path)
-        for setting in settings { document = try setting.apply(to: document, file: path) }
+        try applySettings(to: JSONParser.parseFile(path), file: path)
+    }
+
+    /// The parsed JSON text `json` with ``settings`` applied; `label` stands for the file in errors.
+    public func document(json: [UInt8], label: String) throws -> JSONValue {
+        try applySettings(to: JSONParser.parse(json, file: label), file: label)
+    }
+
+    private func applySettings(to parsed: JSONValue, file: String) throws -> JSONValue {
+        var document = parsed
+        for setting in settings { document = try setting.apply(to: document, file: file) }
         return document
     }
 
     /// Loads and validates the scenario at `path` (with ``settings`` applied). An error about a value a setting
-    /// wrote says so: `… (set by --set PATH=VALUE)`.
-    /// With `seed` (a command line's `--seed`), that seed replaces the scenario's `seed` and every synthetic
-    /// model's own `seed`, so it reaches every random stream of the run (`docs/seeds.md`).
+    /// wrote says so: `… (set by --set PATH=VALUE)`. With `seed` (a command line's `--seed`), that seed replaces
+    /// the scenario's `seed` and every synthetic model's own `seed`, so it reaches every random stream of the run
+    /// (`docs/seeds.md`).
     public func load(_ path: String, seed override: UInt64? = nil) throws -> Scenario {
+        try annotatingSettings(file: path) {
+            try decode(
+                document(path), path: path, directory: InputFile.directory(of: path),
+                defaultName: InputFile.fileName(of: path).replacingSuffix(".json", with: ""), seed: override)
+        }
+    }
+
+    /// Loads and validates a scenario given as JSON text rather than a file (the Python package's dicts):
+    /// `label` stands for the file in errors, relative paths resolve against `directory`, and the name defaults
+    /// to `defaultName`; ``settings`` and `seed` apply as in ``load(_:seed:)``.
+    public func load(
+        json: [UInt8], label: String, directory: String, defaultName: String, seed override: UInt64? = nil
+    ) throws -> Scenario {
+        try annotatingSettings(file: label) {
+            try decode(
+                document(json: json, label: label), path: label, directory: directory, defaultName: defaultName,
+                seed: override)
+        }
+    }
+
+    /// Runs `body`, adding to an error at a JSON path of `file` the `--set` edit that wrote the value there.
+    private func annotatingSettings(file: String, _ body: () throws -> Scenario) throws -> Scenario {
         do {
-            return try decode(document(path), path: path, seed: override)
-        } catch var error as InputError where error.file == path && error.location != nil {
+            return try body()
+        } catch var error as InputError where error.file == file && error.location != nil {
             if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, message: error.message) }) {
                 error.message += " (set by \(cause.option) \(cause.pathText)=\(cause.valueText))"
             }
@@ -56,11 +87,12 @@ public struct ScenarioLoader {
         }
     }
 
-    /// Decodes the parsed document of the scenario at `path`.
-    func decode(_ document: JSONValue, path: String, seed override: UInt64? = nil) throws -> Scenario {
+    /// Decodes the parsed document of the scenario labelled `path` (its file, or what stands for it), whose relative
+    /// paths resolve against `directory` and whose name defaults to `defaultName`.
+    func decode(
+        _ document: JSONValue, path: String, directory: String, defaultName: String, seed override: UInt64? = nil
+    ) throws -> Scenario {
         let root = try JSONReader(document, file: path).object()
-        let directory = InputFile.directory(of: path)
-        let defaultName = InputFile.fileName(of: path).replacingSuffix(".json", with: "")
         let name = try root.optional("name")?.string() ?? defaultName
         try checkName(name, root.optional("name") ?? root.reader)
         let fileSeed = try root.optional("seed").map { try $0.seed() } ?? 1

@@ -25,11 +25,13 @@ struct PensieveEngine {
     /// `buffer_size`, ms.
     private(set) var bufferMs = 0.0
 
-    /// A fresh environment on `trace`: pointer 1, clock at its first time, empty buffer.
-    init(trace: PensieveCookedTrace) {
+    /// A fresh environment on `trace`: pointer `pointer` (1 by default; Pensieve's training mode draws it), clock
+    /// at the time before it, empty buffer.
+    init(trace: PensieveCookedTrace, pointer: Int = 1) {
         times = trace.times
         bandwidths = trace.bandwidthsMbps
-        lastTime = trace.times[0]
+        self.pointer = pointer
+        lastTime = trace.times[pointer - 1]
     }
 
     /// Moves the pointer to the next interval, wrapping to 1 with the time at 0 at the end of the trace.
@@ -43,8 +45,9 @@ struct PensieveEngine {
         }
     }
 
-    /// `get_video_chunk` for a chunk of `bytes`.
-    mutating func download(bytes: Double) -> Step {
+    /// `get_video_chunk` for a chunk of `bytes`; `noise` multiplies the delay (RTT included), as Pensieve's
+    /// training environment does with its uniform(0.9, 1.1) draw (1 elsewhere: exact).
+    mutating func download(bytes: Double, noise: Double = 1) -> Step {
         var delay = 0.0
         var sent = 0.0
         while true {
@@ -64,6 +67,7 @@ struct PensieveEngine {
         let downloadSeconds = delay
         delay *= 1000
         delay += PensieveProfile.rttMilliseconds
+        delay *= noise
         let rebuffer = max(delay - bufferMs, 0)
         bufferMs = max(bufferMs - delay, 0)
         bufferMs += PensieveProfile.chunkMilliseconds

@@ -43,10 +43,11 @@ public struct SweepPlan: Sendable {
 
     /// A plan over `scenario` (loaded from its file by `loader`, whose edits apply to every run, and whose
     /// `network.rttMs` it reads), crossed with `grid`'s points. A grid over a setting that cannot vary (see
-    /// ``SweepGridAxis/checkVaries(traces:policies:seed:)``) is an error.
+    /// ``SweepGridAxis/checkVaries(traces:policies:seed:)``) is an error. `scenarioBytes` is the scenario's JSON
+    /// text when it came from no file (the Python package's dicts; such a plan has no grid).
     public init(
-        scenario: Scenario, traces: [String], policies: [PolicySpec], seed: UInt64? = nil,
-        grid: [SweepGridAxis] = [], loader: ScenarioLoader = ScenarioLoader()
+        scenario: Scenario, scenarioBytes: [UInt8]? = nil, traces: [String], policies: [PolicySpec],
+        seed: UInt64? = nil, grid: [SweepGridAxis] = [], loader: ScenarioLoader = ScenarioLoader()
     ) throws {
         self.scenario = scenario
         self.traces = traces
@@ -54,9 +55,11 @@ public struct SweepPlan: Sendable {
         self.seed = seed ?? scenario.seed
         self.edits = loader.settings
         self.grid = grid
-        let bytes = try InputFile.readAll(scenario.file)
+        let bytes = try scenarioBytes ?? InputFile.readAll(scenario.file)
         scenarioFingerprint = fnv1a(bytes)
-        let document = try loader.document(scenario.file)
+        let document =
+            try scenarioBytes.map { try loader.document(json: $0, label: scenario.file) }
+            ?? loader.document(scenario.file)
         rttSeconds = try Self.defaultRttSeconds(document, file: scenario.file)
         var paths: Set<String> = []
         for axis in grid {
@@ -72,6 +75,9 @@ public struct SweepPlan: Sendable {
         if grid.isEmpty {
             points = [(scenario, rttSeconds)]
         } else {
+            guard scenarioBytes == nil else {
+                throw InputError(location: "--grid", "a settings grid needs the scenario as a file")
+            }
             points = try values.map { point in
                 var pointLoader = loader
                 pointLoader.settings += point
