@@ -6,9 +6,9 @@ import Testing
 /// set is in BENCHMARKS.md).
 struct OptimalBoundTests {
     @Test func optimumIsAtLeastEveryPolicysQoEOnASampleOfTraces() throws {
-        let folder = TestPaths.shared + "/data/traces/pensieve/test/"
+        let folder = TestPaths.data + "/traces/pensieve/test/"
         let traces = ["norway_bus_3", "norway_tram_7"].map { folder + $0 }
-        let content = try ContentSource.load(TestPaths.shared + "/data/content/pensieve-envivio", segments: 16)
+        let content = try ContentSource.load(TestPaths.data + "/content/pensieve-envivio", segments: 16)
         let names = PolicyRegistry.builtIn.descriptors.map(\.name).filter { $0 != "external" }
         var plan = ComparisonPlan(traces: traces, content: content, policies: names.map { PolicySpec(name: $0) })
         // The optimum plans for a player that does not wait to minimise stalling (see OfflineOptimum).
