@@ -134,10 +134,11 @@ struct PlayerDecoder {
         let kind = try kindReader.string()
         let predictor: any KeepUpPredictor
         switch kind {
-        case "playThrough":
-            var p = PlayThroughPredictor()
+        case "playThrough", "lastVariantPlayThrough":
+            var p = kind == "playThrough" ? PlayThroughPredictor() : PlayThroughPredictor.lastVariant
             if let x = object.optional("minimumBufferSeconds") { p.minimumBufferSeconds = try x.nonNegativeDouble() }
             if let x = object.optional("safetyFactor") { p.safetyFactor = try x.positiveDouble() }
+            if let x = object.optional("resumeHorizonSeconds") { p.resumeHorizonSeconds = try x.positiveDouble() }
             predictor = p
         case "fixedThreshold":
             var p = FixedThresholdPredictor()
@@ -145,7 +146,8 @@ struct PlayerDecoder {
             if let x = object.optional("afterStallSeconds") { p.afterStallSeconds = try x.nonNegativeDouble() }
             predictor = p
         default:
-            throw kindReader.error("unknown predictor '\(kind)' (expected playThrough or fixedThreshold)")
+            throw kindReader.error(
+                "unknown predictor '\(kind)' (expected playThrough, lastVariantPlayThrough or fixedThreshold)")
         }
         try object.finish()
         return predictor
