@@ -17,8 +17,8 @@ struct KeepUpPredictorTests {
                 worst = download - max((c.content.segmentStarts[inFlight] - c.playhead) / c.rate, 0)
             }
             for segment in c.nextSegment..<c.content.segmentCount {
-                // After a stall the default rule looks 10 s of media ahead; the old one to the end.
-                if adaptive, c.isRecoveringFromStall, c.content.segmentStarts[segment] >= c.playhead + 10 { break }
+                // After a stall the default rule looks 8 s of media ahead; the old one to the end.
+                if adaptive, c.isRecoveringFromStall, c.content.segmentStarts[segment] >= c.playhead + 8 { break }
                 download += c.rttSeconds + c.content.sizeBits(segment: segment, variant: variant) / estimate
                 worst = max(worst, download - (c.content.segmentStarts[segment] - c.playhead) / c.rate)
             }
@@ -147,17 +147,17 @@ struct KeepUpPredictorTests {
                 == .unlikely(recheckAt: 154))
     }
 
-    @Test func afterAStallOnlyTheNextTenSecondsOfMediaAreJudged() throws {
-        // Recovering from a stall, segments 1 and 2 start within 10 s of the playhead. At 0.4 Mbit/s: 5 s and 10 s
-        // against 4 s and 8 s at 500 kbit/s (2 s late), 20 s and 40 s at 2000 kbit/s (32 s late): recheck at 12.
+    @Test func afterAStallOnlyTheNextEightSecondsOfMediaAreJudged() throws {
+        // Recovering from a stall, only segment 1 starts within 8 s of the playhead (segment 2 starts at 8). At
+        // 0.4 Mbit/s it lands at 5 s against 4 s at 500 kbit/s (1 s late), at 20 s at 2000 kbit/s: recheck at 11.
         #expect(
             PlayThroughPredictor().evaluate(try Self.handContext(estimate: 0.4e6, lowest: 0, recovering: true))
-                == .unlikely(recheckAt: 12))
-        // A policy that keeps 2000 kbit/s, at 1 Mbit/s: 8 and 16 s against 4 and 8 s, so 8 s late: recheck at 18
-        // (to the end it would be 36 s).
+                == .unlikely(recheckAt: 11))
+        // A policy that keeps 2000 kbit/s, at 1 Mbit/s: 8 s against 4 s, so 4 s late: recheck at 14 (to the end it
+        // would be 36 s, which the old rule still waits).
         #expect(
             PlayThroughPredictor().evaluate(try Self.handContext(estimate: 1e6, lowest: 1, recovering: true))
-                == .unlikely(recheckAt: 18))
+                == .unlikely(recheckAt: 14))
         #expect(
             PlayThroughPredictor.lastVariant.evaluate(try Self.handContext(estimate: 1e6, lowest: 0, recovering: true))
                 == .unlikely(recheckAt: 46))
