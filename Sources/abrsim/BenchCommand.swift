@@ -27,10 +27,10 @@ enum BenchCommand {
                 help: "also time N players sharing the link, for each N in the comma-separated list (e.g. 1,4,16,64)"),
             .option(
                 "workload-traces", valueName: "DIR", help: "the standard workload's traces ('none' to skip it)",
-                defaultValue: "../shared/data/traces/pensieve/test"),
+                defaultValue: "scenarios/data/traces/pensieve/test"),
             .option(
                 "workload-content", valueName: "DIR", help: "the standard workload's video_size_N folder",
-                defaultValue: "../shared/data/content/pensieve-envivio"),
+                defaultValue: "scenarios/data/content/pensieve-envivio"),
             .flag("child", help: "internal: measure one policy in this process and print one line per timeline mode"),
         ])
 
@@ -102,11 +102,11 @@ enum BenchCommand {
                 text += fixed(1e6 / m.segmentsPerSecond, 3).leftPadding(toLength: 20) + "\n"
             }
         }
-        let workloadTraces = parsed.value("workload-traces") ?? "../shared/data/traces/pensieve/test"
+        let workloadTraces = parsed.value("workload-traces") ?? "scenarios/data/traces/pensieve/test"
         if workloadTraces != "none" {
             text += try standardWorkload(
                 traces: workloadTraces,
-                content: parsed.value("workload-content") ?? "../shared/data/content/pensieve-envivio")
+                content: parsed.value("workload-content") ?? "scenarios/data/content/pensieve-envivio")
         }
         writeStandardOutput(text)
         return 0

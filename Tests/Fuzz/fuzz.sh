@@ -109,9 +109,9 @@ prepare_data() {
     for i in 0 1 2; do printf '%s\n' 1000 2000 3000 >"$data/content/pensieve/video_size_$i"; done
 }
 
-# Rebuilds the committed seeds from the shipped data (../shared/data and scenarios/).
+# Rebuilds the committed seeds from the shipped data (scenarios/data and scenarios/).
 make_seeds() {
-    local shared="$root/../shared/data" corpus="$fuzz/corpus"
+    local shared="$root/scenarios/data" corpus="$fuzz/corpus"
     mkdir -p "$corpus"/{trace-mahimahi,trace-pensieve,trace-sabre,trace-csv,trace-detect,scenario,hls-master}
     mkdir -p "$corpus"/{hls-media,sabre-movie,pensieve-sizes,policy-reply}
     for trace in "$shared"/traces/mahimahi/*.down; do

@@ -63,6 +63,13 @@ public protocol ABRPolicy: AnyObject {
     /// Why the policy can no longer decide (an external policy crashed, timed out or answered garbage), or `nil`.
     /// The player checks it after each ``decide(_:)`` and fails with this reason (`failed(reason:)`).
     var failureReason: String? { get }
+    /// Whether the policy changes variant with conditions (true, the default) or keeps one whatever happens
+    /// (``FixedPolicy``). The keep-up predictor judges an adaptive policy's player at any variant it may switch
+    /// down to, and a non-adaptive one's at its own variant only.
+    var isAdaptive: Bool { get }
+    /// For a policy that also decides when playback starts and resumes (the offline optimum), the predictor the
+    /// player waits on instead of its own; `nil` (the default) for every other policy.
+    var keepUpPredictor: (any KeepUpPredictor)? { get }
 }
 
 extension ABRPolicy {
@@ -72,6 +79,10 @@ extension ABRPolicy {
     public var progressCheckInterval: Double? { nil }
     /// Default: never fails.
     public var failureReason: String? { nil }
+    /// Default: adapts.
+    public var isAdaptive: Bool { true }
+    /// Default: the player's own predictor.
+    public var keepUpPredictor: (any KeepUpPredictor)? { nil }
     /// Default: keep going.
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         .keepGoing

@@ -92,6 +92,8 @@ public struct PlayerTotals: Sendable, Equatable {
     public var stallCount = 0
     /// Seconds spent stalled (startup and seek refills excluded).
     public var stallSeconds = 0.0
+    /// The longest single stall (seconds; 0 without stalls).
+    public var longestStallSeconds = 0.0
     /// Seconds spent refilling after seeks.
     public var seekWaitSeconds = 0.0
     /// Seconds spent waiting for another member of the coordination group.

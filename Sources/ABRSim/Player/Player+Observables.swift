@@ -4,14 +4,15 @@ extension Player {
         link.advance(to: now)
         let remaining = request.map { link.remainingBits(owner: index) ?? $0.bits } ?? 0
         let rtt = link.latency(at: now) ?? 0
+        let variant = lastVariant ?? content.startVariantIndex
         let context = KeepUpContext(
             time: now, bufferSeconds: bufferLevel(at: now), isBufferFull: isBufferFull(at: now),
             isFullyLoaded: isFullyLoaded, isRecoveringFromStall: waitKind == .stall,
             throughputEstimate: currentKeepUpEstimate(), rate: rate,
             playhead: playheadPosition(at: now), nextSegment: nextSegment, inFlightRemainingBits: remaining,
-            inFlightSegment: request?.segment, variant: lastVariant ?? content.startVariantIndex, rttSeconds: rtt,
-            content: content)
-        return settings.keepUpPredictor.evaluate(context)
+            inFlightSegment: request?.segment, variant: variant, rttSeconds: rtt, content: content,
+            lowestVariant: policy.isAdaptive ? 0 : variant)
+        return keepUpPredictor.evaluate(context)
     }
 
     /// The estimate the keep-up predictor sees (`nil` before the estimator has enough data), computed once per

@@ -44,6 +44,9 @@ public final class Player {
     let content: Content
     let settings: PlayerSettings
     let policy: any ABRPolicy
+    /// The predictor the player waits on: the policy's own when it decides the start (the offline optimum),
+    /// else the settings'.
+    let keepUpPredictor: any KeepUpPredictor
     var estimator: any ThroughputEstimator
     /// The estimator's answer for the keep-up predictor (`.some(nil)`: not enough data yet), kept until the next
     /// sample (whoever adds a sample clears it): the predictor asks at every timeline row, and an EWMA's answer
@@ -169,6 +172,7 @@ public final class Player {
         content = configuration.content
         settings = configuration.settings
         policy = configuration.policy
+        keepUpPredictor = configuration.policy.keepUpPredictor ?? configuration.settings.keepUpPredictor
         estimator = configuration.estimator
         self.engine = engine
         link = engine.links[0]
@@ -533,12 +537,18 @@ public final class Player {
         waitingReason = history.count == 0 ? .evaluatingBufferingRate : .toMinimizeStalls
     }
 
+    /// Adds the stall in progress, ending at `now`, to the totals.
+    func closeStall(at now: Double) {
+        totals.stallSeconds += now - waitStart
+        totals.longestStallSeconds = max(totals.longestStallSeconds, now - waitStart)
+    }
+
     /// Closes the current wait's accounting at `now`.
     func endWait(at now: Double) {
         switch waitKind {
         case .none: break
         case .startup: break
-        case .stall: totals.stallSeconds += now - waitStart
+        case .stall: closeStall(at: now)
         case .refill: totals.seekWaitSeconds += now - waitStart
         case .coordinated: totals.coordinatedWaitSeconds += now - waitStart
         }
@@ -653,7 +663,7 @@ public final class Player {
     func close(at now: Double) {
         if state.isFinal { return }
         freezePlayhead(at: now)
-        if waitKind == .stall { totals.stallSeconds += now - waitStart }
+        if waitKind == .stall { closeStall(at: now) }
         if waitKind == .refill { totals.seekWaitSeconds += now - waitStart }
         if waitKind == .coordinated { totals.coordinatedWaitSeconds += now - waitStart }
         waitKind = .none

@@ -93,10 +93,16 @@ public enum Comparison {
         let pairs = specs.count * traces.count
         return try parallelMap(count: pairs, jobs: jobs) { index in
             let position = index / traces.count
-            let policy = try registry.makePolicy(
-                specs[position], environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
-            let run = PensieveProfile.simulate(
-                trace: traces[index % traces.count], content: plan.content.privateCopy(), policy: policy)
+            let trace = traces[index % traces.count]
+            let content = plan.content.privateCopy()
+            let policy: any ABRPolicy
+            if specs[position].name == "optimal" {
+                policy = try PensieveProfile.optimalPolicy(specs[position], trace: trace, content: content)
+            } else {
+                policy = try registry.makePolicy(
+                    specs[position], environment: PolicyEnvironment(seed: plan.seed, playerIndex: 0))
+            }
+            let run = PensieveProfile.simulate(trace: trace, content: content, policy: policy)
             return report(run, label: plan.policies[position].label, scenario: plan.label, content: plan.content)
         }
     }

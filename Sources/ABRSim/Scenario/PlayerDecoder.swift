@@ -146,12 +146,15 @@ struct PlayerDecoder {
         let kind = try kindReader.string()
         let predictor: any KeepUpPredictor
         switch kind {
-        case "playThrough":
-            var p = PlayThroughPredictor()
+        case "playThrough", "lastVariantPlayThrough":
+            var p = kind == "playThrough" ? PlayThroughPredictor() : PlayThroughPredictor.lastVariant
             if let x = object.optional("minimumBufferSeconds") {
                 p.minimumBufferSeconds = try x.double(in: ScenarioBounds.bufferSeconds)
             }
             if let x = object.optional("safetyFactor") { p.safetyFactor = try x.double(in: 0.001...1000) }
+            if let x = object.optional("resumeHorizonSeconds") {
+                p.resumeHorizonSeconds = try x.double(in: 0.001...86_400)
+            }
             predictor = p
         case "fixedThreshold":
             var p = FixedThresholdPredictor()
@@ -163,7 +166,8 @@ struct PlayerDecoder {
             }
             predictor = p
         default:
-            throw kindReader.error("unknown predictor '\(kind)' (expected playThrough or fixedThreshold)")
+            throw kindReader.error(
+                "unknown predictor '\(kind)' (expected playThrough, lastVariantPlayThrough or fixedThreshold)")
         }
         try object.finish()
         return predictor

@@ -15,7 +15,7 @@ enum OptimalFixture {
 
     /// A Pensieve test trace, looping.
     static func pensieveCurve(_ name: String) throws -> CapacityCurve {
-        try TraceReader.read(path: "/work/shared/data/traces/pensieve/test/" + name).curve(atEnd: .loop)
+        try TraceReader.read(path: TestPaths.data + "/traces/pensieve/test/" + name).curve(atEnd: .loop)
     }
 
     /// A short varying link with a per-piece RTT and a one-second outage, looping every 14 s.

@@ -4,8 +4,8 @@ import Testing
 @testable import ABRSim
 
 struct CompareCommandTests {
-    static let traces = TestPaths.shared + "/data/traces/pensieve/test"
-    static let content = TestPaths.shared + "/data/content/pensieve-envivio"
+    static let traces = TestPaths.data + "/traces/pensieve/test"
+    static let content = TestPaths.data + "/content/pensieve-envivio"
 
     @Test func outputsAreIdenticalForOneAndTwoJobs() throws {
         let directory = TestPaths.scratch("cmp")

@@ -4,7 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// `abrsim compare --profile pensieve` against the outputs of Pensieve's own simulator
-/// (`../shared/reference/pensieve/`): for every trace listed there, the total reward within 1e-6 and the exact
+/// (`Tests/Fixtures/reference/pensieve/`): for every trace listed there, the total reward within 1e-6 and the exact
 /// sequence of chosen variants, for both baselines.
 struct ComparePensieveReferenceTests {
     static func table(_ path: String) throws -> CSVTable {
@@ -15,8 +15,8 @@ struct ComparePensieveReferenceTests {
         let directory = TestPaths.scratch("pensieve")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try runABRSim([
-            "compare", "--profile", "pensieve", "--content", TestPaths.shared + "/data/content/pensieve-envivio",
-            "--policies", "bba,robust-mpc", "--traces", TestPaths.shared + "/data/traces/pensieve/test", "--out",
+            "compare", "--profile", "pensieve", "--content", TestPaths.data + "/content/pensieve-envivio",
+            "--policies", "bba,robust-mpc", "--traces", TestPaths.data + "/traces/pensieve/test", "--out",
             directory,
         ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
@@ -36,7 +36,7 @@ struct ComparePensieveReferenceTests {
         }
         var checked = 0
         for (policy, file) in [("bba", "bb_test.csv"), ("robust-mpc", "robustmpc_test.csv")] {
-            let reference = try Self.table(TestPaths.shared + "/reference/pensieve/" + file)
+            let reference = try Self.table(TestPaths.reference + "/pensieve/" + file)
             for (row, trace) in reference.column("trace")!.enumerated() {
                 let key = policy + "/" + trace
                 let expectedReward = Double(reference.column("total_reward")![row])!

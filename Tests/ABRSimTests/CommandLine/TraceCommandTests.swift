@@ -19,8 +19,8 @@ struct TraceCommandTests {
     }
 
     @Test(arguments: [
-        // Mean Mbit/s and seconds at zero from ../shared/data/README.md (EV-DO's mean to three figures from
-        // reference-literature.md §4.1, where the README rounds it to 0.52).
+        // Mean Mbit/s and seconds at zero from scenarios/data/traces/mahimahi/README.md (EV-DO's mean to three
+        // figures from reference-literature.md §4.1, where the README rounds it to 0.52).
         ("TMobile-LTE-short.down", 16.70, 0.0), ("Verizon-LTE-short.down", 5.03, 0),
         ("ATT-LTE-driving-2016.down", 4.56, 0), ("TMobile-UMTS-driving.down", 2.02, 32),
         ("Verizon-EVDO-driving.down", 0.521, 43),

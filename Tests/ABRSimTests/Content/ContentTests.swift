@@ -8,14 +8,6 @@ import Testing
     import Darwin
 #endif
 
-/// The path of a file under `/work/shared/data`, found from this source file (the package root is three levels
-/// above `Tests/ABRSimTests/<Folder>/<File>.swift`, and `shared` sits beside it).
-private func sharedDataPath(_ relative: String, filePath: String = #filePath) -> String {
-    var root = filePath
-    for _ in 0..<4 { root = InputFile.directory(of: root) }
-    return root + "/../shared/data/" + relative
-}
-
 /// A fresh empty directory under the system temporary folder.
 private func makeTemporaryDirectory() -> String {
     var template = Array("/tmp/abrsim-content-XXXXXX".utf8CString)
@@ -66,7 +58,7 @@ private let pensieveFirstRowBytes: [Double] = [181_801, 450_283, 668_286, 1_034_
 private func pensieveCopy(_ edit: (Int, String) -> String?) throws -> String {
     let folder = makeTemporaryDirectory()
     for index in 0..<6 {
-        let source = sharedDataPath("content/pensieve-envivio/video_size_\(index)")
+        let source = TestPaths.data + "/content/pensieve-envivio/video_size_\(index)"
         let text = String(decoding: try InputFile.readAll(source), as: UTF8.self)
         if let edited = edit(index, text) { write(edited, to: folder + "/video_size_\(index)") }
     }
@@ -194,7 +186,7 @@ struct ContentTests {
     // MARK: - Pensieve
 
     @Test func readsPensieveSizeFiles() throws {
-        let folder = sharedDataPath("content/pensieve-envivio")
+        let folder = TestPaths.data + "/content/pensieve-envivio"
         let content = try PensieveSizes.read(
             folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
         #expect(content.segmentCount == 49)
@@ -211,7 +203,7 @@ struct ContentTests {
     }
 
     @Test func refusesMoreSegmentsThanThePensieveFilesHold() {
-        let folder = sharedDataPath("content/pensieve-envivio")
+        let folder = TestPaths.data + "/content/pensieve-envivio"
         let error = thrown {
             try PensieveSizes.read(folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: 60)
         }
@@ -288,7 +280,7 @@ struct ContentTests {
     }
 
     @Test func reportsADescendingPensieveLadder() {
-        let folder = sharedDataPath("content/pensieve-envivio")
+        let folder = TestPaths.data + "/content/pensieve-envivio"
         let error = thrown {
             try PensieveSizes.read(folder: folder, ladderKbps: [750, 300], segmentSeconds: 4, segments: nil)
         }
@@ -299,7 +291,7 @@ struct ContentTests {
     // MARK: - sabre
 
     @Test func readsTheSabreBigBuckBunnyMovie() throws {
-        let content = try SabreMovie.read(path: sharedDataPath("content/sabre/bbb.json"))
+        let content = try SabreMovie.read(path: TestPaths.data + "/content/sabre/bbb.json")
         #expect(content.segmentCount == 199)
         #expect(content.variants.count == 10)
         #expect(content.variants.first?.bitrateBps == 230_000)

@@ -8,15 +8,8 @@
 
 /// Paths and scratch files for the Network tests.
 enum NetworkTestSupport {
-    /// The shared folder next to the package root (`root/../shared`), found from this file's path.
-    static let shared: String = {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)  // Network/File.swift, ABRSimTests, Tests
-        return parts.joined(separator: "/") + "/../shared"
-    }()
-
-    /// The shared trace folder.
-    static var traces: String { shared + "/data/traces" }
+    /// The real traces shipped in the package (`scenarios/data/traces`).
+    static var traces: String { TestPaths.data + "/traces" }
 
     /// A fresh temporary directory for one test.
     static func temporaryDirectory() -> String {

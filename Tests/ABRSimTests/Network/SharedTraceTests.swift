@@ -3,7 +3,7 @@ import Testing
 @testable import ABRSim
 
 extension NetworkTests {
-    /// The real traces under shared/data/traces, in all four formats.
+    /// The real traces under scenarios/data/traces, in all four formats.
     struct SharedTraceTests {
         typealias Support = NetworkTestSupport
 

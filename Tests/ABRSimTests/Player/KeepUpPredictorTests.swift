@@ -3,23 +3,33 @@ import Testing
 @testable import ABRSim
 
 struct KeepUpPredictorTests {
-    /// The verdict by brute force: the worst lateness over every remaining segment, no early exit.
-    static func naiveVerdict(_ c: KeepUpContext, minimumBuffer: Double) -> KeepUpVerdict {
+    /// The verdict by brute force: for each variant judged, the worst lateness over every remaining segment (no
+    /// early exit); likely when one variant's is ≤ 0, else recheck after the least of them.
+    static func naiveVerdict(_ c: KeepUpContext, minimumBuffer: Double, adaptive: Bool) -> KeepUpVerdict {
         if c.isFullyLoaded || c.isBufferFull { return .likely }
         guard let estimate = c.throughputEstimate, estimate > 0, c.rate > 0 else { return .unlikely(recheckAt: nil) }
-        var download = c.inFlightRemainingBits / estimate
-        var worst = -Double.infinity
-        if let inFlight = c.inFlightSegment {
-            worst = download - max((c.content.segmentStarts[inFlight] - c.playhead) / c.rate, 0)
+        if c.bufferSeconds < minimumBuffer - SimulationTime.tolerance { return .unlikely(recheckAt: nil) }
+        var least = Double.infinity
+        for variant in (adaptive ? c.lowestVariant : c.variant)...c.variant {
+            var download = c.inFlightRemainingBits / estimate
+            var worst = -Double.infinity
+            if let inFlight = c.inFlightSegment {
+                worst = download - max((c.content.segmentStarts[inFlight] - c.playhead) / c.rate, 0)
+            }
+            for segment in c.nextSegment..<c.content.segmentCount {
+                // After a stall the default rule looks 8 s of media ahead; the old one to the end.
+                if adaptive, c.isRecoveringFromStall, c.content.segmentStarts[segment] >= c.playhead + 8 { break }
+                download += c.rttSeconds + c.content.sizeBits(segment: segment, variant: variant) / estimate
+                worst = max(worst, download - (c.content.segmentStarts[segment] - c.playhead) / c.rate)
+            }
+            least = min(least, worst)
         }
-        for segment in c.nextSegment..<c.content.segmentCount {
-            download += c.rttSeconds + c.content.sizeBits(segment: segment, variant: c.variant) / estimate
-            worst = max(worst, download - (c.content.segmentStarts[segment] - c.playhead) / c.rate)
-        }
-        let short = c.bufferSeconds < minimumBuffer - SimulationTime.tolerance
-        if worst <= SimulationTime.tolerance && !short { return .likely }
-        if short { return .unlikely(recheckAt: nil) }
-        return .unlikely(recheckAt: c.time + worst)
+        return least <= SimulationTime.tolerance ? .likely : .unlikely(recheckAt: c.time + least)
+    }
+
+    /// Both variant rules, with a random lowest variant for the adaptive one.
+    static func predictors(_ random: RandomSource, variant: Int) -> [(PlayThroughPredictor, lowest: Int)] {
+        [(PlayThroughPredictor.lastVariant, variant), (PlayThroughPredictor(), random.integer(below: variant + 1))]
     }
 
     @Test func playThroughMatchesABruteForceScanOnVariableBitrateContent() throws {
@@ -37,22 +47,26 @@ struct KeepUpPredictorTests {
             let playhead = content.segmentStarts[max(0, next - 2)] * random.uniform()
             let context = KeepUpContext(
                 time: 100, bufferSeconds: content.segmentStarts[next] - playhead, isBufferFull: false,
-                isFullyLoaded: false, isRecoveringFromStall: false,
+                isFullyLoaded: false, isRecoveringFromStall: random.uniform() < 0.5,
                 throughputEstimate: 200_000 + random.uniform() * 5_000_000,
                 rate: [0.5, 1, 2][random.integer(below: 3)],
                 playhead: playhead, nextSegment: next,
                 inFlightRemainingBits: inFlight.map { sizes[$0][1] * random.uniform() } ?? 0, inFlightSegment: inFlight,
                 variant: random.integer(below: 3), rttSeconds: random.uniform() * 0.3, content: content)
-            let fast = PlayThroughPredictor().evaluate(context)
-            let slow = Self.naiveVerdict(context, minimumBuffer: 1)
-            switch (fast, slow) {
-            case (.likely, .likely), (.unlikely(nil), .unlikely(nil)): break
-            case (.unlikely(let a?), .unlikely(let b?)): #expect(abs(a - b) < 1e-9)
-            default: Issue.record("predictor \(fast) but brute force \(slow)")
+            for (predictor, lowest) in Self.predictors(random, variant: context.variant) {
+                var judged = context
+                judged.lowestVariant = lowest
+                let fast = predictor.evaluate(judged)
+                let slow = Self.naiveVerdict(judged, minimumBuffer: 1, adaptive: predictor.variants == .adaptive)
+                switch (fast, slow) {
+                case (.likely, .likely), (.unlikely(nil), .unlikely(nil)): break
+                case (.unlikely(let a?), .unlikely(let b?)): #expect(abs(a - b) < 1e-9)
+                default: Issue.record("predictor \(fast) but brute force \(slow)")
+                }
+                checked += 1
             }
-            checked += 1
         }
-        #expect(checked == 300)
+        #expect(checked == 600)
     }
 
     /// Constant sizes and durations (the last segment shorter) make every later segment add the same lateness, so
@@ -83,18 +97,70 @@ struct KeepUpPredictorTests {
                 playhead: playhead, nextSegment: next,
                 inFlightRemainingBits: inFlight.map { sizes[$0][variant] * random.uniform() } ?? 0,
                 inFlightSegment: inFlight, variant: variant, rttSeconds: random.uniform() * 0.2, content: content)
-            let fast = PlayThroughPredictor().evaluate(context)
-            let slow = Self.naiveVerdict(context, minimumBuffer: 1)
-            switch (fast, slow) {
-            case (.likely, .likely): likely += 1
-            case (.unlikely(nil), .unlikely(nil)): break
-            case (.unlikely(let a?), .unlikely(let b?)):
-                #expect(abs(a - b) < 1e-9)
-                rechecks += 1
-            default: Issue.record("predictor \(fast) but brute force \(slow)")
+            for (predictor, lowest) in Self.predictors(random, variant: variant) {
+                var judged = context
+                judged.lowestVariant = lowest
+                let fast = predictor.evaluate(judged)
+                let slow = Self.naiveVerdict(judged, minimumBuffer: 1, adaptive: predictor.variants == .adaptive)
+                switch (fast, slow) {
+                case (.likely, .likely): likely += 1
+                case (.unlikely(nil), .unlikely(nil)): break
+                case (.unlikely(let a?), .unlikely(let b?)):
+                    #expect(abs(a - b) < 1e-9)
+                    rechecks += 1
+                default: Issue.record("predictor \(fast) but brute force \(slow)")
+                }
             }
         }
-        #expect(rechecks > 60 && likely > 60)
+        #expect(rechecks > 120 && likely > 120)
+    }
+
+    /// Pencil and paper: 500/2000 kbit/s, 4 s segments, 10 segments, segment 0 loaded and nothing in flight, the
+    /// playhead at 0 (4 s buffered), no RTT, the last choice the 2000 kbit/s rung. At a 1 Mbit/s estimate segment j
+    /// (1…9) arrives at 8j s at 2000 kbit/s against a deadline of 4j s (worst lateness 36 s, at j = 9), and at 2j s
+    /// at 500 kbit/s (never late).
+    static func handContext(estimate: Double, lowest: Int, recovering: Bool = false) throws -> KeepUpContext {
+        let content = try Content.constantBitrate(ladderKbps: [500, 2000], segmentSeconds: 4, segmentCount: 10)
+        return KeepUpContext(
+            time: 10, bufferSeconds: 4, isBufferFull: false, isFullyLoaded: false, isRecoveringFromStall: recovering,
+            throughputEstimate: estimate, rate: 1, playhead: 0, nextSegment: 1, inFlightRemainingBits: 0,
+            inFlightSegment: nil, variant: 1, rttSeconds: 0, content: content, lowestVariant: lowest)
+    }
+
+    @Test func anAdaptingPlayerIsLikelyWhenALowerVariantPlaysThrough() throws {
+        let adaptive = PlayThroughPredictor()
+        let lastChosen = PlayThroughPredictor(variants: .lastChosen)
+        // The policy may switch down: 500 kbit/s plays through, so likely now.
+        #expect(adaptive.evaluate(try Self.handContext(estimate: 1e6, lowest: 0)) == .likely)
+        // At the last variant only (the old rule, or a policy that keeps its variant): 36 s late, so wait 36 s.
+        #expect(lastChosen.evaluate(try Self.handContext(estimate: 1e6, lowest: 0)) == .unlikely(recheckAt: 46))
+        #expect(adaptive.evaluate(try Self.handContext(estimate: 1e6, lowest: 1)) == .unlikely(recheckAt: 46))
+    }
+
+    @Test func whenNoVariantPlaysThroughTheRecheckIsTheEarliestOverTheVariants() throws {
+        // At 0.4 Mbit/s: 500 kbit/s segments take 5 s each, so segment j lands at 5j against 4j (9 s late at j = 9);
+        // 2000 kbit/s ones take 20 s (16j late: 144 s). The player asks again after the smaller, 9 s.
+        let adaptive = PlayThroughPredictor()
+        #expect(adaptive.evaluate(try Self.handContext(estimate: 0.4e6, lowest: 0)) == .unlikely(recheckAt: 19))
+        #expect(
+            PlayThroughPredictor(variants: .lastChosen).evaluate(try Self.handContext(estimate: 0.4e6, lowest: 0))
+                == .unlikely(recheckAt: 154))
+    }
+
+    @Test func afterAStallOnlyTheNextEightSecondsOfMediaAreJudged() throws {
+        // Recovering from a stall, only segment 1 starts within 8 s of the playhead (segment 2 starts at 8). At
+        // 0.4 Mbit/s it lands at 5 s against 4 s at 500 kbit/s (1 s late), at 20 s at 2000 kbit/s: recheck at 11.
+        #expect(
+            PlayThroughPredictor().evaluate(try Self.handContext(estimate: 0.4e6, lowest: 0, recovering: true))
+                == .unlikely(recheckAt: 11))
+        // A policy that keeps 2000 kbit/s, at 1 Mbit/s: 8 s against 4 s, so 4 s late: recheck at 14 (to the end it
+        // would be 36 s, which the old rule still waits).
+        #expect(
+            PlayThroughPredictor().evaluate(try Self.handContext(estimate: 1e6, lowest: 1, recovering: true))
+                == .unlikely(recheckAt: 14))
+        #expect(
+            PlayThroughPredictor.lastVariant.evaluate(try Self.handContext(estimate: 1e6, lowest: 0, recovering: true))
+                == .unlikely(recheckAt: 46))
     }
 
     @Test func fixedThresholdsAfterAStallAskForMore() {

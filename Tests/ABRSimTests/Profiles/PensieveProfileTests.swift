@@ -3,7 +3,7 @@ import Testing
 
 @testable import ABRSim
 
-/// The `pensieve` profile against the reference outputs of Pensieve's own simulator (shared/reference/pensieve).
+/// The `pensieve` profile against the reference outputs of Pensieve's own simulator (Tests/Fixtures/reference/pensieve).
 struct PensieveProfileTests {
     typealias Data = PensieveReferenceData
 

@@ -2,17 +2,12 @@ import Foundation
 
 @testable import ABRSim
 
-/// The shared Pensieve data and reference outputs (`shared/reference/pensieve/`), read for the profile tests.
+/// The Pensieve data (`scenarios/data`) and reference outputs (`Tests/Fixtures/reference/pensieve/`), read for
+/// the profile tests.
 enum PensieveReferenceData {
-    /// `…/shared`, found from this file: Tests/ABRSimTests/Profiles/ → package root → ../shared.
-    static let shared: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("shared").path
-    }()
-    static let traceFolder = shared + "/data/traces/pensieve/test"
-    static let contentFolder = shared + "/data/content/pensieve-envivio"
-    static let referenceFolder = shared + "/reference/pensieve"
+    static let traceFolder = TestPaths.data + "/traces/pensieve/test"
+    static let contentFolder = TestPaths.data + "/content/pensieve-envivio"
+    static let referenceFolder = TestPaths.reference + "/pensieve"
 
     /// One row of `bb_test.csv` / `robustmpc_test.csv`.
     struct Total {

@@ -219,7 +219,7 @@ struct JSONParserTests {
     }
 
     @Test func parsesAFileFromDisk() throws {
-        let movie = try JSONParser.parseFile(sharedDataPath("content/sabre/bbb.json"))
+        let movie = try JSONParser.parseFile(TestPaths.data + "/content/sabre/bbb.json")
         guard case .object(let object) = movie else {
             Issue.record("not an object")
             return
@@ -252,12 +252,4 @@ struct JSONParserTests {
         // About 7 MB; generous even for a debug build on a shared machine.
         #expect(elapsed < .seconds(20 * TestPaths.timeScale), "\(bytes.count) bytes took \(elapsed)")
     }
-}
-
-/// The path of a file under `/work/shared/data`, found from this source file (the package root is three levels
-/// above `Tests/ABRSimTests/<Folder>/<File>.swift`, and `shared` sits beside it).
-private func sharedDataPath(_ relative: String, filePath: String = #filePath) -> String {
-    var root = filePath
-    for _ in 0..<4 { root = InputFile.directory(of: root) }
-    return root + "/../shared/data/" + relative
 }

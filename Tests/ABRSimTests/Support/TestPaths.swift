@@ -1,6 +1,7 @@
 import Foundation
 
-/// Paths tests need: the package root, the shared data beside it, the built `abrsim`, scratch folders.
+/// Paths tests need: the package root, the data and reference outputs shipped in it, the built `abrsim`, scratch
+/// folders. Nothing here reaches outside the package: the tests pass on a fresh clone alone.
 enum TestPaths {
     /// The package root (three levels above this file: Tests/ABRSimTests/Support).
     static let packageRoot: String = {
@@ -9,8 +10,11 @@ enum TestPaths {
         return url.path
     }()
 
-    /// `../shared` beside the package.
-    static var shared: String { packageRoot + "/../shared" }
+    /// The real traces and content shipped in the package (`scenarios/data`, with their attribution).
+    static var data: String { packageRoot + "/scenarios/data" }
+
+    /// Peers' reference outputs the tests check against (`Tests/Fixtures/reference/<peer>`).
+    static var reference: String { packageRoot + "/Tests/Fixtures/reference" }
 
     /// The shipped scenarios folder.
     static var scenarios: String { packageRoot + "/scenarios" }

@@ -12,6 +12,13 @@ public struct OptimumGrid: Sendable, Equatable {
         self.bufferStep = bufferStep
         self.timeStep = timeStep
     }
+
+    /// The finest cell `optimal(grid=…)` accepts, seconds: below it the states multiply (memory and time grow as
+    /// the inverse square of the cell) while the answer no longer moves.
+    public static let finest = 0.02
+    /// The coarsest cell `optimal(grid=…)` accepts, seconds: above it merged states lie so far apart that the
+    /// search misses plans a finer grid finds (stalls it could have avoided).
+    public static let coarsest = 0.5
 }
 
 /// The offline optimum's answer: a variant per segment and what playing it does.
@@ -28,18 +35,31 @@ public struct OptimalPlan: Sendable, Equatable {
     public var endTime: Double
     /// States kept over all stages (a measure of the work done).
     public var statesKept: Int
+    /// Playback starts when this segment is in (0: as soon as the first one is). Later only for a player that
+    /// waits to minimise stalling, whose start the optimum chooses (``OfflineOptimum``).
+    public var startSegment = 0
 }
 
 /// The offline optimum of one player's session: the variant sequence that maximises a QoE model given the
 /// whole future of the network, an upper bound on what any policy can reach on that trace (DESIGN §2.5).
 ///
-/// Physics: ``SoloPlayerPhysics`` — exactly the ``Player``'s for one player alone on the link that does not
-/// wait to minimise stalling (RTT of the curve's piece at each request, OFF periods at the forward-buffer
-/// target, real-time drain at the playback rate, start and resume as soon as a segment is in). With
-/// `automaticallyWaitsToMinimizeStalling = true` the player may hold back playback on its own; the plan can
-/// still be replayed, but the bound is only exact for a non-waiting player. Policies that abandon requests or
-/// wait voluntarily are outside the plan space (with a constant RTT a voluntary wait never helps: completion
-/// times only grow with request times).
+/// Physics: ``SoloPlayerPhysics`` — exactly the ``Player``'s for one player alone on the link (RTT of the
+/// curve's piece at each request, OFF periods at the forward-buffer target, real-time drain at the playback
+/// rate, resume as soon as a segment is in).
+///
+/// When playback starts: for a player that does not wait to minimise stalling, when the first segment is in.
+/// For one that waits (`automaticallyWaitsToMinimizeStalling`, the default), the optimum also chooses the start:
+/// at the arrival of any segment, or at the latest when the buffer reaches its target (where the player's
+/// predictor says likely and loading stops). A waiting player can move stall time into startup, which the QoE
+/// models charge less (startup weight 0 by default), so a plan that starts at the first segment is no bound for
+/// it. Its plan is played by ``OptimalPolicy`` in a player that starts where the plan says and resumes as soon
+/// as a segment is in (``PlannedStartPredictor``). The choice is exact: resuming later than the first arrival
+/// after a stall never pays (each second waited costs the stall weight and saves at most one second of later
+/// stall, and a fuller buffer can only delay requests), and with the buffer below its target, starting between
+/// two arrivals is no better than starting at the later one when startup costs nothing (the requests do not
+/// move; with a startup weight above 0 it can be slightly better, and the answer is then a lower bound).
+/// Policies that abandon requests or wait voluntarily are outside the plan space (with a constant RTT a
+/// voluntary wait never helps: completion times only grow with request times).
 ///
 /// Dynamic program: stage k holds the states after k downloads, a state being (last variant, time of the next
 /// request r, deadline D when the buffer would run dry) with its QoE so far. Time must be in the state because
@@ -61,12 +81,15 @@ public enum OfflineOptimum {
     /// One kept state.
     struct Node {
         var request: Double
+        /// When the buffer runs dry if nothing more arrives; before playback starts, the seconds the buffer holds.
         var deadline: Double
         var qoe: Double
         var stall: Double
         var startup: Double
         var variant: Int32
         var parent: Int32
+        /// Whether playback has started.
+        var started: Bool
     }
 
     /// The optimal plan for `content` played from `settings.startSeconds` over `curve`, maximising `scorer`.
@@ -76,45 +99,79 @@ public enum OfflineOptimum {
         grid: OptimumGrid = OptimumGrid()
     ) throws -> OptimalPlan {
         let physics = SoloPlayerPhysics(curve: curve, content: content, settings: settings)
+        let choosesStart = settings.automaticallyWaitsToMinimizeStalling
         let variantCount = content.variantCount
         let bufferCells = Int((physics.target / grid.bufferStep).rounded(.up)) + 2
         var stages: [[Node]] = []
         stages.reserveCapacity(content.segmentCount + 1)
         stages.append([
-            Node(request: physics.start, deadline: -.infinity, qoe: 0, stall: 0, startup: 0, variant: -1, parent: -1)
+            Node(
+                request: physics.start, deadline: 0, qoe: 0, stall: 0, startup: 0, variant: -1, parent: -1,
+                started: false)
         ])
         var statesKept = 1
         var cells: [Int: Int] = [:]
+        var next: [Node] = []
+        /// Keeps `candidate` unless its grid cell (variant, buffer cell, time cell, started) holds a better one.
+        func keep(_ candidate: Node, buffer seconds: Double) {
+            let buffer = max(0, seconds * physics.rate)
+            let bufferCell = min(Int(buffer / grid.bufferStep), bufferCells - 1)
+            let timeCell = Int(candidate.request / grid.timeStep)
+            let key =
+                ((timeCell * bufferCells + bufferCell) * variantCount + Int(candidate.variant)) * 2
+                + (candidate.started ? 1 : 0)
+            if let existing = cells[key] {
+                if candidate.qoe > next[existing].qoe { next[existing] = candidate }
+            } else {
+                cells[key] = next.count
+                next.append(candidate)
+            }
+        }
         for segment in 0..<content.segmentCount {
             let previous = stages[segment]
-            var next: [Node] = []
+            next = []
             cells.removeAll(keepingCapacity: true)
             for (parentIndex, node) in previous.enumerated() {
-                let started = node.variant >= 0
                 for variant in 0..<variantCount {
+                    let previousVariant = node.variant >= 0 ? Int(node.variant) : nil
+                    if node.started {
+                        guard
+                            let step = physics.step(
+                                segment: segment, variant: variant, request: node.request, deadline: node.deadline)
+                        else { continue }
+                        let reward =
+                            scorer.segmentReward(variant: variant, previous: previousVariant)
+                            - scorer.weights.rebufferPenalty * step.stall
+                        keep(
+                            Node(
+                                request: step.nextRequest, deadline: step.deadline, qoe: node.qoe + reward,
+                                stall: node.stall + step.stall, startup: node.startup, variant: Int32(variant),
+                                parent: Int32(parentIndex), started: true), buffer: step.deadline - step.nextRequest)
+                        continue
+                    }
                     guard
-                        let step = physics.step(
-                            segment: segment, variant: variant, request: node.request,
-                            deadline: started ? node.deadline : nil)
+                        let held = physics.stepBeforeStart(
+                            segment: segment, variant: variant, request: node.request, heldSeconds: node.deadline)
                     else { continue }
-                    let startup = started ? node.startup : step.finish - physics.start
-                    let reward =
-                        scorer.segmentReward(variant: variant, previous: started ? Int(node.variant) : nil)
-                        - scorer.weights.rebufferPenalty * step.stall
-                        - (started ? 0 : scorer.weights.startupPenalty * startup)
-                    let candidate = Node(
-                        request: step.nextRequest, deadline: step.deadline, qoe: node.qoe + reward,
-                        stall: node.stall + step.stall, startup: startup, variant: Int32(variant),
-                        parent: Int32(parentIndex))
-                    let buffer = max(0, (step.deadline - step.nextRequest) * physics.rate)
-                    let bufferCell = min(Int(buffer / grid.bufferStep), bufferCells - 1)
-                    let timeCell = Int(step.nextRequest / grid.timeStep)
-                    let key = (timeCell * bufferCells + bufferCell) * variantCount + variant
-                    if let existing = cells[key] {
-                        if candidate.qoe > next[existing].qoe { next[existing] = candidate }
-                    } else {
-                        cells[key] = next.count
-                        next.append(candidate)
+                    let reward = scorer.segmentReward(variant: variant, previous: previousVariant)
+                    // Start now, as this segment lands…
+                    let startup = held.finish - physics.start
+                    let start = physics.startNow(finish: held.finish, heldSeconds: held.heldSeconds)
+                    keep(
+                        Node(
+                            request: start.nextRequest, deadline: start.deadline,
+                            qoe: node.qoe + reward - scorer.weights.startupPenalty * startup, stall: 0,
+                            startup: startup, variant: Int32(variant), parent: Int32(parentIndex), started: true),
+                        buffer: start.deadline - start.nextRequest)
+                    // …or, for a waiting player with room below the target and more to load, keep waiting.
+                    if choosesStart, held.heldSeconds * physics.rate <= physics.target,
+                        segment + 1 < content.segmentCount
+                    {
+                        keep(
+                            Node(
+                                request: held.finish, deadline: held.heldSeconds, qoe: node.qoe + reward, stall: 0,
+                                startup: 0, variant: Int32(variant), parent: Int32(parentIndex), started: false),
+                            buffer: held.heldSeconds)
                     }
                 }
             }
@@ -129,16 +186,18 @@ public enum OfflineOptimum {
         var best = 0
         for index in last.indices where last[index].qoe > last[best].qoe { best = index }
         var variants = [Int](repeating: 0, count: content.segmentCount)
+        var startSegment = 0
         var index = best
         for segment in stride(from: content.segmentCount, to: 0, by: -1) {
             let node = stages[segment][index]
             variants[segment - 1] = Int(node.variant)
+            if node.started { startSegment = segment - 1 }
             index = Int(node.parent)
         }
         let final = last[best]
         return OptimalPlan(
             variants: variants, qoe: final.qoe, stallSeconds: final.stall, startupSeconds: final.startup,
-            endTime: final.deadline, statesKept: statesKept)
+            endTime: final.deadline, statesKept: statesKept, startSegment: startSegment)
     }
 
     /// Drops the states that another state dominates. A dominates B when it requests no later (r_A ≤ r_B), runs
@@ -147,7 +206,15 @@ public enum OfflineOptimum {
     /// each of A's downloads ends no later than B's, A's extra stall over B's is exactly the part of the head
     /// start D_B − D_A it uses up (so it costs at most μ·(D_B − D_A)), and only the first switch penalty
     /// differs, by at most λ·|q(v_A) − q(v_B)|. So A ends with at least B's QoE. Kept order: by request time.
+    /// States before playback starts are kept as they are (the proof needs a draining buffer).
     static func prune(_ nodes: [Node], scorer: QoEScorer) -> [Node] {
+        let waiting = nodes.filter { !$0.started }
+        guard waiting.isEmpty else { return waiting + prune(started: nodes.filter(\.started), scorer: scorer) }
+        return prune(started: nodes, scorer: scorer)
+    }
+
+    /// ``prune(_:scorer:)`` over states that have all started.
+    static func prune(started nodes: [Node], scorer: QoEScorer) -> [Node] {
         let mu = scorer.weights.rebufferPenalty
         let lambda = scorer.weights.smoothnessPenalty
         let variantCount = scorer.qualities.count
@@ -212,25 +279,40 @@ public enum OfflineOptimum {
     /// startup and end. `nil` if the network never delivers one of its segments. For tests and for checking a
     /// plan found elsewhere.
     public static func evaluate(
-        plan: [Int], curve: CapacityCurve, content: Content, settings: PlayerSettings, scorer: QoEScorer
+        plan: [Int], curve: CapacityCurve, content: Content, settings: PlayerSettings, scorer: QoEScorer,
+        startSegment: Int = 0
     ) -> OptimalPlan? {
         let physics = SoloPlayerPhysics(curve: curve, content: content, settings: settings)
         var request = physics.start
         var deadline: Double?
+        var held = 0.0
         var stall = 0.0
         var startup = 0.0
         for (segment, variant) in plan.enumerated() {
+            if let current = deadline {
+                guard let step = physics.step(segment: segment, variant: variant, request: request, deadline: current)
+                else { return nil }
+                stall += step.stall
+                deadline = step.deadline
+                request = step.nextRequest
+                continue
+            }
             guard
-                let step = physics.step(segment: segment, variant: variant, request: request, deadline: deadline)
+                let step = physics.stepBeforeStart(
+                    segment: segment, variant: variant, request: request, heldSeconds: held)
             else { return nil }
-            if deadline == nil { startup = step.finish - physics.start }
-            stall += step.stall
-            deadline = step.deadline
-            request = step.nextRequest
+            held = step.heldSeconds
+            request = step.finish
+            if segment >= startSegment || held * physics.rate > physics.target || segment + 1 == plan.count {
+                startup = step.finish - physics.start
+                let start = physics.startNow(finish: step.finish, heldSeconds: held)
+                deadline = start.deadline
+                request = start.nextRequest
+            }
         }
         let qoe = scorer.score(variants: plan, stallSeconds: stall, startupSeconds: startup)
         return OptimalPlan(
             variants: plan, qoe: qoe, stallSeconds: stall, startupSeconds: startup, endTime: deadline ?? physics.start,
-            statesKept: plan.count)
+            statesKept: plan.count, startSegment: min(startSegment, max(plan.count - 1, 0)))
     }
 }

@@ -63,4 +63,23 @@ struct SoloPlayerPhysics {
         return Step(
             finish: finish, stall: stall, deadline: newDeadline, nextRequest: max(finish, newDeadline - target / rate))
     }
+
+    /// A download before playback has started, with `heldSeconds` of media (over the rate) already in: when it
+    /// lands and what the buffer then holds. The buffer does not drain, so the next request goes out on arrival
+    /// while the buffer is at or below its target. `nil` if the network never delivers it.
+    @inline(__always) func stepBeforeStart(
+        segment: Int, variant: Int, request: Double, heldSeconds: Double
+    ) -> (finish: Double, heldSeconds: Double)? {
+        let bits = content.sizeBits(segment: segment, variant: variant)
+        let rtt = curve.latency(at: request) ?? 0
+        let finish = curve.timeToDeliver(bits, after: request + rtt)
+        guard finish.isFinite else { return nil }
+        return (finish, heldSeconds + content.segmentDurations[segment] / rate)
+    }
+
+    /// Playback starting at `finish` with `heldSeconds` buffered: the deadline and the next request.
+    @inline(__always) func startNow(finish: Double, heldSeconds: Double) -> (deadline: Double, nextRequest: Double) {
+        let deadline = finish + heldSeconds
+        return (deadline, max(finish, deadline - target / rate))
+    }
 }

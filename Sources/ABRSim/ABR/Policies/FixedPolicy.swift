@@ -9,4 +9,7 @@ public final class FixedPolicy: ABRPolicy {
     public init(variant: Int) { self.variant = variant }
 
     public func decide(_ context: ABRContext) -> ABRDecision { .variant(variant) }
+
+    /// Never adapts: the keep-up predictor judges its player at its own variant.
+    public var isAdaptive: Bool { false }
 }

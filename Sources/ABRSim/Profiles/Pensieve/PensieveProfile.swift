@@ -1,6 +1,6 @@
 /// The `pensieve` profile: Pensieve's chunk-level simulator (Mao, Netravali, Alizadeh, SIGCOMM 2017;
 /// hongzimao/pensieve `sim/fixed_env.py`, `test/fixed_env.py`) reproduced operation for operation, so that published
-/// baselines (`test/bb.py`, `test/mpc.py`) can be re-run and checked against `shared/reference/pensieve/`.
+/// baselines (`test/bb.py`, `test/mpc.py`) can be re-run and checked against `Tests/Fixtures/reference/pensieve/`.
 ///
 /// The model (`reference-simulators.md`, Pensieve section): the trace pointer starts at 1 with the clock at
 /// t[0]; interval (t[i−1], t[i]] runs at bw[i]·10⁶/8 bytes/s and delivers 0.95 of it as payload; a chunk finishes

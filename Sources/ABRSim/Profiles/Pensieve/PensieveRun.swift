@@ -1,5 +1,5 @@
 /// One chunk of a ``PensieveProfile`` run, as Pensieve's `test/*.py` log it (and as the reference CSVs in
-/// `shared/reference/pensieve/*_chunks.csv` hold it).
+/// `Tests/Fixtures/reference/pensieve/*_chunks.csv` hold it).
 public struct PensieveChunk: Sendable, Equatable {
     /// Chunk index, 0-based.
     public var chunk: Int
