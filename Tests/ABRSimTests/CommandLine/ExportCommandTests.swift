@@ -27,9 +27,9 @@ import Testing
             "416x234", "480x270", "640x360", "768x432", "960x540", "1280x720", "1920x1080", "1920x1080", "1920x1080",
         ]
         let rows = try CSVTable.parse(try InputFile.readAll(scratch + "/r/segments.csv"), file: "segments.csv")
-        let main = rows.column("player")!.map { $0 == "main" }
-        let played = zip(zip(rows.column("variant")!, rows.column("abandoned")!), main)
-            .filter { $0.0.1 == "false" && $0.1 }.map { ladder[Int($0.0.0)!] }
+        let played = zip(rows.column("variant")!, rows.column("abandoned")!).filter { $0.1 == "false" }.map {
+            ladder[Int($0.0)!]
+        }
         #expect(resolutions == played)  // each segment's own rung, in order
         let stalls = try root.required("I23").object().required("stalling").array().map {
             try $0.array().map { try $0.double() }

@@ -156,7 +156,7 @@ struct PlotsRenderingTests {
             return values.reduce(0, +) / Double(values.count)
         }
         #expect(mean(0...120) > 4 * mean(270...600))
-        #expect(data.players.count == 2 && data.players[0].timeline.count > 10)  // main and its twin nowait
+        #expect(data.players.count == 1 && data.players[0].timeline.count > 10)
 
         // Rendered by rsvg-convert (Debian librsvg2-bin, from scripts/setup) at 40 % (python decodes it quickly):
         // a PNG of the SVG's width × 0.4, not blank.
