@@ -94,6 +94,8 @@ public struct PlayerTotals: Sendable, Equatable {
     public var stallSeconds = 0.0
     /// The longest single stall (seconds; 0 without stalls).
     public var longestStallSeconds = 0.0
+    /// Every stall counted in ``stallCount``, in order (a stall still going when the run stopped ends then).
+    public var stalls: [StallPeriod] = []
     /// Seconds spent refilling after seeks.
     public var seekWaitSeconds = 0.0
     /// Seconds spent waiting for another member of the coordination group.
@@ -115,4 +117,24 @@ public struct PlayerTotals: Sendable, Equatable {
     public var finalState: PlaybackState = .idle
     /// Simulated time at which the player ended or failed (`nil` if it was still going when the run stopped).
     public var endTime: Double?
+}
+
+/// One stall of a player: from the moment its buffer ran dry while playing to the moment playback resumed
+/// (simulated seconds). Recorded in ``PlayerTotals/stalls``; read by windowed expectations.
+public struct StallPeriod: Sendable, Equatable {
+    /// When the stall began.
+    public var start: Double
+    /// When playback resumed (or the run stopped).
+    public var end: Double
+
+    /// Creates a stall period from `start` to `end` seconds.
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Seconds of the stall inside `[from, to)`.
+    public func seconds(from: Double, to: Double) -> Double {
+        max(0, min(end, to) - max(start, from))
+    }
 }

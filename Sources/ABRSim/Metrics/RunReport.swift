@@ -13,6 +13,8 @@ public struct RunReport: Sendable {
         public var timeline: [TimelineRecord]
         /// Its summary.
         public var summary: SessionSummary
+        /// Its stalls, in order.
+        public var stalls: [StallPeriod] = []
     }
 
     /// The scenario's name.

@@ -532,7 +532,10 @@ public final class Player {
     func beginWait(_ kind: WaitKind, at now: Double) {
         waitKind = kind
         waitStart = now
-        if kind == .stall { totals.stallCount += 1 }
+        if kind == .stall {
+            totals.stallCount += 1
+            totals.stalls.append(StallPeriod(start: now, end: now))
+        }
         timeControlStatus = .waitingToPlayAtSpecifiedRate
         waitingReason = history.count == 0 ? .evaluatingBufferingRate : .toMinimizeStalls
     }
@@ -540,6 +543,7 @@ public final class Player {
     /// Adds the stall in progress, ending at `now`, to the totals.
     func closeStall(at now: Double) {
         totals.stallSeconds += now - waitStart
+        if !totals.stalls.isEmpty { totals.stalls[totals.stalls.count - 1].end = now }
         totals.longestStallSeconds = max(totals.longestStallSeconds, now - waitStart)
     }
 

@@ -4,6 +4,8 @@
 /// `{"player": "main", "metric": "stall_count", "max": 0}` — the player (`*`, the default, means every player),
 /// an optional policy filter, a metric (a column of ``RunTables/summaryColumns``), and a bound: `min`, `max`
 /// (either or both, inclusive) or `equals` (a number, or a word for text columns such as `final_state`).
+/// With `fromSeconds` and/or `toSeconds` the bound applies to one stretch of simulated time (a ``Window``) and
+/// the metric is one of ``windowedMetrics``, computed from the player's segments and stalls in that stretch.
 /// Decoded by ``ExpectationDecoder`` (which resolves the players it applies to), evaluated by
 /// ``ExpectationEvaluator``.
 public struct MetricExpectation: Sendable, Equatable {
@@ -15,6 +17,8 @@ public struct MetricExpectation: Sendable, Equatable {
     public var metric: String
     /// The bound the measured value must satisfy.
     public var bound: Bound
+    /// The stretch of simulated time the bound applies to; `nil` for the whole run (the `summary.csv` value).
+    public var window: Window?
     /// Where the expectation is in its file (`$.expect[2]`), for messages.
     public var location: String
     /// Ids of the players it applies to, in the scenario's player order (never empty once loaded).
@@ -22,13 +26,14 @@ public struct MetricExpectation: Sendable, Equatable {
 
     /// Creates an expectation; ``ExpectationDecoder`` is the usual source.
     public init(
-        player: String = "*", policy: String? = nil, metric: String, bound: Bound, location: String = "$",
-        players: [String] = []
+        player: String = "*", policy: String? = nil, metric: String, bound: Bound, window: Window? = nil,
+        location: String = "$", players: [String] = []
     ) {
         self.player = player
         self.policy = policy
         self.metric = metric
         self.bound = bound
+        self.window = window
         self.location = location
         self.players = players
     }
@@ -66,6 +71,45 @@ public struct MetricExpectation: Sendable, Equatable {
                 return measured == expected
             }
         }
+    }
+
+    /// A half-open stretch `[fromSeconds, toSeconds)` of simulated seconds.
+    ///
+    /// A segment belongs to it when its request was sent in it; a stall counts in it when it began in it, and
+    /// its seconds count as far as they overlap it.
+    public struct Window: Sendable, Equatable, CustomStringConvertible {
+        /// Start, inclusive (seconds; 0 when not written).
+        public var fromSeconds: Double
+        /// End, exclusive (seconds; infinity when not written).
+        public var toSeconds: Double
+
+        /// A window from `fromSeconds` to `toSeconds`.
+        public init(fromSeconds: Double = 0, toSeconds: Double = .infinity) {
+            self.fromSeconds = fromSeconds
+            self.toSeconds = toSeconds
+        }
+
+        /// Whether `time` is in the window.
+        public func contains(_ time: Double) -> Bool {
+            time >= fromSeconds && time < toSeconds
+        }
+
+        /// `[120 s, 262 s)`, or `[262 s, end)` without an end.
+        public var description: String {
+            let end = toSeconds.isFinite ? JSONPath.format(toSeconds) + " s" : "end"
+            return "[\(JSONPath.format(fromSeconds)) s, \(end))"
+        }
+    }
+
+    /// The metrics an expectation with a window may name: those with a meaning over a stretch of time.
+    /// `avg_bitrate_kbps` is the duration-weighted mean declared bitrate of the segments downloaded (not
+    /// abandoned) whose request was sent in the window; `stall_count` counts the stalls that began in it;
+    /// `stall_s` sums the stall seconds inside it.
+    public static let windowedMetrics: [String] = ["avg_bitrate_kbps", "stall_count", "stall_s"]
+
+    /// The metric as the check output names it: `stall_count`, or `stall_count in [0 s, 120 s)`.
+    public var subject: String {
+        window.map { "\(metric) in \($0)" } ?? metric
     }
 
     /// `summary.csv` columns that identify a row rather than measure it; they cannot be expected.

@@ -2,7 +2,8 @@
 ///
 /// Keys of an item: `metric` (required; a column of ``RunTables/summaryColumns``), `player` (an id or `*`,
 /// default `*`), `policy` (a policy name or label filter), and a bound: `min` and/or `max` (numbers), or
-/// `equals` (a number, or a string for text columns). Unknown metrics, a missing or contradictory bound, a
+/// `equals` (a number, or a string for text columns); `fromSeconds` and/or `toSeconds` restrict it to a window
+/// (only for ``MetricExpectation/windowedMetrics``; the window must not run backwards). Unknown metrics, a missing or contradictory bound, a
 /// player id that does not exist and an item that matches no player are errors naming the JSON path. Called
 /// by ``ScenarioLoader`` after the players are decoded.
 struct ExpectationDecoder {
@@ -29,6 +30,7 @@ struct ExpectationDecoder {
         }
         let policy = try object.optional("policy")?.string()
         let bound = try decodeBound(object, metric: metric)
+        let window = try decodeWindow(object, metric: metric)
         try object.finish()
         let matched = players.filter { description in
             (player == "*" || description.id == player)
@@ -39,8 +41,27 @@ struct ExpectationDecoder {
             throw reader.error("this expectation matches no player (players and policies: \(policies))")
         }
         return MetricExpectation(
-            player: player, policy: policy, metric: metric, bound: bound, location: reader.path,
+            player: player, policy: policy, metric: metric, bound: bound, window: window, location: reader.path,
             players: matched.map(\.id))
+    }
+
+    func decodeWindow(_ object: JSONObjectReader, metric: String) throws -> MetricExpectation.Window? {
+        let fromReader = object.optional("fromSeconds")
+        let toReader = object.optional("toSeconds")
+        guard fromReader != nil || toReader != nil else { return nil }
+        guard MetricExpectation.windowedMetrics.contains(metric) else {
+            throw (fromReader ?? toReader)!.error(
+                "\(metric) has no meaning over a window (windowed metrics: "
+                    + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")")
+        }
+        let from = try fromReader?.double() ?? 0
+        if let fromReader, from < 0 { throw fromReader.error("fromSeconds must be 0 or more") }
+        let to = try toReader?.double() ?? .infinity
+        if let toReader, to <= from {
+            throw toReader.error(
+                "toSeconds \(JSONPath.format(to)) must be greater than fromSeconds \(JSONPath.format(from))")
+        }
+        return MetricExpectation.Window(fromSeconds: from, toSeconds: to)
     }
 
     func decodeBound(_ object: JSONObjectReader, metric: String) throws -> MetricExpectation.Bound {

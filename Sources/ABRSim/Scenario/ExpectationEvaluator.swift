@@ -16,8 +16,15 @@ public enum ExpectationEvaluator {
             let metricColumn = table.columns.firstIndex(of: expectation.metric)
             for id in expectation.players {
                 let row = table.rows.first { $0[playerColumn] == id }
-                let field = row.flatMap { row in metricColumn.map { row[$0] } } ?? ""
-                let measured = field.isEmpty ? nil : field
+                let measured: String?
+                if let window = expectation.window {
+                    measured = report.players.first { $0.id == id }.flatMap {
+                        windowedValue(expectation.metric, of: $0, in: window)
+                    }
+                } else {
+                    let field = row.flatMap { row in metricColumn.map { row[$0] } } ?? ""
+                    measured = field.isEmpty ? nil : field
+                }
                 results.append(
                     ExpectationResult(
                         file: scenario.file, scenario: scenario.name, player: id,
@@ -26,6 +33,27 @@ public enum ExpectationEvaluator {
             }
         }
         return results
+    }
+
+    /// A ``MetricExpectation/windowedMetrics`` metric of `player` over `window`, as `summary.csv` would print it;
+    /// `nil` for a mean bitrate without a segment in the window. Needs the player's segment records.
+    static func windowedValue(_ metric: String, of player: RunReport.PlayerReport, in window: MetricExpectation.Window)
+        -> String?
+    {
+        switch metric {
+        case "avg_bitrate_kbps":
+            let segments = player.segments.filter { !$0.abandoned && window.contains($0.requestTime) }
+            let seconds = segments.reduce(0) { $0 + $1.durationSeconds }
+            guard seconds > 0 else { return nil }
+            return formatCSVNumber(segments.reduce(0) { $0 + $1.bitrateBps * $1.durationSeconds } / seconds / 1000)
+        case "stall_count":
+            return String(player.stalls.filter { window.contains($0.start) }.count)
+        case "stall_s":
+            return formatCSVNumber(
+                player.stalls.reduce(0) { $0 + $1.seconds(from: window.fromSeconds, to: window.toSeconds) })
+        default:
+            return nil
+        }
     }
 }
 
@@ -76,14 +104,14 @@ public struct ExpectationResult: Sendable, Equatable {
     /// `PASS file player metric = value (bound)`, or `FAIL file player metric: no value (bound)`.
     public var line: String {
         let verdict = passed ? "PASS" : "FAIL"
-        let subject = "\(file) \(player) \(expectation.metric)"
+        let subject = "\(file) \(player) \(expectation.subject)"
         guard let value = displayedValue else { return "\(verdict) \(subject): no value (\(expectation.bound))" }
         return "\(verdict) \(subject) = \(value) (\(expectation.bound))"
     }
 
     /// The test-case name in JUnit XML: `player metric (bound)`.
     public var caseName: String {
-        "\(player) \(expectation.metric) (\(expectation.bound))"
+        "\(player) \(expectation.subject) (\(expectation.bound))"
     }
 
     /// Why it failed, `nil` when it passed: `measured 3, bound max 0` or `no value, bound max 1`.

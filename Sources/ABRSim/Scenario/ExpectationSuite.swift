@@ -30,9 +30,10 @@ public struct ExpectationSuite: Sendable {
         let scenarios = self.scenarios
         let registry = runner.registry
         return try parallelMap(count: scenarios.count, jobs: jobs) { index in
-            // The checks read the summary alone: no timeline rows, no segment records (only their tally).
+            // The checks read the summary, and segment records only for windowed expectations; no timeline rows.
+            let windowed = scenarios[index].expectations.contains { $0.window != nil }
             let report = try ScenarioRunner(registry: registry).run(
-                scenarios[index], recordsTimeline: false, keepsSegmentRecords: false)
+                scenarios[index], recordsTimeline: false, keepsSegmentRecords: windowed)
             return try ExpectationEvaluator.evaluate(scenarios[index], report: report)
         }
     }

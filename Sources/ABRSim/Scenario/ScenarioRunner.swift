@@ -70,7 +70,7 @@ public struct ScenarioRunner {
             players.append(
                 RunReport.PlayerReport(
                     id: configuration.id, policy: configuration.policyLabel, segments: result.segments[index],
-                    timeline: result.timeline[index], summary: summary))
+                    timeline: result.timeline[index], summary: summary, stalls: result.totals[index].stalls))
         }
         let fairness = FairnessSummary(
             throughputs: throughputs, bitrates: players.map(\.summary.averageBitrateKbps),

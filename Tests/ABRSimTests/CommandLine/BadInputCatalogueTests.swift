@@ -75,6 +75,9 @@ struct BadInputCatalogueTests {
         run("scenario-stretch-too-short.json", "$.network.stretches[0].seconds:", "1e-06…10000000, found 1e-300"),
         run("scenario-synthetic-spread-overflows.json", "$.network.synthetic:", "mean or spread is too large"),
         run("scenario-expect-unknown-metric.json", "$.expect[0].metric", "happiness"),
+        run("scenario-expect-window-backwards.json", "$.expect[0].toSeconds", "greater than fromSeconds 120"),
+        run(
+            "scenario-expect-window-on-startup.json", "$.expect[0].toSeconds", "startup_s has no meaning over a window"),
         // Files a scenario names: missing, a directory, inconsistent; the message gives the JSON path too.
         run("scenario-trace-missing.json", "$.network.trace:", "no-such-trace.down: no such file"),
         run("scenario-trace-is-a-directory.json", "$.network.trace:", "dossier réseau: is a directory"),

@@ -80,9 +80,13 @@ struct RunCommandTests {
         let wifi = meanKbps(10...115)
         let threeG = meanKbps(330...600)
         #expect(wifi > 4 * threeG, "WiFi \(wifi) kbit/s vs 3G \(threeG) kbit/s")
-        // The buffer drains when the link drops: its minimum on 3G is well below its WiFi level.
+        // The buffer drains when the link drops below the lowest rung: its minimum on 3G is below its WiFi level.
         let wifiBuffer = segments.filter { (60...115).contains($0.requestTime) }.map(\.bufferBeforeSeconds).min()!
         let threeGBuffer = segments.filter { $0.requestTime > 263 }.map(\.bufferBeforeSeconds).min()!
         #expect(threeGBuffer < wifiBuffer)
+        // The twin that does not wait stalls more often on the same walk.
+        let twin = try ScenarioLoader().load(TestPaths.scenarios + "/wifi-lte-3g-no-wait.json")
+        let twinReport = try ScenarioRunner().run(twin, recordsTimeline: false)
+        #expect(twinReport.players[0].summary.stallCount > report.players[0].summary.stallCount)
     }
 }
