@@ -24,6 +24,12 @@ struct PensieveEngine {
     private var lastTime: Double
     /// `buffer_size`, ms.
     private(set) var bufferMs = 0.0
+    /// How many times the pointer has wrapped to the trace's start.
+    private var wraps = 0
+
+    /// Trace seconds elapsed on an unwrapped time axis (each wrap adds the trace's last time, as the pointer
+    /// restarts at time 0): nondecreasing as the environment runs, so it orders two environments on one trace.
+    var traceSeconds: Double { Double(wraps) * times[times.count - 1] + lastTime }
 
     /// A fresh environment on `trace`: pointer `pointer` (1 by default; Pensieve's training mode draws it), clock
     /// at the time before it, empty buffer.
@@ -42,6 +48,7 @@ struct PensieveEngine {
         if pointer >= bandwidths.count {
             pointer = 1
             lastTime = 0
+            wraps += 1
         }
     }
 

@@ -1,45 +1,57 @@
 /// The offline optimum on Pensieve's simulator: the variant sequence that maximises Pensieve's total reward on one
 /// cooked trace, knowing the whole trace (`optimal` under `--profile pensieve`). Pensieve's player has no choice
 /// of when to play (chunk 0's download is rebuffering, the buffer cap sleeps), so the variants are the only
-/// decision, and ``PensieveProfile/simulate(trace:content:policy:)`` replays the plan exactly.
+/// decision, and ``PensieveProfile/simulate(trace:content:policy:chunkCount:)`` replays the plan exactly.
 ///
-/// Dynamic program over chunks: a state is the environment after k chunks (trace pointer and clock, buffer) with
-/// the last variant and the reward so far; chunk 0 is at Pensieve's start variant, as for every policy. States
-/// whose session clock falls in the same `gridMilliseconds` cell with the same last variant are merged, the one
-/// with the higher reward plus buffer (each buffered second worth the rebuffering penalty) kept with its exact
-/// environment. So every kept state is a real prefix and the answer is the exact reward of a real plan: a lower
-/// bound on the optimum, not the optimum (the merge is a heuristic; see docs/keep-up-predictor.md for where it
-/// falls short).
+/// Dynamic program over chunks with dominance pruning. A state after k chunks is the engine (trace position E on
+/// the unwrapped axis, buffer b), the last variant and the reward R so far; every kept state is a real prefix, so
+/// the answer is the exact reward of a real plan. Write D = E + b (the trace time at which the buffer runs dry) and
+/// W = R + 4.3·D. At one chunk and one last variant, A dominates B when E_A ≤ E_B, D_A ≤ D_B and W_A ≥ W_B. Any
+/// continuation then rebuffers no more after A than after B beyond D_B − D_A, which A has paid for, and the
+/// relation carries over to the next chunk: a download from an earlier position ends no later; rebuffering r
+/// moves D by r and R by −4.3·r (W unchanged); sleeping above the cap moves E towards D − 60 s, which is monotone
+/// in D. The one step that is not monotone is the sleep's 500 ms rounding (a state a little earlier can sleep to a
+/// little later); docs/pensieve-optimum.md gives the checks that bound its effect (brute force on short
+/// sessions, every built-in policy on the 142 test traces).
 public enum PensieveOptimum {
     /// One kept state.
     struct Node {
         var engine: PensieveEngine
-        var clockMs: Double
         var reward: Double
         var variant: Int
         var parent: Int
+        /// E, trace seconds.
+        var position: Double
+        /// D = E + buffer, trace seconds.
+        var deadline: Double
+        /// W = R + 4.3·D.
+        var worth: Double
+
+        init(engine: PensieveEngine, reward: Double, variant: Int, parent: Int) {
+            self.engine = engine
+            self.reward = reward
+            self.variant = variant
+            self.parent = parent
+            position = engine.traceSeconds
+            deadline = position + engine.bufferMs / 1000
+            worth = reward + PensieveProfile.rebufferPenalty * deadline
+        }
     }
 
-    /// What a state is worth when merged with another: its reward plus its buffer at the rebuffering penalty
-    /// (the most a buffered second can save later).
-    static func value(_ node: Node) -> Double {
-        node.reward + PensieveProfile.rebufferPenalty * node.engine.bufferMs / 1000
-    }
-
-    /// The best variants for the ``PensieveProfile/chunkCount`` chunks of `content` over `trace`.
-    public static func solve(trace: PensieveCookedTrace, content: Content, gridMilliseconds: Double = 100) -> [Int] {
+    /// The best variants and their total reward for `chunkCount` chunks of `content` over `trace` (Pensieve's
+    /// ``PensieveProfile/chunkCount`` unless told, at most the content's segment count).
+    public static func solve(trace: PensieveCookedTrace, content: Content, chunkCount: Int = PensieveProfile.chunkCount)
+        -> (variants: [Int], reward: Double)
+    {
         let bitrates = content.variants.map { $0.bitrateBps / 1000 }
         let top = content.variantCount - 1
-        let count = min(PensieveProfile.chunkCount, content.segmentCount)
+        let count = min(chunkCount, content.segmentCount)
         let first = min(PensieveProfile.startVariant, top)
-        var stages: [[Node]] = [
-            [Node(engine: PensieveEngine(trace: trace), clockMs: 0, reward: 0, variant: first, parent: -1)]
-        ]
+        guard count > 0 else { return ([], 0) }
+        var stages: [[Node]] = [[Node(engine: PensieveEngine(trace: trace), reward: 0, variant: first, parent: -1)]]
         stages.reserveCapacity(count + 1)
-        var cells: [Int: Int] = [:]
         for chunk in 0..<count {
-            var next: [Node] = []
-            cells.removeAll(keepingCapacity: true)
+            var byVariant = [[Node]](repeating: [], count: top + 1)
             for (parentIndex, node) in stages[chunk].enumerated() {
                 for variant in (chunk == 0 ? first...first : 0...top) {
                     var engine = node.engine
@@ -48,20 +60,12 @@ public enum PensieveOptimum {
                     let reward =
                         bitrates[variant] / 1000 - PensieveProfile.rebufferPenalty * step.rebufferMs / 1000
                         - PensieveProfile.smoothnessPenalty * abs(bitrates[variant] - previous) / 1000
-                    let clock = node.clockMs + step.delayMs + step.sleepMs
-                    let candidate = Node(
-                        engine: engine, clockMs: clock, reward: node.reward + reward, variant: variant,
-                        parent: parentIndex)
-                    let key = Int(clock / gridMilliseconds) * (top + 1) + variant
-                    if let existing = cells[key] {
-                        if value(candidate) > value(next[existing]) { next[existing] = candidate }
-                    } else {
-                        cells[key] = next.count
-                        next.append(candidate)
-                    }
+                    byVariant[variant].append(
+                        Node(engine: engine, reward: node.reward + reward, variant: variant, parent: parentIndex))
                 }
             }
-            stages.append(next)
+            // After the last chunk only the reward counts: keep everything and pick the best below.
+            stages.append(chunk + 1 == count ? byVariant.flatMap { $0 } : byVariant.flatMap(undominated))
         }
         let last = stages[count]
         var best = 0
@@ -72,32 +76,48 @@ public enum PensieveOptimum {
             variants[chunk - 1] = stages[chunk][index].variant
             index = stages[chunk][index].parent
         }
-        return variants
+        return (variants, last[best].reward)
+    }
+
+    /// The states of `nodes` (one chunk, one last variant) that no other dominates; of equal states the first.
+    static func undominated(_ nodes: [Node]) -> [Node] {
+        let sorted = nodes.sorted {
+            ($0.position, $0.deadline, -$0.worth) < ($1.position, $1.deadline, -$1.worth)
+        }
+        // Kept states seen so far all have E ≤ the candidate's; `front` holds their (D, W) staircase: D
+        // increasing and W increasing, so the best W at D ≤ d is that of the last entry with D ≤ d.
+        var front: [(deadline: Double, worth: Double)] = []
+        var kept: [Node] = []
+        for node in sorted {
+            var low = 0
+            var high = front.count
+            while low < high {
+                let middle = (low + high) / 2
+                if front[middle].deadline <= node.deadline { low = middle + 1 } else { high = middle }
+            }
+            if low > 0, front[low - 1].worth >= node.worth { continue }
+            kept.append(node)
+            // Insert at `low`, then drop the entries after it that it now covers (D ≥ its D, W ≤ its W).
+            var end = low
+            while end < front.count, front[end].worth <= node.worth { end += 1 }
+            front.replaceSubrange(low..<end, with: [(node.deadline, node.worth)])
+        }
+        return kept
     }
 }
 
 extension PensieveProfile {
-    /// `optimal` under this profile: ``PensieveOptimum``'s plan for `trace`, replayed. Its only parameter is
-    /// `grid` (the cell, seconds; default 0.1, at most 0.5); Pensieve's reward is fixed, so `qoe` and the weights
-    /// are refused.
+    /// `optimal` under this profile: ``PensieveOptimum``'s plan for `trace`, replayed. It takes no parameters:
+    /// Pensieve's reward is fixed and the search has no grid to tune.
     public static func optimalPolicy(_ spec: PolicySpec, trace: PensieveCookedTrace, content: Content) throws
         -> OptimalPolicy
     {
-        var grid = 0.1
-        for (name, value) in spec.parameters {
-            guard name == "grid", case .number(let seconds) = value else {
-                throw InputError(
-                    "policy 'optimal': under the pensieve profile it maximises Pensieve's reward and takes only grid, "
-                        + "got '\(name)'")
-            }
-            guard seconds >= OptimumGrid.finest, seconds <= OptimumGrid.coarsest else {
-                throw InputError(
-                    "policy 'optimal': grid must be between \(OptimumGrid.finest) and \(OptimumGrid.coarsest) s, got \(seconds)"
-                )
-            }
-            grid = seconds
+        if let (name, _) = spec.parameters.first {
+            throw InputError(
+                "policy 'optimal': under the pensieve profile it maximises Pensieve's reward and takes no parameters, "
+                    + "got '\(name)'")
         }
-        let variants = PensieveOptimum.solve(trace: trace, content: content, gridMilliseconds: grid * 1000)
+        let (variants, _) = PensieveOptimum.solve(trace: trace, content: content)
         return OptimalPolicy(
             plan: OptimalPlan(
                 variants: variants, qoe: 0, stallSeconds: 0, startupSeconds: 0, endTime: 0, statesKept: 0))

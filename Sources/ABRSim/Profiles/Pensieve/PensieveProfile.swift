@@ -78,15 +78,19 @@ public enum PensieveProfile {
         return result
     }
 
-    /// Plays ``chunkCount`` chunks of `content` over `trace` with `policy` (a fresh instance), exactly as
+    /// Plays `chunkCount` chunks (Pensieve's ``chunkCount`` unless told) of `content` over `trace` with `policy` (a
+    /// fresh instance), exactly as
     /// `fixed_env.py` with `test/bb.py`/`test/mpc.py` around it. `content` needs at least ``chunkCount`` segments;
     /// bitrates and sizes come from it (``loadContent(folder:)`` gives Pensieve's).
-    public static func simulate(trace: PensieveCookedTrace, content: Content, policy: any ABRPolicy) -> PensieveRun {
+    public static func simulate(
+        trace: PensieveCookedTrace, content: Content, policy: any ABRPolicy,
+        chunkCount: Int = PensieveProfile.chunkCount
+    ) -> PensieveRun {
         var engine = PensieveEngine(trace: trace)
         let history = ThroughputHistory()
         let bitrates = content.variants.map { $0.bitrateBps / 1000 }
         let top = content.variantCount - 1
-        precondition(content.segmentCount >= chunkCount, "Pensieve's video has \(chunkCount) chunks")
+        precondition(content.segmentCount >= chunkCount, "the run plays \(chunkCount) chunks")
         let firstVariant = min(startVariant, top)
         var variant = firstVariant
         var lastBitrate = bitrates[firstVariant]
