@@ -155,7 +155,7 @@ public final class Player {
     public internal(set) var segmentTally: SegmentTally?
     /// Whether every segment record is kept in ``segments``; without them only ``segmentTally`` grows (not at
     /// all: it is a fixed set of sums), so a long run that writes no `segments.csv` holds nothing per segment.
-    public let keepsSegmentRecords: Bool
+    public var keepsSegmentRecords: Bool { segmentTally == nil }
     @exclusivity(unchecked) public internal(set) var timeline: [TimelineRecord] = []
     public internal(set) var totals = PlayerTotals()
     var stallSecondsAtLastArrival = 0.0
@@ -167,7 +167,6 @@ public final class Player {
         recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
     ) {
         self.index = index
-        self.keepsSegmentRecords = keepsSegmentRecords
         self.configuration = configuration
         content = configuration.content
         settings = configuration.settings
@@ -196,10 +195,10 @@ public final class Player {
 
     /// Keeps `record` (or adds it to the tally when records are not kept).
     @inline(__always) func keep(_ record: SegmentRecord) {
-        if keepsSegmentRecords {
+        if segmentTally == nil {
             segments.append(record)
         } else {
-            segmentTally!.add(record)
+            segmentTally?.add(record)
         }
     }
 
