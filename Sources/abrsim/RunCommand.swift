@@ -48,13 +48,25 @@ enum RunCommand {
         let page = PlotPage(command: invokedCommandLine(), resultsLink: PlotPage.relativeLink(from: plots, to: out))
         try plotsFolder.commit(PlotBundles.run(try RunPlotData.load(directory: out), page: page))
         writeStandardOutput(
-            summaryTable(report) + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv\n"
+            summaryTable(report) + optimumNotes(scenario)
+                + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv\n"
                 + "plots: \(plots)/index.html\n")
         let failures = failedPlayers(report)
         for failure in failures {
             writeStandardError("abrsim run: player \(failure.player) failed: \(failure.reason)\n")
         }
         return failures.isEmpty ? 0 : 1
+    }
+
+    /// How `optimal` treated waiting, a line per player that plays it.
+    static func optimumNotes(_ scenario: Scenario) -> String {
+        scenario.players.filter { $0.policy.name == "optimal" }.map { player in
+            OptimumNote.line(
+                "optimal (player \(player.id))",
+                model: .faithful(
+                    waitsToMinimizeStalling: player.settings.automaticallyWaitsToMinimizeStalling,
+                    otherPlayers: scenario.players.count - 1))
+        }.joined()
     }
 
     /// A table of each player's headline numbers.

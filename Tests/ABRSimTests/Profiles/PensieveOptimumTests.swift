@@ -15,7 +15,10 @@ struct PensieveOptimumTests {
 
     /// The best total reward over every plan of `count` chunks (chunk 0 at the start variant), by depth-first
     /// search on the engine.
-    static func exhaustiveBest(trace: PensieveCookedTrace, content: Content, count: Int) -> Double {
+    static func exhaustiveBest(
+        trace: PensieveCookedTrace, content: Content, count: Int,
+        sleepQuantumMs: Double = PensieveProfile.sleepQuantumMilliseconds
+    ) -> Double {
         let bitrates = content.variants.map { $0.bitrateBps / 1000 }
         let top = content.variantCount - 1
         let first = min(PensieveProfile.startVariant, top)
@@ -32,7 +35,9 @@ struct PensieveOptimumTests {
             }
             return best
         }
-        return search(PensieveEngine(trace: trace), chunk: 0, last: first, reward: 0)
+        var start = PensieveEngine(trace: trace)
+        start.sleepQuantumMs = sleepQuantumMs
+        return search(start, chunk: 0, last: first, reward: 0)
     }
 
     /// Pensieve's video cut to the variants `kept` (indices into its ladder).
@@ -82,6 +87,63 @@ struct PensieveOptimumTests {
                     endTime: 0, statesKept: 0)),
             chunkCount: 18)
         #expect(lowest.chunks.contains { $0.sleepMs > 0 }, "\(name): the lowest variant never reaches the cap")
+    }
+
+    /// The relaxed bound is the exhaustive optimum of the model without the sleep's rounding (so the search is
+    /// exact there) and at least the real model's optimum, on sessions whose buffer reaches the cap and sleeps.
+    @Test(arguments: ["norway_ferry_10", "norway_car_1"])
+    func theUnroundedBoundIsExactAndBoundsTheRealOptimum(name: String) throws {
+        let trace = try Self.trace(name)
+        let content = try Self.subLadder([0, 5])
+        let bound = PensieveOptimum.upperBound(trace: trace, content: content, chunkCount: 18)
+        let relaxedBest = Self.exhaustiveBest(trace: trace, content: content, count: 18, sleepQuantumMs: 0)
+        let realBest = Self.exhaustiveBest(trace: trace, content: content, count: 18)
+        #expect(abs(bound - relaxedBest) <= 1e-9, "\(name): bound \(bound) against the exhaustive \(relaxedBest)")
+        #expect(bound >= realBest - 1e-9, "\(name): bound \(bound) below the real optimum \(realBest)")
+    }
+
+    /// Without rounding the sleep is exactly the excess over the cap: the buffer ends at 60 s, where the real
+    /// model leaves it up to 500 ms below.
+    @Test func theUnroundedSleepLeavesTheBufferAtTheCap() throws {
+        let trace = try Self.trace("norway_ferry_10")
+        var rounded = PensieveEngine(trace: trace)
+        var exact = PensieveEngine(trace: trace)
+        exact.sleepQuantumMs = 0
+        var sawSleep = false
+        for chunk in 0..<40 {
+            let bytes = Self.content.sizeBytes(segment: chunk, variant: 0)
+            let real = rounded.download(bytes: bytes)
+            let relaxed = exact.download(bytes: bytes)
+            if relaxed.sleepMs > 0 || real.sleepMs > 0 {
+                sawSleep = true
+                #expect(relaxed.bufferMsAfter == PensieveProfile.bufferCapMilliseconds)
+                #expect(real.bufferMsAfter <= PensieveProfile.bufferCapMilliseconds)
+                #expect(real.bufferMsAfter > PensieveProfile.bufferCapMilliseconds - 500)
+            }
+        }
+        #expect(sawSleep)
+    }
+
+    /// The certificate counts the traces where the plan meets the bound, and the largest gap elsewhere.
+    @Test func theCertificateReportsTheGapToTheBound() throws {
+        let names = ["norway_ferry_10", "norway_car_1"]
+        let content = try Self.subLadder([0, 5])
+        var rewards: [String: Double] = [:]
+        for name in names {
+            rewards[name] = PensieveOptimum.solve(trace: try Self.trace(name), content: content, chunkCount: 18).reward
+        }
+        let paths = names.map { PensieveReferenceData.traceFolder + "/" + $0 }
+        let exact = try PensieveOptimumCertificate(
+            planRewards: rewards, traces: paths, content: content, chunkCount: 18, jobs: 2)
+        #expect(exact.traceCount == 2)
+        #expect(exact.provenCount == 2)
+        #expect(exact.line.contains("on all 2 traces, so it is the optimum"))
+        rewards["norway_car_1"]! -= 1.5
+        let short = try PensieveOptimumCertificate(
+            planRewards: rewards, traces: paths, content: content, chunkCount: 18, jobs: 1)
+        #expect(short.provenCount == 1)
+        #expect(abs(short.largestGap - 1.5) <= 1e-9)
+        #expect(short.line.contains("on 1 of 2 traces and is within 1.50 of it"))
     }
 
     /// The optimum's plan, replayed, scores at least every built-in policy on every one of the 142 test traces.

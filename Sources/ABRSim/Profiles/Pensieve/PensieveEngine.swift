@@ -26,6 +26,9 @@ struct PensieveEngine {
     private(set) var bufferMs = 0.0
     /// How many times the pointer has wrapped to the trace's start.
     private var wraps = 0
+    /// The step the cap's sleep is rounded up to, ms: Pensieve's 500, or 0 for a sleep of exactly the excess
+    /// (the relaxation ``PensieveOptimum/upperBound(trace:content:chunkCount:)`` solves).
+    var sleepQuantumMs = PensieveProfile.sleepQuantumMilliseconds
 
     /// Trace seconds elapsed on an unwrapped time axis (each wrap adds the trace's last time, as the pointer
     /// restarts at time 0): nondecreasing as the environment runs, so it orders two environments on one trace.
@@ -81,9 +84,7 @@ struct PensieveEngine {
         var sleep = 0.0
         if bufferMs > PensieveProfile.bufferCapMilliseconds {
             let drain = bufferMs - PensieveProfile.bufferCapMilliseconds
-            sleep =
-                (drain / PensieveProfile.sleepQuantumMilliseconds).rounded(.up)
-                * PensieveProfile.sleepQuantumMilliseconds
+            sleep = sleepQuantumMs > 0 ? (drain / sleepQuantumMs).rounded(.up) * sleepQuantumMs : drain
             bufferMs -= sleep
             sleep = advance(sleepMs: sleep)
         }

@@ -11,8 +11,8 @@
 /// relation carries over to the next chunk: a download from an earlier position ends no later; rebuffering r
 /// moves D by r and R by −4.3·r (W unchanged); sleeping above the cap moves E towards D − 60 s, which is monotone
 /// in D. The one step that is not monotone is the sleep's 500 ms rounding (a state a little earlier can sleep to a
-/// little later); docs/pensieve-optimum.md gives the checks that bound its effect (brute force on short
-/// sessions, every built-in policy on the 142 test traces).
+/// little later). ``upperBound(trace:content:chunkCount:)`` certifies the plan against it: the same search
+/// without the rounding, where every step is monotone, bounds every plan of the real model from above.
 public enum PensieveOptimum {
     /// One kept state.
     struct Node {
@@ -43,12 +43,37 @@ public enum PensieveOptimum {
     public static func solve(trace: PensieveCookedTrace, content: Content, chunkCount: Int = PensieveProfile.chunkCount)
         -> (variants: [Int], reward: Double)
     {
+        search(
+            trace: trace, content: content, chunkCount: chunkCount,
+            sleepQuantumMs: PensieveProfile.sleepQuantumMilliseconds)
+    }
+
+    /// An upper bound on the total reward of every plan (every policy) on `trace`: the optimum of Pensieve's model
+    /// with the cap's sleep not rounded up. Why it bounds: let the player of a relaxed model sleep any time
+    /// between the excess over the cap and Pensieve's rounded sleep. Pensieve's own player is one of its
+    /// choices, so the relaxed optimum is at least the real one. Sleeping only the excess is the best choice
+    /// (it starts the next download no later, and leaves D and R unchanged), and with that sleep, E after the
+    /// sleep is max(E, D − 60 s), monotone in both, so the dominance rule above is exact and the search finds
+    /// the relaxed optimum. The plan of ``solve(trace:content:chunkCount:)`` is then within
+    /// (bound − its reward) of the real optimum; 0 when the cap never sleeps.
+    public static func upperBound(
+        trace: PensieveCookedTrace, content: Content, chunkCount: Int = PensieveProfile.chunkCount
+    ) -> Double {
+        search(trace: trace, content: content, chunkCount: chunkCount, sleepQuantumMs: 0).reward
+    }
+
+    /// The search, with the cap's sleep rounded up to `sleepQuantumMs` (0: not rounded).
+    static func search(trace: PensieveCookedTrace, content: Content, chunkCount: Int, sleepQuantumMs: Double)
+        -> (variants: [Int], reward: Double)
+    {
         let bitrates = content.variants.map { $0.bitrateBps / 1000 }
         let top = content.variantCount - 1
         let count = min(chunkCount, content.segmentCount)
         let first = min(PensieveProfile.startVariant, top)
         guard count > 0 else { return ([], 0) }
-        var stages: [[Node]] = [[Node(engine: PensieveEngine(trace: trace), reward: 0, variant: first, parent: -1)]]
+        var start = PensieveEngine(trace: trace)
+        start.sleepQuantumMs = sleepQuantumMs
+        var stages: [[Node]] = [[Node(engine: start, reward: 0, variant: first, parent: -1)]]
         stages.reserveCapacity(count + 1)
         for chunk in 0..<count {
             var byVariant = [[Node]](repeating: [], count: top + 1)
