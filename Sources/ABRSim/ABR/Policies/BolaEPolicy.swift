@@ -256,27 +256,31 @@ public final class BolaEPolicy: ABRPolicy {
 }
 
 extension BuiltInPolicies {
+    /// The parameters of the dash.js-derived policies (`bola-e`, `dynamic`).
+    enum DashParameters {
+        /// `bufferTimeDefault`, with what it does in the policy that takes it.
+        static func bufferTimeDefault(_ help: String) -> Parameter<Double> {
+            Parameter.number(
+                "bufferTimeDefault", default: DashDefaults.bufferTimeDefault, unit: "s",
+                source: "dash.js streaming.buffer.bufferTimeDefault", help)
+        }
+        static let bolaBufferTime = bufferTimeDefault("BOLA's buffer target is max(this, 10 + 2N)")
+        static let dynamicBufferTime = bufferTimeDefault("switch to BOLA at this buffer, back at half")
+        static let safety = Parameter.number(
+            "safety", default: DashDefaults.bandwidthSafetyFactor,
+            source: "dash.js abr.throughput.bandwidthSafetyFactor", "fraction of the throughput estimate")
+        static let abandon = Parameter.flag(
+            "abandon", default: true, source: "dash.js abr.rules.abandonRequestsRule.active",
+            "1 = dash.js AbandonRequestsRule on, 0 = off")
+    }
+
     static let bolaE = PolicyDescriptor(
         name: "bola-e",
         summary: "dash.js BolaRule (BOLA-E: placeholder buffer, BOLA-O, startup) + AbandonRequestsRule",
-        parameters: [
-            PolicyParameter("bufferTimeDefault", default: "18", "s; BOLA's buffer target is max(this, 10 + 2N)"),
-            PolicyParameter("safety", default: "0.9", "fraction of the throughput estimate (bandwidthSafetyFactor)"),
-            PolicyParameter("abandon", default: "1", "1 = dash.js AbandonRequestsRule on, 0 = off"),
-        ]
+        parameters: [DashParameters.bolaBufferTime, DashParameters.safety, DashParameters.abandon]
     ) { arguments, _ in
         BolaEPolicy(
-            bufferTimeDefault: try arguments.positive("bufferTimeDefault", default: DashDefaults.bufferTimeDefault),
-            safety: try arguments.positive("safety", default: DashDefaults.bandwidthSafetyFactor),
-            abandon: try arguments.flag("abandon", default: true))
-    }
-}
-
-extension PolicyArguments {
-    /// A 0/1 switch parameter.
-    func flag(_ name: String, default defaultValue: Bool) throws -> Bool {
-        let x = try number(name, default: defaultValue ? 1 : 0)
-        guard x == 0 || x == 1 else { throw error("\(name) must be 0 or 1, got \(formatParameterNumber(x))") }
-        return x == 1
+            bufferTimeDefault: try arguments.value(DashParameters.bolaBufferTime),
+            safety: try arguments.value(DashParameters.safety), abandon: try arguments.value(DashParameters.abandon))
     }
 }

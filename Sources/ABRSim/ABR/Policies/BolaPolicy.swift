@@ -31,7 +31,7 @@
 /// When the bounds leave less than a segment between them, `minimumBuffer` is lowered to half the upper level.
 public final class BolaPolicy: ABRPolicy {
     /// Where S_m, the size in the objective's denominator, comes from.
-    public enum SizeSource: String, Sendable {
+    public enum SizeSource: String, ParameterChoice {
         /// The declared bitrate of each variant (× the segment duration, which cancels in the comparison).
         case bitrate
         /// The next segment's actual size at each variant.
@@ -133,22 +133,28 @@ func waitForDrain(_ excessSeconds: Double, rate: Double) -> ABRDecision {
 }
 
 extension BuiltInPolicies {
+    /// `bola`'s parameters.
+    enum BolaParameters {
+        static let minimumBuffer = Parameter.number(
+            "minimumBuffer", default: 10, in: .nonNegative, unit: "s", source: "dash.js MINIMUM_BUFFER_S",
+            "lowest variant up to this buffer")
+        static let maximumBuffer = Parameter.number(
+            "maximumBuffer", default: 0, in: .nonNegative, unit: "s", source: "sabre (its player's buffer size)",
+            "buffer kept below this; 0 = the player's target")
+        static let sizes = Parameter.choice(
+            "sizes", default: BolaPolicy.SizeSource.bitrate, source: "Spiteri et al. 2016",
+            "bitrate (declared, as the paper) or segment (actual sizes)")
+    }
+
     static let bola = PolicyDescriptor(
         name: "bola",
         summary: "BOLA-BASIC: maximise (Vp(v_m+γp) − Q)/S_m, wait when nothing scores > 0 (Spiteri et al. 2016)",
-        parameters: [
-            PolicyParameter("minimumBuffer", default: "10", "s; lowest variant up to here (dash.js MINIMUM_BUFFER_S)"),
-            PolicyParameter("maximumBuffer", default: "0", "s; buffer kept below this; 0 = the player's target"),
-            PolicyParameter("sizes", default: "bitrate", "bitrate (declared, as the paper) or segment (actual sizes)"),
-        ]
+        parameters: [BolaParameters.minimumBuffer, BolaParameters.maximumBuffer, BolaParameters.sizes]
     ) { arguments, _ in
-        let maximum = try arguments.number("maximumBuffer", default: 0)
-        guard maximum >= 0 else { throw arguments.error("maximumBuffer must be ≥ 0") }
-        let minimum = try arguments.number("minimumBuffer", default: 10)
-        guard minimum >= 0 else { throw arguments.error("minimumBuffer must be ≥ 0") }
-        let sizes = try arguments.choice("sizes", default: "bitrate", among: ["bitrate", "segment"])
+        let maximum = try arguments.value(BolaParameters.maximumBuffer)
         return BolaPolicy(
-            minimumBuffer: minimum, maximumBuffer: maximum > 0 ? maximum : nil,
-            sizeSource: BolaPolicy.SizeSource(rawValue: sizes)!)
+            minimumBuffer: try arguments.value(BolaParameters.minimumBuffer),
+            maximumBuffer: maximum > 0 ? maximum : nil,
+            sizeSource: try arguments.value(BolaParameters.sizes))
     }
 }

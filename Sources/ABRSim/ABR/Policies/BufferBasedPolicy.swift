@@ -36,16 +36,23 @@ public final class BufferBasedPolicy: ABRPolicy {
 }
 
 extension BuiltInPolicies {
+    /// `bba`'s parameters.
+    enum BufferBasedParameters {
+        static let reservoir = Parameter.number(
+            "reservoir", default: 5, in: .nonNegative, unit: "s", source: "Huang et al. 2014 (BBA-0 reservoir)",
+            "buffer below which the lowest variant is fetched")
+        static let cushion = Parameter.number(
+            "cushion", default: 10, unit: "s", source: "Huang et al. 2014",
+            "buffer span over which the variant rises to the top")
+    }
+
     static let bba = PolicyDescriptor(
         name: "bba",
         summary: "buffer-based BBA-0: lowest below the reservoir, linear over the cushion (Huang et al. 2014)",
-        parameters: [
-            PolicyParameter("reservoir", default: "5", "buffer (s) below which the lowest variant is fetched"),
-            PolicyParameter("cushion", default: "10", "buffer span (s) over which the variant rises to the top"),
-        ]
+        parameters: [BufferBasedParameters.reservoir, BufferBasedParameters.cushion]
     ) { arguments, _ in
-        let reservoir = try arguments.number("reservoir", default: 5)
-        guard reservoir >= 0 else { throw arguments.error("reservoir must be ≥ 0 s") }
-        return BufferBasedPolicy(reservoir: reservoir, cushion: try arguments.positive("cushion", default: 10))
+        BufferBasedPolicy(
+            reservoir: try arguments.value(BufferBasedParameters.reservoir),
+            cushion: try arguments.value(BufferBasedParameters.cushion))
     }
 }
