@@ -69,9 +69,14 @@ public final class ExoPlayerPolicy: ABRPolicy {
             "ttfb", default: false, source: "ExoPlayer DefaultBandwidthMeter (no TTFB estimate)",
             "on: shorten the load time by a TTFB moving average (0.85)")
 
-        public static let all: [any DeclaredParameter] = [
-            bandwidthFraction, minDurationForQualityIncrease, maxDurationForQualityDecrease, initialBitrate,
-            slidingWindowMaxWeight, ttfb,
+        /// Every parameter with the field it sets, in listing order.
+        public static let all: [ParameterBinding<Configuration>] = [
+            ParameterBinding(bandwidthFraction, \.bandwidthFraction),
+            ParameterBinding(minDurationForQualityIncrease, \.minDurationForQualityIncrease),
+            ParameterBinding(maxDurationForQualityDecrease, \.maxDurationForQualityDecrease),
+            ParameterBinding(initialBitrate, \.initialBitrate),
+            ParameterBinding(slidingWindowMaxWeight, \.slidingWindowMaxWeight),
+            ParameterBinding(ttfb, \.useTimeToFirstByte),
         ]
     }
 
@@ -149,14 +154,8 @@ extension BuiltInPolicies {
         summary: "ExoPlayer AdaptiveTrackSelection + DefaultBandwidthMeter (0.7 of the weighted median, 10/25 s)",
         parameters: ExoPlayerPolicy.Parameters.all
     ) { arguments, _ in
-        typealias P = ExoPlayerPolicy.Parameters
         var configuration = ExoPlayerPolicy.Configuration()
-        configuration.bandwidthFraction = try arguments.value(P.bandwidthFraction)
-        configuration.minDurationForQualityIncrease = try arguments.value(P.minDurationForQualityIncrease)
-        configuration.maxDurationForQualityDecrease = try arguments.value(P.maxDurationForQualityDecrease)
-        configuration.initialBitrate = try arguments.value(P.initialBitrate)
-        configuration.slidingWindowMaxWeight = try arguments.value(P.slidingWindowMaxWeight)
-        configuration.useTimeToFirstByte = try arguments.value(P.ttfb)
+        try arguments.configure(&configuration, ExoPlayerPolicy.Parameters.all)
         return ExoPlayerPolicy(configuration: configuration)
     }
 }

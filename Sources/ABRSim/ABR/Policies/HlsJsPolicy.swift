@@ -90,9 +90,15 @@ public final class HlsJsPolicy: ABRPolicy {
             "emergencySwitchDown", default: true, source: "hls.js abr-controller _abandonRulesCheck",
             "the 100 ms abandon-rules check")
 
-        public static let all: [any DeclaredParameter] = [
-            bandwidthFactor, bandwidthUpFactor, maxStarvationDelay, defaultEstimate, fastHalfLife, slowHalfLife,
-            emergencySwitchDown,
+        /// Every parameter with the field it sets, in listing order.
+        public static let all: [ParameterBinding<Configuration>] = [
+            ParameterBinding(bandwidthFactor, \.bandwidthFactor),
+            ParameterBinding(bandwidthUpFactor, \.bandwidthUpFactor),
+            ParameterBinding(maxStarvationDelay, \.maxStarvationDelay),
+            ParameterBinding(defaultEstimate, \.defaultEstimate),
+            ParameterBinding(fastHalfLife, \.fastHalfLife),
+            ParameterBinding(slowHalfLife, \.slowHalfLife),
+            ParameterBinding(emergencySwitchDown, \.emergencySwitchDown),
         ]
     }
 
@@ -373,15 +379,8 @@ extension BuiltInPolicies {
         summary: "hls.js abr-controller (EWMA 3/9 s, 0.95 / 0.7 up, starvation-aware, emergency switch-down)",
         parameters: HlsJsPolicy.Parameters.all
     ) { arguments, _ in
-        typealias P = HlsJsPolicy.Parameters
         var configuration = HlsJsPolicy.Configuration()
-        configuration.bandwidthFactor = try arguments.value(P.bandwidthFactor)
-        configuration.bandwidthUpFactor = try arguments.value(P.bandwidthUpFactor)
-        configuration.maxStarvationDelay = try arguments.value(P.maxStarvationDelay)
-        configuration.defaultEstimate = try arguments.value(P.defaultEstimate)
-        configuration.fastHalfLife = try arguments.value(P.fastHalfLife)
-        configuration.slowHalfLife = try arguments.value(P.slowHalfLife)
-        configuration.emergencySwitchDown = try arguments.value(P.emergencySwitchDown)
+        try arguments.configure(&configuration, HlsJsPolicy.Parameters.all)
         return HlsJsPolicy(configuration: configuration)
     }
 }

@@ -58,8 +58,13 @@ public final class ShakaPolicy: ABRPolicy {
             "defaultBandwidthEstimate", default: 1_000_000, unit: "bit/s", source: "Shaka abr.defaultBandwidthEstimate",
             "estimate before 128 kB")
 
-        public static let all: [any DeclaredParameter] = [
-            switchInterval, minTimeToSwitch, upgradeTarget, downgradeTarget, defaultBandwidthEstimate,
+        /// Every parameter with the field it sets, in listing order.
+        public static let all: [ParameterBinding<Configuration>] = [
+            ParameterBinding(switchInterval, \.switchInterval),
+            ParameterBinding(minTimeToSwitch, \.minTimeToSwitch),
+            ParameterBinding(upgradeTarget, \.upgradeTarget),
+            ParameterBinding(downgradeTarget, \.downgradeTarget),
+            ParameterBinding(defaultBandwidthEstimate, \.defaultBandwidthEstimate),
         ]
     }
 
@@ -133,13 +138,8 @@ extension BuiltInPolicies {
         summary: "Shaka Player SimpleAbrManager (highest b ≤ 0.95 × EWMA 2/5 s, one switch per 8 s)",
         parameters: ShakaPolicy.Parameters.all
     ) { arguments, _ in
-        typealias P = ShakaPolicy.Parameters
         var configuration = ShakaPolicy.Configuration()
-        configuration.switchInterval = try arguments.value(P.switchInterval)
-        configuration.minTimeToSwitch = try arguments.value(P.minTimeToSwitch)
-        configuration.upgradeTarget = try arguments.value(P.upgradeTarget)
-        configuration.downgradeTarget = try arguments.value(P.downgradeTarget)
-        configuration.defaultBandwidthEstimate = try arguments.value(P.defaultBandwidthEstimate)
+        try arguments.configure(&configuration, ShakaPolicy.Parameters.all)
         return ShakaPolicy(configuration: configuration)
     }
 }

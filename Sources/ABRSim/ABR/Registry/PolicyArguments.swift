@@ -33,3 +33,25 @@ public struct PolicyArguments {
         return value
     }
 }
+
+/// A declared parameter bound to the field of a policy's configuration that it sets, so a factory sets every
+/// field from one list: `try arguments.configure(&configuration, HlsJsPolicy.Parameters.all)`.
+public struct ParameterBinding<Configuration>: DeclaredParameter {
+    public let declaration: PolicyParameter
+    let apply: @Sendable (PolicyArguments, inout Configuration) throws -> Void
+
+    /// `parameter` setting `field`.
+    public init<Value>(_ parameter: Parameter<Value>, _ field: WritableKeyPath<Configuration, Value> & Sendable) {
+        declaration = parameter.declaration
+        apply = { arguments, configuration in configuration[keyPath: field] = try arguments.value(parameter) }
+    }
+}
+
+extension PolicyArguments {
+    /// Sets each bound field of `configuration` to its parameter's value (the default when not given).
+    public func configure<Configuration>(
+        _ configuration: inout Configuration, _ bindings: [ParameterBinding<Configuration>]
+    ) throws {
+        for binding in bindings { try binding.apply(self, &configuration) }
+    }
+}
