@@ -232,7 +232,7 @@ public final class BolaEPolicy: ABRPolicy {
     /// BOLA-E with dash.js's defaults unless given.
     public init(
         bufferTimeDefault: Double = DashDefaults.bufferTimeDefault, safety: Double = DashDefaults.bandwidthSafetyFactor,
-        abandon: Bool = true
+        abandon: Bool = DashParameters.abandon.defaultValue
     ) {
         rule = BolaERule(bufferTimeDefault: bufferTimeDefault, safety: safety)
         abandonRule = abandon ? DashAbandonRule(bufferTimeDefault: bufferTimeDefault, safety: safety) : nil
@@ -255,25 +255,25 @@ public final class BolaEPolicy: ABRPolicy {
     }
 }
 
-extension BuiltInPolicies {
-    /// The parameters of the dash.js-derived policies (`bola-e`, `dynamic`).
-    enum DashParameters {
-        /// `bufferTimeDefault`, with what it does in the policy that takes it.
-        static func bufferTimeDefault(_ help: String) -> Parameter<Double> {
-            Parameter.number(
-                "bufferTimeDefault", default: DashDefaults.bufferTimeDefault, unit: "s",
-                source: "dash.js streaming.buffer.bufferTimeDefault", help)
-        }
-        static let bolaBufferTime = bufferTimeDefault("BOLA's buffer target is max(this, 10 + 2N)")
-        static let dynamicBufferTime = bufferTimeDefault("switch to BOLA at this buffer, back at half")
-        static let safety = Parameter.number(
-            "safety", default: DashDefaults.bandwidthSafetyFactor,
-            source: "dash.js abr.throughput.bandwidthSafetyFactor", "fraction of the throughput estimate")
-        static let abandon = Parameter.flag(
-            "abandon", default: true, source: "dash.js abr.rules.abandonRequestsRule.active",
-            "1 = dash.js AbandonRequestsRule on, 0 = off")
+/// The parameters of the dash.js-derived policies (`bola-e`, `dynamic`).
+public enum DashParameters {
+    /// `bufferTimeDefault`, with what it does in the policy that takes it.
+    public static func bufferTimeDefault(_ help: String) -> Parameter<Double> {
+        Parameter.number(
+            "bufferTimeDefault", default: DashDefaults.bufferTimeDefault, unit: "s",
+            source: "dash.js streaming.buffer.bufferTimeDefault", help)
     }
+    public static let bolaBufferTime = bufferTimeDefault("BOLA's buffer target is max(this, 10 + 2N)")
+    public static let dynamicBufferTime = bufferTimeDefault("switch to BOLA at this buffer, back at half")
+    public static let safety = Parameter.number(
+        "safety", default: DashDefaults.bandwidthSafetyFactor,
+        source: "dash.js abr.throughput.bandwidthSafetyFactor", "fraction of the throughput estimate")
+    public static let abandon = Parameter.flag(
+        "abandon", default: true, source: "dash.js abr.rules.abandonRequestsRule.active",
+        "1 = dash.js AbandonRequestsRule on, 0 = off")
+}
 
+extension BuiltInPolicies {
     static let bolaE = PolicyDescriptor(
         name: "bola-e",
         summary: "dash.js BolaRule (BOLA-E: placeholder buffer, BOLA-O, startup) + AbandonRequestsRule",

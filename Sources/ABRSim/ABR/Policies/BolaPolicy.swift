@@ -83,7 +83,10 @@ public final class BolaPolicy: ABRPolicy {
     private var cached: (content: ObjectIdentifier, upper: Double, parameters: Parameters)?
 
     /// A BOLA-BASIC policy; buffers in seconds (`maximumBuffer` nil = the player's target).
-    public init(minimumBuffer: Double = 10, maximumBuffer: Double? = nil, sizeSource: SizeSource = .bitrate) {
+    public init(
+        minimumBuffer: Double = SpecParameters.minimumBuffer.defaultValue, maximumBuffer: Double? = nil,
+        sizeSource: SizeSource = SpecParameters.sizes.defaultValue
+    ) {
         self.minimumBuffer = minimumBuffer
         self.maximumBuffer = maximumBuffer
         self.sizeSource = sizeSource
@@ -132,29 +135,34 @@ func waitForDrain(_ excessSeconds: Double, rate: Double) -> ABRDecision {
     .wait(seconds: rate > 0 ? max(excessSeconds, 0) / rate : max(excessSeconds, 1))
 }
 
-extension BuiltInPolicies {
-    /// `bola`'s parameters.
-    enum BolaParameters {
-        static let minimumBuffer = Parameter.number(
+extension BolaPolicy {
+    /// `bola`'s spec parameters (``Parameters`` are the constants BOLA derives from them).
+    public enum SpecParameters {
+        public static let minimumBuffer = Parameter.number(
             "minimumBuffer", default: 10, in: .nonNegative, unit: "s", source: "dash.js MINIMUM_BUFFER_S",
             "lowest variant up to this buffer")
-        static let maximumBuffer = Parameter.number(
+        public static let maximumBuffer = Parameter.number(
             "maximumBuffer", default: 0, in: .nonNegative, unit: "s", source: "sabre (its player's buffer size)",
             "buffer kept below this; 0 = the player's target")
-        static let sizes = Parameter.choice(
+        public static let sizes = Parameter.choice(
             "sizes", default: BolaPolicy.SizeSource.bitrate, source: "Spiteri et al. 2016",
             "bitrate (declared, as the paper) or segment (actual sizes)")
     }
+}
 
+extension BuiltInPolicies {
     static let bola = PolicyDescriptor(
         name: "bola",
         summary: "BOLA-BASIC: maximise (Vp(v_m+γp) − Q)/S_m, wait when nothing scores > 0 (Spiteri et al. 2016)",
-        parameters: [BolaParameters.minimumBuffer, BolaParameters.maximumBuffer, BolaParameters.sizes]
+        parameters: [
+            BolaPolicy.SpecParameters.minimumBuffer, BolaPolicy.SpecParameters.maximumBuffer,
+            BolaPolicy.SpecParameters.sizes,
+        ]
     ) { arguments, _ in
-        let maximum = try arguments.value(BolaParameters.maximumBuffer)
+        let maximum = try arguments.value(BolaPolicy.SpecParameters.maximumBuffer)
         return BolaPolicy(
-            minimumBuffer: try arguments.value(BolaParameters.minimumBuffer),
+            minimumBuffer: try arguments.value(BolaPolicy.SpecParameters.minimumBuffer),
             maximumBuffer: maximum > 0 ? maximum : nil,
-            sizeSource: try arguments.value(BolaParameters.sizes))
+            sizeSource: try arguments.value(BolaPolicy.SpecParameters.sizes))
     }
 }

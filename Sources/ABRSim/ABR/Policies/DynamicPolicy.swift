@@ -40,7 +40,7 @@ public final class DynamicPolicy: ABRPolicy {
     /// DYNAMIC with dash.js's defaults unless given.
     public init(
         bufferTimeDefault: Double = DashDefaults.bufferTimeDefault, safety: Double = DashDefaults.bandwidthSafetyFactor,
-        abandon: Bool = true
+        abandon: Bool = DashParameters.abandon.defaultValue
     ) {
         self.bufferTimeDefault = bufferTimeDefault
         self.safety = safety

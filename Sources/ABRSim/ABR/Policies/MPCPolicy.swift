@@ -38,12 +38,12 @@ public final class MPCPolicy: ABRPolicy {
 
     /// An MPC policy; `horizon` and `window` ≥ 1, penalties ≥ 0, `planningSizeOffset` ≥ 0.
     public init(
-        robust: Bool, horizon: Int = MPCParameters.horizon.defaultValue,
-        window: Int = MPCParameters.window.defaultValue,
-        rebufferPenalty: Double = MPCParameters.rebufferPenalty.defaultValue,
-        smoothnessPenalty: Double = MPCParameters.smoothnessPenalty.defaultValue,
-        timing: SampleTiming = MPCParameters.timing.defaultValue,
-        planningSizeOffset: Int = MPCParameters.planningSizeOffset.defaultValue
+        robust: Bool, horizon: Int = Parameters.horizon.defaultValue,
+        window: Int = Parameters.window.defaultValue,
+        rebufferPenalty: Double = Parameters.rebufferPenalty.defaultValue,
+        smoothnessPenalty: Double = Parameters.smoothnessPenalty.defaultValue,
+        timing: SampleTiming = Parameters.timing.defaultValue,
+        planningSizeOffset: Int = Parameters.planningSizeOffset.defaultValue
     ) {
         precondition(horizon >= 1 && window >= 1, "MPC needs a horizon and a window of at least 1")
         precondition(rebufferPenalty >= 0 && smoothnessPenalty >= 0, "MPC penalties must be ≥ 0")
@@ -118,46 +118,49 @@ public final class MPCPolicy: ABRPolicy {
     }
 }
 
-/// The parameters of `mpc` and `robust-mpc`, with the defaults of Yin et al. 2015 and Pensieve's `test/mpc.py`.
-public enum MPCParameters {
-    public static let horizon = Parameter.count(
-        "horizon", default: 5, in: 1...10, unit: "segments", source: "Yin et al. 2015 (MPC_FUTURE_CHUNK_COUNT)",
-        "segments planned ahead")
-    public static let window = Parameter.count(
-        "window", default: 5, in: 1...PolicyArguments.maximumCount, unit: "samples", source: "Pensieve mpc.py (past 5)",
-        "samples in the harmonic mean (and errors in robust's max)")
-    public static let rebufferPenalty = Parameter.number(
-        "rebufferPenalty", default: 4.3, in: .nonNegative, source: "Pensieve mpc.py REBUF_PENALTY",
-        "QoE lost per second of rebuffering")
-    public static let smoothnessPenalty = Parameter.number(
-        "smoothnessPenalty", default: 1, in: .nonNegative, source: "Pensieve mpc.py SMOOTH_PENALTY",
-        "weight of |Δbitrate| in Mbit/s")
-    public static let timing = Parameter.choice(
-        "timing", default: SampleTiming.includingLatency, source: "Pensieve's simulator (delay includes latency)",
-        "sample over total (latency included) or download")
-    public static let planningSizeOffset = Parameter.count(
-        "planningSizeOffset", default: 0, unit: "segments", source: "0 = right; Pensieve's code reads 1 ahead",
-        "plan from sizes this many segments ahead")
+extension MPCPolicy {
+    /// The parameters of `mpc` and `robust-mpc`, with the defaults of Yin et al. 2015 and Pensieve's `test/mpc.py`.
+    public enum Parameters {
+        public static let horizon = Parameter.count(
+            "horizon", default: 5, in: 1...10, unit: "segments", source: "Yin et al. 2015 (MPC_FUTURE_CHUNK_COUNT)",
+            "segments planned ahead")
+        public static let window = Parameter.count(
+            "window", default: 5, in: 1...PolicyArguments.maximumCount, unit: "samples",
+            source: "Pensieve mpc.py (past 5)",
+            "samples in the harmonic mean (and errors in robust's max)")
+        public static let rebufferPenalty = Parameter.number(
+            "rebufferPenalty", default: 4.3, in: .nonNegative, source: "Pensieve mpc.py REBUF_PENALTY",
+            "QoE lost per second of rebuffering")
+        public static let smoothnessPenalty = Parameter.number(
+            "smoothnessPenalty", default: 1, in: .nonNegative, source: "Pensieve mpc.py SMOOTH_PENALTY",
+            "weight of |Δbitrate| in Mbit/s")
+        public static let timing = Parameter.choice(
+            "timing", default: SampleTiming.includingLatency, source: "Pensieve's simulator (delay includes latency)",
+            "sample over total (latency included) or download")
+        public static let planningSizeOffset = Parameter.count(
+            "planningSizeOffset", default: 0, unit: "segments", source: "0 = right; Pensieve's code reads 1 ahead",
+            "plan from sizes this many segments ahead")
 
-    public static let all: [any DeclaredParameter] = [
-        horizon, window, rebufferPenalty, smoothnessPenalty, timing, planningSizeOffset,
-    ]
+        public static let all: [any DeclaredParameter] = [
+            horizon, window, rebufferPenalty, smoothnessPenalty, timing, planningSizeOffset,
+        ]
+    }
 }
 
 extension BuiltInPolicies {
     static let mpc = PolicyDescriptor(
         name: "mpc", summary: "MPC: 5-segment look-ahead on the harmonic-mean throughput (Yin et al. 2015)",
-        parameters: MPCParameters.all
+        parameters: MPCPolicy.Parameters.all
     ) { arguments, _ in try makeMPC(arguments, robust: false) }
 
     static let robustMPC = PolicyDescriptor(
         name: "robust-mpc",
         summary: "RobustMPC: MPC with the prediction divided by 1 + max recent error (Yin et al. 2015)",
-        parameters: MPCParameters.all
+        parameters: MPCPolicy.Parameters.all
     ) { arguments, _ in try makeMPC(arguments, robust: true) }
 
     static func makeMPC(_ arguments: PolicyArguments, robust: Bool) throws -> MPCPolicy {
-        typealias P = MPCParameters
+        typealias P = MPCPolicy.Parameters
         return MPCPolicy(
             robust: robust, horizon: try arguments.value(P.horizon), window: try arguments.value(P.window),
             rebufferPenalty: try arguments.value(P.rebufferPenalty),

@@ -8,33 +8,39 @@ enum BuiltInPolicies {
         ]
     }
 
-    /// `fixed`'s parameter.
-    enum FixedParameters {
-        static let variant = Parameter.variant(
-            "variant", default: 0, source: "the lowest rung", "the variant of every segment, 0 = lowest")
-    }
-
     static let fixed = PolicyDescriptor(
         name: "fixed", summary: "always the same variant (baseline for hand-checked physics)",
-        parameters: [FixedParameters.variant]
+        parameters: [FixedPolicy.Parameters.variant]
     ) { arguments, _ in
-        FixedPolicy(variant: try arguments.value(FixedParameters.variant))
-    }
-
-    /// `throughput`'s parameters.
-    enum ThroughputParameters {
-        static let safety = Parameter.number(
-            "safety", default: 0.9, source: "dash.js abr.throughput.bandwidthSafetyFactor",
-            "fraction of the estimate a variant may use")
+        FixedPolicy(variant: try arguments.value(FixedPolicy.Parameters.variant))
     }
 
     static let throughput = PolicyDescriptor(
         name: "throughput",
         summary: "highest variant ≤ safety × throughput estimate (dash.js ThroughputRule)",
-        parameters: [ThroughputParameters.safety, EstimatorKind.parameter, EstimatorKind.window]
+        parameters: [ThroughputPolicy.Parameters.safety, EstimatorKind.parameter, EstimatorKind.window]
     ) { arguments, _ in
         ThroughputPolicy(
-            safety: try arguments.value(ThroughputParameters.safety), estimator: try EstimatorKind.make(arguments))
+            safety: try arguments.value(ThroughputPolicy.Parameters.safety),
+            estimator: try EstimatorKind.make(arguments))
+    }
+}
+
+extension FixedPolicy {
+    /// `fixed`'s parameter.
+    public enum Parameters {
+        public static let variant = Parameter.variant(
+            "variant", default: 0, source: "the lowest rung", "the variant of every segment, 0 = lowest")
+    }
+}
+
+extension ThroughputPolicy {
+    /// `throughput`'s parameters.
+    public enum Parameters {
+        public static let safety = Parameter.number(
+            "safety", default: DashDefaults.bandwidthSafetyFactor,
+            source: "dash.js abr.throughput.bandwidthSafetyFactor",
+            "fraction of the estimate a variant may use")
     }
 }
 
