@@ -1,6 +1,7 @@
 import ABRSim
 
-/// `abrsim policies`: every registered policy with its parameters and their defaults.
+/// `abrsim policies`: every registered policy with its declared parameters: meaning, accepted values and unit,
+/// default and its source.
 enum PoliciesCommand {
     static let spec = CommandSpec(name: "abrsim policies", summary: "list the ABR policies with their parameters")
 
@@ -20,8 +21,7 @@ enum PoliciesCommand {
             text += "\(descriptor.name) — \(descriptor.summary)\n"
             let width = descriptor.parameters.map(\.name.count).max() ?? 0
             for parameter in descriptor.parameters {
-                text +=
-                    "    \(parameter.name.padding(toLength: width))  \(parameter.help) (default \(parameter.defaultValue))\n"
+                text += "    \(parameter.name.padding(toLength: width))  \(parameter.listingText)\n"
             }
         }
         return text

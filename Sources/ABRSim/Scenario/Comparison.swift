@@ -63,7 +63,7 @@ public enum Comparison {
     {
         // Check every policy once up front, so a typo fails before any work.
         for spec in plan.policies {
-            try registry.validate(spec, location: "--policies")
+            try registry.validate(spec, location: "--policies", content: plan.content)
         }
         if plan.model == .pensieve { return try runPensieve(plan, registry: registry, jobs: jobs) }
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in

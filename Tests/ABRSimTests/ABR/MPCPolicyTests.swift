@@ -73,8 +73,8 @@ struct MPCPolicyTests {
     @Test func timingTotalAddsTheLatencyAndDownloadLeavesItOut() {
         // 1 MB: 0.5 s of latency, then 0.5 s of transfer → 1 MB/s total, 2 MB/s download.
         let sample = ThroughputSample(bits: 8_000_000, requestTime: 10, firstByteTime: 10.5, doneTime: 11)
-        #expect(MPCPolicy(robust: false, timing: .total).megabytesPerSecond(sample) == 1)
-        #expect(MPCPolicy(robust: false, timing: .download).megabytesPerSecond(sample) == 2)
+        #expect(MPCPolicy(robust: false, timing: .includingLatency).megabytesPerSecond(sample) == 1)
+        #expect(MPCPolicy(robust: false, timing: .excludingLatency).megabytesPerSecond(sample) == 2)
     }
 
     @Test func exactTiesGoToTheSequenceLastInLexicographicOrder() {
@@ -116,7 +116,9 @@ struct MPCPolicyTests {
         let environment = PolicyEnvironment(seed: 0, playerIndex: 0)
         let spec = try PolicySpec.parse("robust-mpc(horizon=3,timing=download,planningSizeOffset=1)")
         let robust = try #require(try PolicyRegistry.builtIn.makePolicy(spec, environment: environment) as? MPCPolicy)
-        #expect(robust.isRobust && robust.horizon == 3 && robust.timing == .download && robust.planningSizeOffset == 1)
+        #expect(
+            robust.isRobust && robust.horizon == 3 && robust.timing == .excludingLatency
+                && robust.planningSizeOffset == 1)
         let plain = try PolicyRegistry.builtIn.makePolicy(try PolicySpec.parse("mpc"), environment: environment)
         #expect((plain as? MPCPolicy)?.isRobust == false)
         #expect(throws: InputError.self) {

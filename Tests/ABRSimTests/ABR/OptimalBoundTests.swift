@@ -44,7 +44,7 @@ struct OptimalBoundTests {
                             ladderKbps: [300, 750], segmentSeconds: 4, segmentCount: 4),
                         settings: PlayerSettings()))
             } throws: { error in
-                "\(error)".contains("grid must be between")
+                "\(error)".contains("grid must be 0.02…0.5 s, got \(grid)")
             }
         }
     }

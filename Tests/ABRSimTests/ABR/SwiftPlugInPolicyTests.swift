@@ -19,18 +19,17 @@ final class AlternatingPolicy: ABRPolicy {
 }
 
 struct SwiftPlugInPolicyTests {
+    static let low = Parameter.variant("low", default: 0, source: "the lowest rung", "variant of even segments")
+    static let high = Parameter.variant("high", default: 1, source: "the second rung", "variant of odd segments")
+
     static var registry: PolicyRegistry {
         var registry = PolicyRegistry.builtIn
         registry.register(
             PolicyDescriptor(
                 name: "alternating", summary: "even segments low, odd segments high (a test plug-in)",
-                parameters: [
-                    PolicyParameter("low", default: "0", "variant of even segments"),
-                    PolicyParameter("high", default: "1", "variant of odd segments"),
-                ]
+                parameters: [low, high]
             ) { arguments, _ in
-                AlternatingPolicy(
-                    low: try arguments.count("low", default: 0), high: try arguments.count("high", default: 1))
+                AlternatingPolicy(low: try arguments.value(low), high: try arguments.value(high))
             })
         return registry
     }

@@ -67,14 +67,16 @@ extension BadInputCatalogueTests {
             mentions: ["limits-records-too-many.json", "$.content:", "limit of 4096 MiB"]),
         compareWith(
             "festive(window=999999999)", ["--policies", "festive(window=999999999)"], "--policies",
-            "window must be at most 10000"),
+            "window must be a whole number in 1…10000"),
         compareWith(
-            "robust-mpc(window=20000)", ["--policies", "robust-mpc(window=20000)"], "window must be at most 10000"),
+            "robust-mpc(window=20000)", ["--policies", "robust-mpc(window=20000)"],
+            "window must be a whole number in 1…10000"),
         compareWith(
-            "bba(reservoir=1e300)", ["--policies", "bba(reservoir=1e300)"], "reservoir must be 0 or of magnitude"),
+            "bba(reservoir=1e300)", ["--policies", "bba(reservoir=1e300)"],
+            "reservoir must be ≥ 0 s and of magnitude at most 1e12"),
         compareWith(
             "external(history=10^6)", ["--policies", "external(command=true,history=1000000)"],
-            "history must be at most 10000"),
+            "history must be a whole number in 0…10000"),
         // Class 6: degenerate but valid numbers are refused at their JSON path or line, with the key's bounds.
         run("limits-segment-seconds-1e-12.json", "$.content.segmentSeconds:", "0.001…3600, found 1e-12"),
         run("limits-ladder-denormal.json", "$.content.ladderKbps[0]:", "denormal 5e-324"),

@@ -35,12 +35,13 @@ public struct ThroughputSample: Sendable, Equatable {
     public func bitsPerSecond(_ timing: SampleTiming) -> Double { bits / seconds(timing) }
 }
 
-/// Which interval a sample's throughput is measured over; every estimator takes one.
-public enum SampleTiming: Sendable, Equatable {
+/// Which interval a sample's throughput is measured over; every estimator takes one, and MPC's `timing` parameter
+/// names it (`download`, `total`).
+public enum SampleTiming: String, ParameterChoice {
     /// First byte to last byte: request latency left out (dash.js, hls.js after its TTFB correction, ExoPlayer).
-    case excludingLatency
+    case excludingLatency = "download"
     /// Request to last byte: latency included (Pensieve's and MPC's simulators divide by the whole delay).
-    case includingLatency
+    case includingLatency = "total"
 }
 
 /// Turns a player's completed downloads into an estimate of the throughput it will get next, in bit/s.

@@ -154,25 +154,30 @@ public final class ExternalPolicy: ABRPolicy {
 }
 
 extension BuiltInPolicies {
+    /// `external`'s parameters.
+    enum ExternalParameters {
+        static let command = Parameter<[String]?>.command(
+            "command", source: "the user", "program and arguments (a JSON array, or words split on spaces)")
+        static let timeout = Parameter.number(
+            "timeout", default: 5, unit: "s", source: "docs/external-policy.md",
+            "wall-clock time allowed per decision: request and reply")
+        static let history = Parameter.count(
+            "history", default: 10, unit: "downloads", source: "docs/external-policy.md",
+            "most recent downloads sent with each request")
+    }
+
     /// `{"name": "external", "command": ["python3", "my_abr.py"], "timeout": 5, "history": 10}`.
     static let external = PolicyDescriptor(
         name: "external",
         summary: "a child process speaking JSON lines (docs/external-policy.md; e.g. scenarios/policies/bba.py)",
-        parameters: [
-            PolicyParameter("command", default: "", "program and arguments (a JSON array, or words split on spaces)"),
-            PolicyParameter("timeout", default: "5", "seconds (wall clock) allowed per decision: request and reply"),
-            PolicyParameter("history", default: "10", "most recent downloads sent with each request"),
-        ]
+        parameters: [ExternalParameters.command, ExternalParameters.timeout, ExternalParameters.history]
     ) { arguments, environment in
-        let command: [String]
-        switch arguments.spec.parameters.first(where: { $0.name == "command" })?.value {
-        case .list(let words)?: command = words
-        case .text(let text)?: command = text.split(separator: " ").map(String.init)
-        default: throw arguments.error("needs a command, e.g. \"command\": [\"python3\", \"my_abr.py\"]")
+        guard let command = try arguments.value(ExternalParameters.command) else {
+            throw arguments.error("needs a command, e.g. \"command\": [\"python3\", \"my_abr.py\"]")
         }
         guard !command.isEmpty else { throw arguments.error("the command is empty") }
-        let timeout = try arguments.positive("timeout", default: 5)
-        let history = try arguments.count("history", default: 10)
+        let timeout = try arguments.value(ExternalParameters.timeout)
+        let history = try arguments.value(ExternalParameters.history)
         do {
             return try ExternalPolicy(
                 command: command, directory: environment.directory, label: arguments.spec.label, timeout: timeout,

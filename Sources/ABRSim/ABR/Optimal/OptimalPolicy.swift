@@ -43,7 +43,26 @@ public final class OptimalPolicy: ABRPolicy {
     }
 }
 
+extension QoEModel: ParameterChoice {}
+
 extension BuiltInPolicies {
+    /// `optimal`'s parameters; the weights default to the chosen QoE model's.
+    enum OptimalParameters {
+        static let qoe = Parameter.choice(
+            "qoe", default: QoEModel.linear, source: "Pensieve dp.cc (linear QoE)", "QoE model to maximise")
+        static let rebuffer = Parameter<Double?>.number(
+            "rebuffer", defaultNote: "model's", source: "the QoE model (4.3 linear, 2.66 log, 8 hd)",
+            "μ per stall second")
+        static let smoothness = Parameter<Double?>.number(
+            "smoothness", defaultNote: "model's", source: "the QoE model (1)", "λ per unit of |Δq| between segments")
+        static let startup = Parameter<Double?>.number(
+            "startup", defaultNote: "model's", source: "the QoE model (0)", "μₛ per second of startup")
+        static let grid = Parameter.number(
+            "grid", default: 0.1, in: .closed(OptimumGrid.finest, OptimumGrid.coarsest), unit: "s",
+            source: "Pensieve dp.cc (0.1 s buffer cells)",
+            "buffer and time cell of the dynamic program (coarser misses better plans, finer only costs time)")
+    }
+
     /// `optimal(qoe=linear,rebuffer=…,smoothness=1,startup=0,grid=0.1)`.
     static let optimal = PolicyDescriptor(
         name: "optimal",
@@ -52,30 +71,22 @@ extension BuiltInPolicies {
             + "waiting player it also chooses when playback starts, and plays in a player that starts there and "
             + "resumes as soon as a segment is in",
         parameters: [
-            PolicyParameter("qoe", default: "linear", "QoE model to maximise: linear, log, hd"),
-            PolicyParameter("rebuffer", default: "model's", "μ per stall second (4.3 linear, 2.66 log, 8 hd)"),
-            PolicyParameter("smoothness", default: "1", "λ per unit of |Δq| between segments"),
-            PolicyParameter("startup", default: "0", "μₛ per second of startup"),
-            PolicyParameter("grid", default: "0.1", "buffer and time cell of the dynamic program, seconds (0.02–0.5)"),
+            OptimalParameters.qoe, OptimalParameters.rebuffer, OptimalParameters.smoothness, OptimalParameters.startup,
+            OptimalParameters.grid,
         ]
     ) { arguments, environment in
+        typealias P = OptimalParameters
         guard let curve = environment.curve, let content = environment.content else {
             throw arguments.error(
                 "needs the network and the content in advance (run it from a scenario, or build OptimalPolicy "
                     + "with OfflineOptimum's inputs)")
         }
-        let model = QoEModel(
-            rawValue: try arguments.choice("qoe", default: "linear", among: QoEModel.allCases.map(\.rawValue)))!
+        let model = try arguments.value(P.qoe)
         var weights = model.defaultWeights
-        weights.rebufferPenalty = try arguments.number("rebuffer", default: weights.rebufferPenalty)
-        weights.smoothnessPenalty = try arguments.number("smoothness", default: weights.smoothnessPenalty)
-        weights.startupPenalty = try arguments.number("startup", default: weights.startupPenalty)
-        let step = try arguments.positive("grid", default: 0.1)
-        guard step >= OptimumGrid.finest, step <= OptimumGrid.coarsest else {
-            throw arguments.error(
-                "grid must be between \(OptimumGrid.finest) and \(OptimumGrid.coarsest) s, got \(step) (coarser cells "
-                    + "miss better plans, finer ones only cost time)")
-        }
+        weights.rebufferPenalty = try arguments.value(P.rebuffer) ?? weights.rebufferPenalty
+        weights.smoothnessPenalty = try arguments.value(P.smoothness) ?? weights.smoothnessPenalty
+        weights.startupPenalty = try arguments.value(P.startup) ?? weights.startupPenalty
+        let step = try arguments.value(P.grid)
         let scorer = QoEScorer(model: model, ladderBps: content.variants.map(\.bitrateBps), weights: weights)
         do {
             return try OptimalPolicy(

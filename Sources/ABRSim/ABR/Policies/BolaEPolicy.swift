@@ -232,7 +232,7 @@ public final class BolaEPolicy: ABRPolicy {
     /// BOLA-E with dash.js's defaults unless given.
     public init(
         bufferTimeDefault: Double = DashDefaults.bufferTimeDefault, safety: Double = DashDefaults.bandwidthSafetyFactor,
-        abandon: Bool = true
+        abandon: Bool = DashParameters.abandon.defaultValue
     ) {
         rule = BolaERule(bufferTimeDefault: bufferTimeDefault, safety: safety)
         abandonRule = abandon ? DashAbandonRule(bufferTimeDefault: bufferTimeDefault, safety: safety) : nil
@@ -255,28 +255,32 @@ public final class BolaEPolicy: ABRPolicy {
     }
 }
 
+/// The parameters of the dash.js-derived policies (`bola-e`, `dynamic`).
+public enum DashParameters {
+    /// `bufferTimeDefault`, with what it does in the policy that takes it.
+    public static func bufferTimeDefault(_ help: String) -> Parameter<Double> {
+        Parameter.number(
+            "bufferTimeDefault", default: DashDefaults.bufferTimeDefault, unit: "s",
+            source: "dash.js streaming.buffer.bufferTimeDefault", help)
+    }
+    public static let bolaBufferTime = bufferTimeDefault("BOLA's buffer target is max(this, 10 + 2N)")
+    public static let dynamicBufferTime = bufferTimeDefault("switch to BOLA at this buffer, back at half")
+    public static let safety = Parameter.number(
+        "safety", default: DashDefaults.bandwidthSafetyFactor,
+        source: "dash.js abr.throughput.bandwidthSafetyFactor", "fraction of the throughput estimate")
+    public static let abandon = Parameter.flag(
+        "abandon", default: true, source: "dash.js abr.rules.abandonRequestsRule.active",
+        "1 = dash.js AbandonRequestsRule on, 0 = off")
+}
+
 extension BuiltInPolicies {
     static let bolaE = PolicyDescriptor(
         name: "bola-e",
         summary: "dash.js BolaRule (BOLA-E: placeholder buffer, BOLA-O, startup) + AbandonRequestsRule",
-        parameters: [
-            PolicyParameter("bufferTimeDefault", default: "18", "s; BOLA's buffer target is max(this, 10 + 2N)"),
-            PolicyParameter("safety", default: "0.9", "fraction of the throughput estimate (bandwidthSafetyFactor)"),
-            PolicyParameter("abandon", default: "1", "1 = dash.js AbandonRequestsRule on, 0 = off"),
-        ]
+        parameters: [DashParameters.bolaBufferTime, DashParameters.safety, DashParameters.abandon]
     ) { arguments, _ in
         BolaEPolicy(
-            bufferTimeDefault: try arguments.positive("bufferTimeDefault", default: DashDefaults.bufferTimeDefault),
-            safety: try arguments.positive("safety", default: DashDefaults.bandwidthSafetyFactor),
-            abandon: try arguments.flag("abandon", default: true))
-    }
-}
-
-extension PolicyArguments {
-    /// A 0/1 switch parameter.
-    func flag(_ name: String, default defaultValue: Bool) throws -> Bool {
-        let x = try number(name, default: defaultValue ? 1 : 0)
-        guard x == 0 || x == 1 else { throw error("\(name) must be 0 or 1, got \(formatParameterNumber(x))") }
-        return x == 1
+            bufferTimeDefault: try arguments.value(DashParameters.bolaBufferTime),
+            safety: try arguments.value(DashParameters.safety), abandon: try arguments.value(DashParameters.abandon))
     }
 }

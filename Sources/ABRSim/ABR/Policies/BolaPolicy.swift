@@ -31,7 +31,7 @@
 /// When the bounds leave less than a segment between them, `minimumBuffer` is lowered to half the upper level.
 public final class BolaPolicy: ABRPolicy {
     /// Where S_m, the size in the objective's denominator, comes from.
-    public enum SizeSource: String, Sendable {
+    public enum SizeSource: String, ParameterChoice {
         /// The declared bitrate of each variant (× the segment duration, which cancels in the comparison).
         case bitrate
         /// The next segment's actual size at each variant.
@@ -83,7 +83,10 @@ public final class BolaPolicy: ABRPolicy {
     private var cached: (content: ObjectIdentifier, upper: Double, parameters: Parameters)?
 
     /// A BOLA-BASIC policy; buffers in seconds (`maximumBuffer` nil = the player's target).
-    public init(minimumBuffer: Double = 10, maximumBuffer: Double? = nil, sizeSource: SizeSource = .bitrate) {
+    public init(
+        minimumBuffer: Double = SpecParameters.minimumBuffer.defaultValue, maximumBuffer: Double? = nil,
+        sizeSource: SizeSource = SpecParameters.sizes.defaultValue
+    ) {
         self.minimumBuffer = minimumBuffer
         self.maximumBuffer = maximumBuffer
         self.sizeSource = sizeSource
@@ -132,23 +135,34 @@ func waitForDrain(_ excessSeconds: Double, rate: Double) -> ABRDecision {
     .wait(seconds: rate > 0 ? max(excessSeconds, 0) / rate : max(excessSeconds, 1))
 }
 
+extension BolaPolicy {
+    /// `bola`'s spec parameters (``Parameters`` are the constants BOLA derives from them).
+    public enum SpecParameters {
+        public static let minimumBuffer = Parameter.number(
+            "minimumBuffer", default: 10, in: .nonNegative, unit: "s", source: "dash.js MINIMUM_BUFFER_S",
+            "lowest variant up to this buffer")
+        public static let maximumBuffer = Parameter.number(
+            "maximumBuffer", default: 0, in: .nonNegative, unit: "s", source: "sabre (its player's buffer size)",
+            "buffer kept below this; 0 = the player's target")
+        public static let sizes = Parameter.choice(
+            "sizes", default: BolaPolicy.SizeSource.bitrate, source: "Spiteri et al. 2016",
+            "bitrate (declared, as the paper) or segment (actual sizes)")
+    }
+}
+
 extension BuiltInPolicies {
     static let bola = PolicyDescriptor(
         name: "bola",
         summary: "BOLA-BASIC: maximise (Vp(v_m+γp) − Q)/S_m, wait when nothing scores > 0 (Spiteri et al. 2016)",
         parameters: [
-            PolicyParameter("minimumBuffer", default: "10", "s; lowest variant up to here (dash.js MINIMUM_BUFFER_S)"),
-            PolicyParameter("maximumBuffer", default: "0", "s; buffer kept below this; 0 = the player's target"),
-            PolicyParameter("sizes", default: "bitrate", "bitrate (declared, as the paper) or segment (actual sizes)"),
+            BolaPolicy.SpecParameters.minimumBuffer, BolaPolicy.SpecParameters.maximumBuffer,
+            BolaPolicy.SpecParameters.sizes,
         ]
     ) { arguments, _ in
-        let maximum = try arguments.number("maximumBuffer", default: 0)
-        guard maximum >= 0 else { throw arguments.error("maximumBuffer must be ≥ 0") }
-        let minimum = try arguments.number("minimumBuffer", default: 10)
-        guard minimum >= 0 else { throw arguments.error("minimumBuffer must be ≥ 0") }
-        let sizes = try arguments.choice("sizes", default: "bitrate", among: ["bitrate", "segment"])
+        let maximum = try arguments.value(BolaPolicy.SpecParameters.maximumBuffer)
         return BolaPolicy(
-            minimumBuffer: minimum, maximumBuffer: maximum > 0 ? maximum : nil,
-            sizeSource: BolaPolicy.SizeSource(rawValue: sizes)!)
+            minimumBuffer: try arguments.value(BolaPolicy.SpecParameters.minimumBuffer),
+            maximumBuffer: maximum > 0 ? maximum : nil,
+            sizeSource: try arguments.value(BolaPolicy.SpecParameters.sizes))
     }
 }

@@ -14,7 +14,9 @@ public final class BufferBasedPolicy: ABRPolicy {
     public let cushion: Double
 
     /// A BBA-0 policy; `reservoir` ≥ 0 and `cushion` > 0, in seconds (defaults 5 and 10 as Pensieve's bb.py).
-    public init(reservoir: Double = 5, cushion: Double = 10) {
+    public init(
+        reservoir: Double = Parameters.reservoir.defaultValue, cushion: Double = Parameters.cushion.defaultValue
+    ) {
         precondition(reservoir >= 0 && cushion > 0, "BBA needs reservoir ≥ 0 and cushion > 0")
         self.reservoir = reservoir
         self.cushion = cushion
@@ -35,17 +37,26 @@ public final class BufferBasedPolicy: ABRPolicy {
     }
 }
 
+extension BufferBasedPolicy {
+    /// `bba`'s parameters.
+    public enum Parameters {
+        public static let reservoir = Parameter.number(
+            "reservoir", default: 5, in: .nonNegative, unit: "s", source: "Huang et al. 2014 (BBA-0 reservoir)",
+            "buffer below which the lowest variant is fetched")
+        public static let cushion = Parameter.number(
+            "cushion", default: 10, unit: "s", source: "Huang et al. 2014",
+            "buffer span over which the variant rises to the top")
+    }
+}
+
 extension BuiltInPolicies {
     static let bba = PolicyDescriptor(
         name: "bba",
         summary: "buffer-based BBA-0: lowest below the reservoir, linear over the cushion (Huang et al. 2014)",
-        parameters: [
-            PolicyParameter("reservoir", default: "5", "buffer (s) below which the lowest variant is fetched"),
-            PolicyParameter("cushion", default: "10", "buffer span (s) over which the variant rises to the top"),
-        ]
+        parameters: [BufferBasedPolicy.Parameters.reservoir, BufferBasedPolicy.Parameters.cushion]
     ) { arguments, _ in
-        let reservoir = try arguments.number("reservoir", default: 5)
-        guard reservoir >= 0 else { throw arguments.error("reservoir must be ≥ 0 s") }
-        return BufferBasedPolicy(reservoir: reservoir, cushion: try arguments.positive("cushion", default: 10))
+        BufferBasedPolicy(
+            reservoir: try arguments.value(BufferBasedPolicy.Parameters.reservoir),
+            cushion: try arguments.value(BufferBasedPolicy.Parameters.cushion))
     }
 }

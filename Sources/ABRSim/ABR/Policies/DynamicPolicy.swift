@@ -40,7 +40,7 @@ public final class DynamicPolicy: ABRPolicy {
     /// DYNAMIC with dash.js's defaults unless given.
     public init(
         bufferTimeDefault: Double = DashDefaults.bufferTimeDefault, safety: Double = DashDefaults.bandwidthSafetyFactor,
-        abandon: Bool = true
+        abandon: Bool = DashParameters.abandon.defaultValue
     ) {
         self.bufferTimeDefault = bufferTimeDefault
         self.safety = safety
@@ -117,15 +117,10 @@ extension BuiltInPolicies {
         name: "dynamic",
         summary: "dash.js DYNAMIC: throughput rule below 18 s of buffer, BOLA-E above (9 s hysteresis), min with "
             + "InsufficientBufferRule, AbandonRequestsRule",
-        parameters: [
-            PolicyParameter("bufferTimeDefault", default: "18", "s; switch to BOLA at this buffer, back at half"),
-            PolicyParameter("safety", default: "0.9", "fraction of the throughput estimate (bandwidthSafetyFactor)"),
-            PolicyParameter("abandon", default: "1", "1 = dash.js AbandonRequestsRule on, 0 = off"),
-        ]
+        parameters: [DashParameters.dynamicBufferTime, DashParameters.safety, DashParameters.abandon]
     ) { arguments, _ in
         DynamicPolicy(
-            bufferTimeDefault: try arguments.positive("bufferTimeDefault", default: DashDefaults.bufferTimeDefault),
-            safety: try arguments.positive("safety", default: DashDefaults.bandwidthSafetyFactor),
-            abandon: try arguments.flag("abandon", default: true))
+            bufferTimeDefault: try arguments.value(DashParameters.dynamicBufferTime),
+            safety: try arguments.value(DashParameters.safety), abandon: try arguments.value(DashParameters.abandon))
     }
 }

@@ -23,26 +23,61 @@
 /// chunks: the simulated player never drops media it has fetched). Speed is `context.playbackRate` (1 while
 /// paused, as ExoPlayer's speed parameter does not change on pause).
 public final class ExoPlayerPolicy: ABRPolicy {
-    /// The tunable constants, with ExoPlayer's defaults.
+    /// The tunable constants, with ExoPlayer's defaults, each settable one declared in ``Parameters``.
     public struct Configuration: Sendable, Equatable {
         /// `DEFAULT_BANDWIDTH_FRACTION`: the share of the estimate a variant may use.
-        public var bandwidthFraction = 0.7
+        public var bandwidthFraction = Parameters.bandwidthFraction.defaultValue
         /// `DEFAULT_MIN_DURATION_FOR_QUALITY_INCREASE_MS` / 1000: seconds of buffer needed to switch up.
-        public var minDurationForQualityIncrease = 10.0
+        public var minDurationForQualityIncrease = Parameters.minDurationForQualityIncrease.defaultValue
         /// `DEFAULT_MAX_DURATION_FOR_QUALITY_DECREASE_MS` / 1000: with at least this much buffer (s), a switch
         /// down is deferred.
-        public var maxDurationForQualityDecrease = 25.0
+        public var maxDurationForQualityDecrease = Parameters.maxDurationForQualityDecrease.defaultValue
         /// `DEFAULT_INITIAL_BITRATE_ESTIMATE`: the estimate before the meter publishes one, bit/s.
-        public var initialBitrate = 1_000_000.0
+        public var initialBitrate = Parameters.initialBitrate.defaultValue
         /// `DEFAULT_SLIDING_WINDOW_MAX_WEIGHT`: the meter's window weight.
-        public var slidingWindowMaxWeight = 2000
+        public var slidingWindowMaxWeight = Parameters.slidingWindowMaxWeight.defaultValue
         /// Whether a TTFB estimate shortens the time available to load a chunk (off in `DefaultBandwidthMeter`).
-        public var useTimeToFirstByte = false
+        public var useTimeToFirstByte = Parameters.ttfb.defaultValue
         /// Smoothing of the TTFB moving average (`DEFAULT_SMOOTHING_FACTOR`, 0.85 of the old value kept).
         public var timeToFirstByteSmoothing = 0.85
 
         /// ExoPlayer's defaults.
         public init() {}
+    }
+
+    /// The parameters a spec may set (`exoplayer(bandwidthFraction=0.8)`), with the defaults of
+    /// `AdaptiveTrackSelection` and `DefaultBandwidthMeter`.
+    public enum Parameters {
+        public static let bandwidthFraction = Parameter.number(
+            "bandwidthFraction", default: 0.7, source: "ExoPlayer AdaptiveTrackSelection DEFAULT_BANDWIDTH_FRACTION",
+            "share of the estimate a variant may use")
+        public static let minDurationForQualityIncrease = Parameter.number(
+            "minDurationForQualityIncrease", default: 10, in: .nonNegative, unit: "s",
+            source: "ExoPlayer DEFAULT_MIN_DURATION_FOR_QUALITY_INCREASE_MS", "buffer needed before switching up")
+        public static let maxDurationForQualityDecrease = Parameter.number(
+            "maxDurationForQualityDecrease", default: 25, in: .nonNegative, unit: "s",
+            source: "ExoPlayer DEFAULT_MAX_DURATION_FOR_QUALITY_DECREASE_MS", "buffer from which a switch down waits")
+        public static let initialBitrate = Parameter.number(
+            "initialBitrate", default: 1_000_000, unit: "bit/s",
+            source: "ExoPlayer DefaultBandwidthMeter DEFAULT_INITIAL_BITRATE_ESTIMATE",
+            "estimate before the meter has one")
+        public static let slidingWindowMaxWeight = Parameter.count(
+            "slidingWindowMaxWeight", default: 2000, in: 1...1_000_000, unit: "√bytes",
+            source: "ExoPlayer DefaultBandwidthMeter DEFAULT_SLIDING_WINDOW_MAX_WEIGHT", "bandwidth meter window weight"
+        )
+        public static let ttfb = Parameter.onOff(
+            "ttfb", default: false, source: "ExoPlayer DefaultBandwidthMeter (no TTFB estimate)",
+            "on: shorten the load time by a TTFB moving average (0.85)")
+
+        /// Every parameter with the field it sets, in listing order.
+        public static let all: [ParameterBinding<Configuration>] = [
+            ParameterBinding(bandwidthFraction, \.bandwidthFraction),
+            ParameterBinding(minDurationForQualityIncrease, \.minDurationForQualityIncrease),
+            ParameterBinding(maxDurationForQualityDecrease, \.maxDurationForQualityDecrease),
+            ParameterBinding(initialBitrate, \.initialBitrate),
+            ParameterBinding(slidingWindowMaxWeight, \.slidingWindowMaxWeight),
+            ParameterBinding(ttfb, \.useTimeToFirstByte),
+        ]
     }
 
     /// The constants in use.
@@ -117,27 +152,10 @@ extension BuiltInPolicies {
     static let exoplayer = PolicyDescriptor(
         name: "exoplayer",
         summary: "ExoPlayer AdaptiveTrackSelection + DefaultBandwidthMeter (0.7 of the weighted median, 10/25 s)",
-        parameters: [
-            PolicyParameter("bandwidthFraction", default: "0.7", "share of the estimate a variant may use"),
-            PolicyParameter(
-                "minDurationForQualityIncrease", default: "10", "seconds of buffer needed before switching up"),
-            PolicyParameter(
-                "maxDurationForQualityDecrease", default: "25", "seconds of buffer from which a switch down waits"),
-            PolicyParameter("initialBitrate", default: "1000000", "estimate before the meter has one, bit/s"),
-            PolicyParameter("slidingWindowMaxWeight", default: "2000", "bandwidth meter window weight (√bytes)"),
-            PolicyParameter("ttfb", default: "off", "on: shorten the load time by a TTFB moving average (0.85)"),
-        ]
+        parameters: ExoPlayerPolicy.Parameters.all
     ) { arguments, _ in
         var configuration = ExoPlayerPolicy.Configuration()
-        configuration.bandwidthFraction = try arguments.positive("bandwidthFraction", default: 0.7)
-        configuration.minDurationForQualityIncrease = try arguments.number(
-            "minDurationForQualityIncrease", default: 10)
-        configuration.maxDurationForQualityDecrease = try arguments.number(
-            "maxDurationForQualityDecrease", default: 25)
-        configuration.initialBitrate = try arguments.positive("initialBitrate", default: 1_000_000)
-        configuration.slidingWindowMaxWeight = max(
-            1, try arguments.count("slidingWindowMaxWeight", default: 2000, maximum: 1_000_000))
-        configuration.useTimeToFirstByte = try arguments.choice("ttfb", default: "off", among: ["off", "on"]) == "on"
+        try arguments.configure(&configuration, ExoPlayerPolicy.Parameters.all)
         return ExoPlayerPolicy(configuration: configuration)
     }
 }

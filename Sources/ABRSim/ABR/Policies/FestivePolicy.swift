@@ -48,7 +48,9 @@ public final class FestivePolicy: ABRPolicy {
 
     /// FESTIVE with the port's defaults unless given; `random` supplies the target-buffer draws.
     public init(
-        window: Int = 5, safety: Double = 0.85, alpha: Double = 12, stabilitySeconds: Double = 20,
+        window: Int = Parameters.window.defaultValue, safety: Double = Parameters.safety.defaultValue,
+        alpha: Double = Parameters.alpha.defaultValue,
+        stabilitySeconds: Double = Parameters.stabilitySeconds.defaultValue,
         targetBuffer: Double? = nil, spread: Double? = nil, random: RandomSource
     ) {
         self.window = window
@@ -125,27 +127,46 @@ public final class FestivePolicy: ABRPolicy {
     }
 }
 
+extension FestivePolicy {
+    /// `festive`'s parameters.
+    public enum Parameters {
+        public static let window = Parameter.count(
+            "window", default: 5, in: 1...PolicyArguments.maximumCount, unit: "samples",
+            source: "Pensieve's dash.js FESTIVE port (the paper uses 20)", "samples in the harmonic mean")
+        public static let safety = Parameter.number(
+            "safety", default: 0.85, source: "the port's diminuation factor",
+            "fraction of the estimate the target may use")
+        public static let alpha = Parameter.number(
+            "alpha", default: 12, in: .nonNegative, source: "Jiang et al. 2012", "weight of the efficiency cost")
+        public static let stabilitySeconds = Parameter.number(
+            "stabilitySeconds", default: 20, unit: "s", source: "Jiang et al. 2012 (k = 20)",
+            "switches counted in the stability cost 2^n")
+        public static let targetBuffer = Parameter.number(
+            "targetBuffer", default: 0, in: .nonNegative, unit: "s", source: "the player's forward-buffer target",
+            "nominal target buffer, 0 = the player's target")
+        public static let spread = Parameter.number(
+            "spread", default: 0, in: .nonNegative, unit: "s", source: "one segment duration",
+            "target drawn from [target − spread, target], 0 = a segment")
+    }
+}
+
 extension BuiltInPolicies {
     static let festive = PolicyDescriptor(
         name: "festive",
         summary: "FESTIVE: harmonic mean, gradual switching, delayed update, randomised target buffer (Jiang 2012)",
         parameters: [
-            PolicyParameter("window", default: "5", "samples in the harmonic mean (the port; the paper uses 20)"),
-            PolicyParameter("safety", default: "0.85", "fraction of the estimate the target may use"),
-            PolicyParameter("alpha", default: "12", "weight of the efficiency cost"),
-            PolicyParameter("stabilitySeconds", default: "20", "s; switches counted in the stability cost 2^n"),
-            PolicyParameter("targetBuffer", default: "0", "s; nominal target buffer, 0 = the player's target"),
-            PolicyParameter("spread", default: "0", "s; target drawn from [target − spread, target], 0 = a segment"),
+            FestivePolicy.Parameters.window, FestivePolicy.Parameters.safety, FestivePolicy.Parameters.alpha,
+            FestivePolicy.Parameters.stabilitySeconds, FestivePolicy.Parameters.targetBuffer,
+            FestivePolicy.Parameters.spread,
         ]
     ) { arguments, environment in
-        let target = try arguments.number("targetBuffer", default: 0)
-        let spread = try arguments.number("spread", default: 0)
-        guard target >= 0, spread >= 0 else { throw arguments.error("targetBuffer and spread must be ≥ 0") }
+        let target = try arguments.value(FestivePolicy.Parameters.targetBuffer)
+        let spread = try arguments.value(FestivePolicy.Parameters.spread)
         return FestivePolicy(
-            window: max(1, try arguments.count("window", default: 5)),
-            safety: try arguments.positive("safety", default: 0.85),
-            alpha: try arguments.number("alpha", default: 12),
-            stabilitySeconds: try arguments.positive("stabilitySeconds", default: 20),
+            window: try arguments.value(FestivePolicy.Parameters.window),
+            safety: try arguments.value(FestivePolicy.Parameters.safety),
+            alpha: try arguments.value(FestivePolicy.Parameters.alpha),
+            stabilitySeconds: try arguments.value(FestivePolicy.Parameters.stabilitySeconds),
             targetBuffer: target > 0 ? target : nil, spread: spread > 0 ? spread : nil,
             random: RandomSource(seed: environment.seed, stream: .policy(0xFE57, player: environment.playerIndex))
         )

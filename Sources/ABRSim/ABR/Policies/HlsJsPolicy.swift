@@ -44,27 +44,62 @@
 /// deferred abort happens at the first check at or after its deadline. Not modelled: the bitrate-test fragment
 /// (only with `startLevel: -1`), codec/HDR/frame-rate tiers, load errors, live-stream rules.
 public final class HlsJsPolicy: ABRPolicy {
-    /// The tunable constants, with hls.js's defaults (`hlsDefaultConfig`).
+    /// The tunable constants, with hls.js's defaults (`hlsDefaultConfig`), each declared in ``Parameters``.
     public struct Configuration: Sendable, Equatable {
         /// `abrBandWidthFactor`: share of the estimate for the same or a lower level.
-        public var bandwidthFactor = 0.95
+        public var bandwidthFactor = Parameters.bandwidthFactor.defaultValue
         /// `abrBandWidthUpFactor`: share of the estimate for a higher level.
-        public var bandwidthUpFactor = 0.7
+        public var bandwidthUpFactor = Parameters.bandwidthUpFactor.defaultValue
         /// `maxStarvationDelay`, seconds of rebuffering accepted when nothing avoids it.
-        public var maxStarvationDelay = 4.0
+        public var maxStarvationDelay = Parameters.maxStarvationDelay.defaultValue
         /// `abrEwmaDefaultEstimate`, bit/s.
-        public var defaultEstimate = 500_000.0
+        public var defaultEstimate = Parameters.defaultEstimate.defaultValue
         /// `abrEwmaFastVoD`, seconds.
-        public var fastHalfLife = 3.0
+        public var fastHalfLife = Parameters.fastHalfLife.defaultValue
         /// `abrEwmaSlowVoD`, seconds (also the TTFB average's half-life).
-        public var slowHalfLife = 9.0
+        public var slowHalfLife = Parameters.slowHalfLife.defaultValue
         /// The TTFB estimate before any sample, seconds (`defaultTTFB`, 100 ms).
         public var defaultTimeToFirstByte = 0.1
         /// Whether `_abandonRulesCheck` runs.
-        public var emergencySwitchDown = true
+        public var emergencySwitchDown = Parameters.emergencySwitchDown.defaultValue
 
         /// hls.js's defaults.
         public init() {}
+    }
+
+    /// The parameters a spec may set (`hlsjs(bandwidthFactor=0.8)`), with hls.js's defaults from `src/config.ts`.
+    public enum Parameters {
+        public static let bandwidthFactor = Parameter.number(
+            "bandwidthFactor", default: 0.95, source: "hls.js abrBandWidthFactor",
+            "share of the estimate for the same or a lower level")
+        public static let bandwidthUpFactor = Parameter.number(
+            "bandwidthUpFactor", default: 0.7, source: "hls.js abrBandWidthUpFactor",
+            "share of the estimate for a higher level")
+        public static let maxStarvationDelay = Parameter.number(
+            "maxStarvationDelay", default: 4, in: .nonNegative, unit: "s", source: "hls.js maxStarvationDelay",
+            "rebuffering accepted when unavoidable")
+        public static let defaultEstimate = Parameter.number(
+            "defaultEstimate", default: 500_000, unit: "bit/s", source: "hls.js abrEwmaDefaultEstimate",
+            "estimate before the first sample")
+        public static let fastHalfLife = Parameter.number(
+            "fastHalfLife", default: 3, unit: "s", source: "hls.js abrEwmaFastVoD", "fast EWMA half-life")
+        public static let slowHalfLife = Parameter.number(
+            "slowHalfLife", default: 9, unit: "s", source: "hls.js abrEwmaSlowVoD",
+            "slow EWMA half-life (also the TTFB average's)")
+        public static let emergencySwitchDown = Parameter.onOff(
+            "emergencySwitchDown", default: true, source: "hls.js abr-controller _abandonRulesCheck",
+            "the 100 ms abandon-rules check")
+
+        /// Every parameter with the field it sets, in listing order.
+        public static let all: [ParameterBinding<Configuration>] = [
+            ParameterBinding(bandwidthFactor, \.bandwidthFactor),
+            ParameterBinding(bandwidthUpFactor, \.bandwidthUpFactor),
+            ParameterBinding(maxStarvationDelay, \.maxStarvationDelay),
+            ParameterBinding(defaultEstimate, \.defaultEstimate),
+            ParameterBinding(fastHalfLife, \.fastHalfLife),
+            ParameterBinding(slowHalfLife, \.slowHalfLife),
+            ParameterBinding(emergencySwitchDown, \.emergencySwitchDown),
+        ]
     }
 
     /// A decided but deferred abort: hls.js's `abortAndSwitch` timer.
@@ -342,25 +377,10 @@ extension BuiltInPolicies {
     static let hlsjs = PolicyDescriptor(
         name: "hlsjs",
         summary: "hls.js abr-controller (EWMA 3/9 s, 0.95 / 0.7 up, starvation-aware, emergency switch-down)",
-        parameters: [
-            PolicyParameter("bandwidthFactor", default: "0.95", "abrBandWidthFactor: same or lower level"),
-            PolicyParameter("bandwidthUpFactor", default: "0.7", "abrBandWidthUpFactor: higher level"),
-            PolicyParameter("maxStarvationDelay", default: "4", "seconds of rebuffering accepted when unavoidable"),
-            PolicyParameter("defaultEstimate", default: "500000", "abrEwmaDefaultEstimate, bit/s"),
-            PolicyParameter("fastHalfLife", default: "3", "abrEwmaFastVoD, seconds"),
-            PolicyParameter("slowHalfLife", default: "9", "abrEwmaSlowVoD, seconds"),
-            PolicyParameter("emergencySwitchDown", default: "on", "on/off: the 100 ms abandon-rules check"),
-        ]
+        parameters: HlsJsPolicy.Parameters.all
     ) { arguments, _ in
         var configuration = HlsJsPolicy.Configuration()
-        configuration.bandwidthFactor = try arguments.positive("bandwidthFactor", default: 0.95)
-        configuration.bandwidthUpFactor = try arguments.positive("bandwidthUpFactor", default: 0.7)
-        configuration.maxStarvationDelay = try arguments.number("maxStarvationDelay", default: 4)
-        configuration.defaultEstimate = try arguments.positive("defaultEstimate", default: 500_000)
-        configuration.fastHalfLife = try arguments.positive("fastHalfLife", default: 3)
-        configuration.slowHalfLife = try arguments.positive("slowHalfLife", default: 9)
-        configuration.emergencySwitchDown =
-            try arguments.choice("emergencySwitchDown", default: "on", among: ["on", "off"]) == "on"
+        try arguments.configure(&configuration, HlsJsPolicy.Parameters.all)
         return HlsJsPolicy(configuration: configuration)
     }
 }

@@ -3,7 +3,7 @@
 /// (hongzimao/pensieve; `reference-simulators.md`).
 ///
 /// After each download the policy records its throughput in MB/s, `bytes / milliseconds / 1000` as mpc.py
-/// computes it, where the milliseconds are the transfer's plus, with `timing` `.total` (Pensieve's), the request
+/// computes it, where the milliseconds are the transfer's plus, with `timing` `.includingLatency` (Pensieve's), the request
 /// latency. The prediction is the harmonic mean of the last ≤ `window` samples, `1 / (Σ(1/x) / n)` in that order;
 /// RobustMPC divides it by 1 + the largest of the last ≤ `window` relative errors, the error of a sample being
 /// |previous harmonic mean − sample| / sample (0 for the first sample). The plan looks `horizon` segments ahead
@@ -16,14 +16,6 @@
 /// sets 1 to reproduce it. Before the first sample the policy fetches the content's start variant (Pensieve
 /// fetches its first chunk at a default quality without planning).
 public final class MPCPolicy: ABRPolicy {
-    /// Which interval a throughput sample is measured over.
-    public enum Timing: String, Sendable {
-        /// First byte to last byte.
-        case download
-        /// Request to last byte, latency included (Pensieve's and MPC's simulators).
-        case total
-    }
-
     /// Segments planned ahead (5).
     public let horizon: Int
     /// Samples in the harmonic mean, and errors in RobustMPC's maximum (5).
@@ -34,8 +26,8 @@ public final class MPCPolicy: ABRPolicy {
     public let rebufferPenalty: Double
     /// Weight of |Δbitrate| in Mbit/s (1).
     public let smoothnessPenalty: Double
-    /// Whether samples include the request latency.
-    public let timing: Timing
+    /// Whether samples include the request latency (`.includingLatency`, Pensieve's and MPC's simulators).
+    public let timing: SampleTiming
     /// Segments between the one fetched and the first one planned from (0; 1 under the `pensieve` profile).
     public let planningSizeOffset: Int
 
@@ -46,8 +38,12 @@ public final class MPCPolicy: ABRPolicy {
 
     /// An MPC policy; `horizon` and `window` ≥ 1, penalties ≥ 0, `planningSizeOffset` ≥ 0.
     public init(
-        robust: Bool, horizon: Int = 5, window: Int = 5, rebufferPenalty: Double = 4.3,
-        smoothnessPenalty: Double = 1, timing: Timing = .total, planningSizeOffset: Int = 0
+        robust: Bool, horizon: Int = Parameters.horizon.defaultValue,
+        window: Int = Parameters.window.defaultValue,
+        rebufferPenalty: Double = Parameters.rebufferPenalty.defaultValue,
+        smoothnessPenalty: Double = Parameters.smoothnessPenalty.defaultValue,
+        timing: SampleTiming = Parameters.timing.defaultValue,
+        planningSizeOffset: Int = Parameters.planningSizeOffset.defaultValue
     ) {
         precondition(horizon >= 1 && window >= 1, "MPC needs a horizon and a window of at least 1")
         precondition(rebufferPenalty >= 0 && smoothnessPenalty >= 0, "MPC penalties must be ≥ 0")
@@ -65,7 +61,7 @@ public final class MPCPolicy: ABRPolicy {
     /// bits or no duration.
     public func megabytesPerSecond(_ sample: ThroughputSample) -> Double? {
         var milliseconds = sample.downloadSeconds * 1000
-        if timing == .total { milliseconds += (sample.firstByteTime - sample.requestTime) * 1000 }
+        if timing == .includingLatency { milliseconds += (sample.firstByteTime - sample.requestTime) * 1000 }
         guard sample.bits > 0, milliseconds > 0, milliseconds.isFinite else { return nil }
         return sample.bits / 8 / milliseconds / 1000
     }
@@ -122,39 +118,53 @@ public final class MPCPolicy: ABRPolicy {
     }
 }
 
-extension BuiltInPolicies {
-    static let mpcParameters = [
-        PolicyParameter("horizon", default: "5", "segments planned ahead (MPC 5)"),
-        PolicyParameter("window", default: "5", "samples in the harmonic mean (and errors in robust's max)"),
-        PolicyParameter("rebufferPenalty", default: "4.3", "QoE lost per second of rebuffering"),
-        PolicyParameter("smoothnessPenalty", default: "1", "weight of |Δbitrate| in Mbit/s"),
-        PolicyParameter("timing", default: "total", "sample over total (latency included, Pensieve) or download"),
-        PolicyParameter("planningSizeOffset", default: "0", "plan from sizes this many segments ahead (Pensieve 1)"),
-    ]
+extension MPCPolicy {
+    /// The parameters of `mpc` and `robust-mpc`, with the defaults of Yin et al. 2015 and Pensieve's `test/mpc.py`.
+    public enum Parameters {
+        public static let horizon = Parameter.count(
+            "horizon", default: 5, in: 1...10, unit: "segments", source: "Yin et al. 2015 (MPC_FUTURE_CHUNK_COUNT)",
+            "segments planned ahead")
+        public static let window = Parameter.count(
+            "window", default: 5, in: 1...PolicyArguments.maximumCount, unit: "samples",
+            source: "Pensieve mpc.py (past 5)",
+            "samples in the harmonic mean (and errors in robust's max)")
+        public static let rebufferPenalty = Parameter.number(
+            "rebufferPenalty", default: 4.3, in: .nonNegative, source: "Pensieve mpc.py REBUF_PENALTY",
+            "QoE lost per second of rebuffering")
+        public static let smoothnessPenalty = Parameter.number(
+            "smoothnessPenalty", default: 1, in: .nonNegative, source: "Pensieve mpc.py SMOOTH_PENALTY",
+            "weight of |Δbitrate| in Mbit/s")
+        public static let timing = Parameter.choice(
+            "timing", default: SampleTiming.includingLatency, source: "Pensieve's simulator (delay includes latency)",
+            "sample over total (latency included) or download")
+        public static let planningSizeOffset = Parameter.count(
+            "planningSizeOffset", default: 0, unit: "segments", source: "0 = right; Pensieve's code reads 1 ahead",
+            "plan from sizes this many segments ahead")
 
+        public static let all: [any DeclaredParameter] = [
+            horizon, window, rebufferPenalty, smoothnessPenalty, timing, planningSizeOffset,
+        ]
+    }
+}
+
+extension BuiltInPolicies {
     static let mpc = PolicyDescriptor(
         name: "mpc", summary: "MPC: 5-segment look-ahead on the harmonic-mean throughput (Yin et al. 2015)",
-        parameters: mpcParameters
+        parameters: MPCPolicy.Parameters.all
     ) { arguments, _ in try makeMPC(arguments, robust: false) }
 
     static let robustMPC = PolicyDescriptor(
         name: "robust-mpc",
         summary: "RobustMPC: MPC with the prediction divided by 1 + max recent error (Yin et al. 2015)",
-        parameters: mpcParameters
+        parameters: MPCPolicy.Parameters.all
     ) { arguments, _ in try makeMPC(arguments, robust: true) }
 
     static func makeMPC(_ arguments: PolicyArguments, robust: Bool) throws -> MPCPolicy {
-        let horizon = try arguments.count("horizon", default: 5)
-        guard (1...10).contains(horizon) else { throw arguments.error("horizon must be 1 to 10 segments") }
-        let window = try arguments.count("window", default: 5)
-        guard window >= 1 else { throw arguments.error("window must be at least 1 sample") }
-        let rebuffer = try arguments.number("rebufferPenalty", default: 4.3)
-        let smoothness = try arguments.number("smoothnessPenalty", default: 1)
-        guard rebuffer >= 0, smoothness >= 0 else { throw arguments.error("penalties must be ≥ 0") }
-        let timingName = try arguments.choice("timing", default: "total", among: ["total", "download"])
+        typealias P = MPCPolicy.Parameters
         return MPCPolicy(
-            robust: robust, horizon: horizon, window: window, rebufferPenalty: rebuffer, smoothnessPenalty: smoothness,
-            timing: MPCPolicy.Timing(rawValue: timingName) ?? .total,
-            planningSizeOffset: try arguments.count("planningSizeOffset", default: 0))
+            robust: robust, horizon: try arguments.value(P.horizon), window: try arguments.value(P.window),
+            rebufferPenalty: try arguments.value(P.rebufferPenalty),
+            smoothnessPenalty: try arguments.value(P.smoothnessPenalty), timing: try arguments.value(P.timing),
+            planningSizeOffset: try arguments.value(P.planningSizeOffset))
     }
 }

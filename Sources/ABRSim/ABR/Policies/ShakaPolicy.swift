@@ -23,20 +23,49 @@ public final class ShakaPolicy: ABRPolicy {
     /// The tunable constants, with Shaka's defaults (`abr.*` in `player_configuration.js`).
     public struct Configuration: Sendable, Equatable {
         /// `abr.switchInterval`: minimum seconds between choices.
-        public var switchInterval = 8.0
+        public var switchInterval = Parameters.switchInterval.defaultValue
         /// `abr.minTimeToSwitch`: seconds to wait before the first switch once the estimate is good.
-        public var minTimeToSwitch = 0.0
+        public var minTimeToSwitch = Parameters.minTimeToSwitch.defaultValue
         /// `abr.bandwidthUpgradeTarget`.
-        public var upgradeTarget = 0.85
+        public var upgradeTarget = Parameters.upgradeTarget.defaultValue
         /// `abr.bandwidthDowngradeTarget`.
-        public var downgradeTarget = 0.95
+        public var downgradeTarget = Parameters.downgradeTarget.defaultValue
         /// `abr.defaultBandwidthEstimate`, bit/s.
-        public var defaultBandwidthEstimate = 1_000_000.0
+        public var defaultBandwidthEstimate = Parameters.defaultBandwidthEstimate.defaultValue
         /// `abr.cacheLoadThreshold` / 1000: downloads quicker than this (s) are not sampled.
         public var cacheLoadThreshold = 0.005
 
         /// Shaka's defaults.
         public init() {}
+    }
+
+    /// The parameters a spec may set (`shaka(switchInterval=4)`), with Shaka's `abr.*` defaults from
+    /// `lib/util/player_configuration.js`.
+    public enum Parameters {
+        public static let switchInterval = Parameter.number(
+            "switchInterval", default: 8, in: .nonNegative, unit: "s", source: "Shaka abr.switchInterval",
+            "minimum time between switches")
+        public static let minTimeToSwitch = Parameter.number(
+            "minTimeToSwitch", default: 0, in: .nonNegative, unit: "s", source: "Shaka abr.minTimeToSwitch",
+            "time before the first switch once estimated")
+        public static let upgradeTarget = Parameter.number(
+            "upgradeTarget", default: 0.85, source: "Shaka abr.bandwidthUpgradeTarget",
+            "share of the estimate for a higher variant")
+        public static let downgradeTarget = Parameter.number(
+            "downgradeTarget", default: 0.95, source: "Shaka abr.bandwidthDowngradeTarget",
+            "share of the estimate below which a variant is left")
+        public static let defaultBandwidthEstimate = Parameter.number(
+            "defaultBandwidthEstimate", default: 1_000_000, unit: "bit/s", source: "Shaka abr.defaultBandwidthEstimate",
+            "estimate before 128 kB")
+
+        /// Every parameter with the field it sets, in listing order.
+        public static let all: [ParameterBinding<Configuration>] = [
+            ParameterBinding(switchInterval, \.switchInterval),
+            ParameterBinding(minTimeToSwitch, \.minTimeToSwitch),
+            ParameterBinding(upgradeTarget, \.upgradeTarget),
+            ParameterBinding(downgradeTarget, \.downgradeTarget),
+            ParameterBinding(defaultBandwidthEstimate, \.defaultBandwidthEstimate),
+        ]
     }
 
     /// The constants in use.
@@ -107,20 +136,10 @@ extension BuiltInPolicies {
     static let shaka = PolicyDescriptor(
         name: "shaka",
         summary: "Shaka Player SimpleAbrManager (highest b ≤ 0.95 × EWMA 2/5 s, one switch per 8 s)",
-        parameters: [
-            PolicyParameter("switchInterval", default: "8", "minimum seconds between switches"),
-            PolicyParameter("minTimeToSwitch", default: "0", "seconds before the first switch once estimated"),
-            PolicyParameter("upgradeTarget", default: "0.85", "bandwidthUpgradeTarget"),
-            PolicyParameter("downgradeTarget", default: "0.95", "bandwidthDowngradeTarget"),
-            PolicyParameter("defaultBandwidthEstimate", default: "1000000", "estimate before 128 kB, bit/s"),
-        ]
+        parameters: ShakaPolicy.Parameters.all
     ) { arguments, _ in
         var configuration = ShakaPolicy.Configuration()
-        configuration.switchInterval = try arguments.number("switchInterval", default: 8)
-        configuration.minTimeToSwitch = try arguments.number("minTimeToSwitch", default: 0)
-        configuration.upgradeTarget = try arguments.positive("upgradeTarget", default: 0.85)
-        configuration.downgradeTarget = try arguments.positive("downgradeTarget", default: 0.95)
-        configuration.defaultBandwidthEstimate = try arguments.positive("defaultBandwidthEstimate", default: 1e6)
+        try arguments.configure(&configuration, ShakaPolicy.Parameters.all)
         return ShakaPolicy(configuration: configuration)
     }
 }

@@ -9,8 +9,8 @@ public final class ThroughputPolicy: ABRPolicy {
     public let safety: Double
     private var estimator: any ThroughputEstimator
 
-    /// A throughput policy over `estimator`, .
-    public init(safety: Double = 0.9, estimator: any ThroughputEstimator) {
+    /// A throughput policy over `estimator`.
+    public init(safety: Double = Parameters.safety.defaultValue, estimator: any ThroughputEstimator) {
         self.safety = safety
         self.estimator = estimator
     }

@@ -1,4 +1,5 @@
-/// The descriptors of the built-in policies, in the order `abrsim policies` lists them.
+/// The descriptors of the built-in policies, in the order `abrsim policies` lists them. Each policy declares its
+/// parameters once, beside its code, as typed ``Parameter`` statics.
 enum BuiltInPolicies {
     static var all: [PolicyDescriptor] {
         [
@@ -9,42 +10,72 @@ enum BuiltInPolicies {
 
     static let fixed = PolicyDescriptor(
         name: "fixed", summary: "always the same variant (baseline for hand-checked physics)",
-        parameters: [PolicyParameter("variant", default: "0", "variant index, 0 = lowest")]
+        parameters: [FixedPolicy.Parameters.variant]
     ) { arguments, _ in
-        FixedPolicy(variant: try arguments.count("variant", default: 0))
+        FixedPolicy(variant: try arguments.value(FixedPolicy.Parameters.variant))
     }
 
     static let throughput = PolicyDescriptor(
         name: "throughput",
         summary: "highest variant ≤ safety × throughput estimate (dash.js ThroughputRule)",
-        parameters: [
-            PolicyParameter("safety", default: "0.9", "fraction of the estimate a variant may use (dash.js 0.9)"),
-            PolicyParameter(
-                "estimator", default: "ewma", "ewma (dash.js dual EWMA 3/8 s), harmonic, last, hlsjs, shaka, exoplayer"),
-            PolicyParameter("window", default: "5", "samples in the harmonic mean"),
-        ]
+        parameters: [ThroughputPolicy.Parameters.safety, EstimatorKind.parameter, EstimatorKind.window]
     ) { arguments, _ in
-        let safety = try arguments.positive("safety", default: 0.9)
-        let estimator = try EstimatorChoice.make(arguments)
-        return ThroughputPolicy(safety: safety, estimator: estimator)
+        ThroughputPolicy(
+            safety: try arguments.value(ThroughputPolicy.Parameters.safety),
+            estimator: try EstimatorKind.make(arguments))
     }
 }
 
-/// The `estimator` parameter shared by rate-based policies.
-enum EstimatorChoice {
-    static let names = ["ewma", "harmonic", "last", "hlsjs", "shaka", "exoplayer"]
+extension FixedPolicy {
+    /// `fixed`'s parameter.
+    public enum Parameters {
+        public static let variant = Parameter.variant(
+            "variant", default: 0, source: "the lowest rung", "the variant of every segment, 0 = lowest")
+    }
+}
 
-    static func make(_ arguments: PolicyArguments, default defaultName: String = "ewma") throws
-        -> any ThroughputEstimator
-    {
-        let name = try arguments.choice("estimator", default: defaultName, among: names)
-        switch name {
-        case "harmonic": return HarmonicMeanEstimator(window: try max(1, arguments.count("window", default: 5)))
-        case "last": return LastSampleEstimator()
-        case "hlsjs": return DualEWMAEstimator.hlsjs
-        case "shaka": return DualEWMAEstimator.shaka
-        case "exoplayer": return SlidingPercentileEstimator()
-        default: return DualEWMAEstimator.dashjs
+extension ThroughputPolicy {
+    /// `throughput`'s parameters.
+    public enum Parameters {
+        public static let safety = Parameter.number(
+            "safety", default: DashDefaults.bandwidthSafetyFactor,
+            source: "dash.js abr.throughput.bandwidthSafetyFactor",
+            "fraction of the estimate a variant may use")
+    }
+}
+
+/// The `estimator` parameter of rate-based policies: which ``ThroughputEstimator`` they use.
+enum EstimatorKind: String, ParameterChoice {
+    /// dash.js's dual EWMA, half-lives 3 and 8 s.
+    case ewma
+    /// Harmonic mean of the last `window` samples.
+    case harmonic
+    /// The last sample alone.
+    case last
+    /// hls.js's dual EWMA, 3/9 s.
+    case hlsjs
+    /// Shaka's dual EWMA, 2/5 s.
+    case shaka
+    /// ExoPlayer's sliding weighted median.
+    case exoplayer
+
+    static let parameter = Parameter.choice(
+        "estimator", default: EstimatorKind.ewma, source: "dash.js abr.throughput.averageCalculationMode (EWMA)",
+        "throughput estimator: ewma is dash.js's dual EWMA 3/8 s")
+    static let window = Parameter.count(
+        "window", default: 5, in: 1...PolicyArguments.maximumCount, unit: "samples",
+        source: "MPC's harmonic mean (Yin et al. 2015)",
+        "samples in the harmonic mean (estimator=harmonic)")
+
+    /// The estimator the arguments choose.
+    static func make(_ arguments: PolicyArguments) throws -> any ThroughputEstimator {
+        switch try arguments.value(parameter) {
+        case .ewma: DualEWMAEstimator.dashjs
+        case .harmonic: HarmonicMeanEstimator(window: try arguments.value(window))
+        case .last: LastSampleEstimator()
+        case .hlsjs: DualEWMAEstimator.hlsjs
+        case .shaka: DualEWMAEstimator.shaka
+        case .exoplayer: SlidingPercentileEstimator()
         }
     }
 }

@@ -8,17 +8,34 @@
 /// - alternatives `A|B|C` (numbers or words): each in turn.
 ///
 /// Several grid parameters give their cross product, the first parameter varying slowest (like nested loops in
-/// the order written). Specs without grids expand to themselves. Called by `abrsim sweep` for `--policies`.
+/// the order written). Specs without grids expand to themselves. Every value a grid stands for is checked against
+/// the parameter's declaration in the registry, so `bba(reservoir=-5..5)` fails before any run. Called by
+/// `abrsim sweep` for `--policies`.
 public enum PolicyGrid {
     /// The largest number of specs one grid may expand to, so a typo (`0..1e9`) fails fast.
     public static let maximumExpansion = 100_000
 
     /// Parses `text` (`name` or `name(k=v,…)`, values possibly grids) and expands it to plain specs in order.
-    public static func expand(_ text: String, source: String = "policy") throws -> [PolicySpec] {
+    /// Policies and parameters unknown to `registry` are left for ``PolicyRegistry/validate(_:file:location:content:)``.
+    public static func expand(_ text: String, source: String = "policy", registry: PolicyRegistry = .builtIn) throws
+        -> [PolicySpec]
+    {
         let spec = try PolicySpec.parse(text, source: source)
+        let descriptor = registry.descriptor(named: spec.name)
         var choices: [[PolicySpec.Value]] = []
         for parameter in spec.parameters {
-            choices.append(try values(of: parameter.value, parameter: parameter.name, spec: text, source: source))
+            let list = try values(of: parameter.value, parameter: parameter.name, spec: text, source: source)
+            if let declaration = descriptor?.parameter(named: parameter.name),
+                list.count > 1 || list != [parameter.value]
+            {
+                for value in list {
+                    if let problem = declaration.problem(with: value) {
+                        throw InputError(
+                            location: source, "'\(text)': parameter '\(parameter.name)=\(parameter.value)': \(problem)")
+                    }
+                }
+            }
+            choices.append(list)
         }
         var total = 1
         for list in choices {

@@ -1,82 +1,3 @@
-/// One parameter a policy accepts, for validation and for `abrsim policies`.
-public struct PolicyParameter: Sendable {
-    /// Its name in specs.
-    public var name: String
-    /// Its default, as text (`0.9`, `ewma`).
-    public var defaultValue: String
-    /// What it means, with units.
-    public var help: String
-
-    /// A parameter description.
-    public init(_ name: String, default defaultValue: String, _ help: String) {
-        self.name = name
-        self.defaultValue = defaultValue
-        self.help = help
-    }
-}
-
-/// The parameters of one policy instance, checked against its declared ``PolicyParameter``s.
-public struct PolicyArguments {
-    /// The spec they came from.
-    public let spec: PolicySpec
-    /// Where the spec was written, for errors (`scenario.json: $.players[0].policy`).
-    public let file: String?
-    /// JSON path or command-line source.
-    public let location: String?
-
-    /// An error about this policy's parameters.
-    public func error(_ message: String) -> InputError {
-        InputError(file: file, location: location, "policy '\(spec.label)': \(message)")
-    }
-
-    /// Largest magnitude of a number parameter (10¹²): no policy means more, and products of such numbers stay
-    /// finite.
-    public static let maximumNumber = 1e12
-    /// Largest count parameter by default (windows, horizons, histories, sample counts: each sizes memory).
-    public static let maximumCount = 10_000
-
-    /// A number parameter, or `defaultValue` when absent; a denormal number or one beyond ±``maximumNumber`` is
-    /// an error.
-    public func number(_ name: String, default defaultValue: Double) throws -> Double {
-        guard let value = spec.parameters.first(where: { $0.name == name })?.value else { return defaultValue }
-        guard case .number(let x) = value else { throw error("\(name) must be a number, got '\(value)'") }
-        guard !x.isSubnormal, x.magnitude <= Self.maximumNumber else {
-            throw error("\(name) must be 0 or of magnitude 2.2e-308…1e12, got \(x)")
-        }
-        return x
-    }
-
-    /// A positive number parameter.
-    public func positive(_ name: String, default defaultValue: Double) throws -> Double {
-        let x = try number(name, default: defaultValue)
-        guard x > 0 else { throw error("\(name) must be positive, got \(formatParameterNumber(x))") }
-        return x
-    }
-
-    /// A non-negative integer parameter, at most `maximum` (``maximumCount`` unless the policy documents another
-    /// bound): every count of a policy sizes what it holds.
-    public func count(_ name: String, default defaultValue: Int, maximum: Int = maximumCount) throws -> Int {
-        let x = try number(name, default: Double(defaultValue))
-        guard x >= 0, x == x.rounded() else {
-            throw error("\(name) must be a whole number ≥ 0, got \(formatParameterNumber(x))")
-        }
-        guard x <= Double(maximum) else {
-            throw error("\(name) must be at most \(maximum), got \(formatParameterNumber(x))")
-        }
-        return Int(x)
-    }
-
-    /// A word parameter, one of `choices`.
-    public func choice(_ name: String, default defaultValue: String, among choices: [String]) throws -> String {
-        guard let value = spec.parameters.first(where: { $0.name == name })?.value else { return defaultValue }
-        let text = value.description
-        guard choices.contains(text) else {
-            throw error("\(name) must be one of \(choices.joined(separator: ", ")), got '\(text)'")
-        }
-        return text
-    }
-}
-
 /// What a policy factory may use besides its parameters.
 public struct PolicyEnvironment {
     /// The run's seed, for randomised policies (derive a ``RandomSource`` from it).
@@ -106,26 +27,50 @@ public struct PolicyEnvironment {
     }
 }
 
-/// A registered policy: name, parameters, and how to make an instance.
+/// A registered policy: name, declared parameters, and how to make an instance.
 public struct PolicyDescriptor: Sendable {
     /// The name used in specs.
     public var name: String
     /// One line on what it is and where it comes from.
     public var summary: String
-    /// Accepted parameters with their defaults.
+    /// Accepted parameters, each declared once, in listing order.
     public var parameters: [PolicyParameter]
-    /// Makes a fresh instance (one per player per run).
+    /// Makes a fresh instance (one per player per run) from checked arguments.
     public var make: @Sendable (PolicyArguments, PolicyEnvironment) throws -> any ABRPolicy
 
-    /// A descriptor.
+    /// A descriptor over `parameters` (``PolicyParameter``s or typed ``Parameter``s).
     public init(
-        name: String, summary: String, parameters: [PolicyParameter],
+        name: String, summary: String, parameters: [any DeclaredParameter],
         make: @escaping @Sendable (PolicyArguments, PolicyEnvironment) throws -> any ABRPolicy
     ) {
         self.name = name
         self.summary = summary
-        self.parameters = parameters
+        self.parameters = parameters.map(\.declaration)
         self.make = make
+    }
+
+    /// The declaration named `name`.
+    public func parameter(named name: String) -> PolicyParameter? {
+        parameters.first { $0.name == name }
+    }
+
+    /// The spec that writes out every declared default (`hlsjs(bandwidthFactor=0.95,…)`); parameters without a
+    /// default are left out.
+    public var defaultSpec: PolicySpec {
+        PolicySpec(name: name, parameters: parameters.compactMap { p in p.defaultValue.map { (p.name, $0) } })
+    }
+
+    /// Every declared parameter's value under `spec`: the one given, else the default (parameters with neither are
+    /// left out). Two specs with equal resolutions make the same policy.
+    public func resolved(_ spec: PolicySpec) -> [String: PolicySpec.Value] {
+        var values: [String: PolicySpec.Value] = [:]
+        for parameter in parameters {
+            if let value = spec.parameters.first(where: { $0.name == parameter.name })?.value ?? parameter.defaultValue
+            {
+                values[parameter.name] = value
+            }
+        }
+        return values
     }
 }
 
@@ -152,32 +97,46 @@ public struct PolicyRegistry: Sendable {
         descriptors.first { $0.name == name }
     }
 
-    /// Checks that `spec` names a registered policy with known parameter names, without making an instance
+    /// Checks that `spec` names a registered policy whose parameters are declared and in range, without making an instance
     /// (which for some policies starts a process or solves a program).
-    public func validate(_ spec: PolicySpec, file: String? = nil, location: String? = nil) throws {
-        _ = try checkedDescriptor(spec, file: file, location: location)
+    /// With `content`, variant indices are checked against its ladder too.
+    public func validate(_ spec: PolicySpec, file: String? = nil, location: String? = nil, content: Content? = nil)
+        throws
+    {
+        _ = try checkedDescriptor(spec, file: file, location: location, content: content)
     }
 
-    func checkedDescriptor(_ spec: PolicySpec, file: String?, location: String?) throws -> PolicyDescriptor {
+    /// The descriptor of `spec` after checking every parameter against its declaration; with `content`, variant
+    /// indices are also checked against its ladder.
+    func checkedDescriptor(_ spec: PolicySpec, file: String?, location: String?, content: Content? = nil) throws
+        -> PolicyDescriptor
+    {
         guard let descriptor = descriptor(named: spec.name) else {
             throw InputError(
                 file: file, location: location,
                 "unknown policy '\(spec.name)' (known: \(descriptors.map(\.name).joined(separator: ", ")))")
         }
         let arguments = PolicyArguments(spec: spec, file: file, location: location)
-        let known = descriptor.parameters.map(\.name)
-        for parameter in spec.parameters where !known.contains(parameter.name) {
-            let expected = known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
-            throw arguments.error("unknown parameter '\(parameter.name)' (\(expected))")
+        for (name, value) in spec.parameters {
+            guard let parameter = descriptor.parameter(named: name) else {
+                let known = descriptor.parameters.map(\.name)
+                let expected =
+                    known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
+                throw arguments.error("unknown parameter '\(name)' (\(expected))")
+            }
+            if let problem = parameter.problem(with: value, variantCount: content?.variantCount) {
+                throw arguments.error(problem)
+            }
         }
         return descriptor
     }
 
-    /// A new instance for `spec`, after checking its name and parameter names.
+    /// A new instance for `spec`, after checking its name and every parameter (against the content's ladder when
+    /// the environment has it).
     public func makePolicy(
         _ spec: PolicySpec, environment: PolicyEnvironment, file: String? = nil, location: String? = nil
     ) throws -> any ABRPolicy {
-        let descriptor = try checkedDescriptor(spec, file: file, location: location)
+        let descriptor = try checkedDescriptor(spec, file: file, location: location, content: environment.content)
         let arguments = PolicyArguments(spec: spec, file: file, location: location)
         return try descriptor.make(arguments, environment)
     }
