@@ -225,18 +225,23 @@ private struct Rows {
         return value
     }
 
+    /// A Float32 setting, as Java's `(float)` of the number written (exact for a float written exactly).
     func float(_ name: String, _ line: Int) throws -> Float {
-        let value = try number(name, line)
-        guard let single = Float(exactly: value) else {
-            throw error(line, "\(name) '\(text(name, line)!)' is not a float32 value")
+        let single = Float(try number(name, line))
+        guard single.isFinite else {
+            throw error(line, "\(name) '\(text(name, line)!)' is beyond the float32 range")
         }
         return single
     }
 
+    /// An Int64 field: digits, or an integral number below 2^53 written with a fraction or exponent.
     func integer(_ name: String, _ line: Int) throws -> Int64 {
         let text = text(name, line) ?? ""
-        guard let value = Int64(text) else { throw error(line, "\(name) '\(text)' is not an integer") }
-        return value
+        if let value = Int64(text) { return value }
+        guard let value = Double(text), value == value.rounded(), abs(value) < 9_007_199_254_740_992 else {
+            throw error(line, "\(name) '\(text)' is not an integer")
+        }
+        return Int64(value)
     }
 
     func flag(_ name: String, _ line: Int) throws -> Bool {
