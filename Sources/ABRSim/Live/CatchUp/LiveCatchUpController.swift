@@ -3,7 +3,7 @@
 /// A player builds one on each playback-progress tick and hands it to its ``LiveCatchUpController``. All times are
 /// seconds; rates are multiples of real time (1 = normal speed).
 public struct LiveCatchUpState: Sendable, Equatable {
-    /// The player's clock at the decision (dash.js `Date.now()`, ExoPlayer `SystemClock.elapsedRealtime()`).
+    /// The player's clock at the decision (ExoPlayer `SystemClock.elapsedRealtime()`, Shaka `Date.now()`).
     public var nowSeconds: Double
     /// Current live latency: the live edge's time minus the playhead's media time.
     public var latencySeconds: Double

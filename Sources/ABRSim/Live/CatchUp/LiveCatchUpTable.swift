@@ -176,13 +176,11 @@ public enum LiveCatchUpTable {
 
 /// The table's rows with typed field access and the output fields, by 1-based file line.
 private struct Rows {
-    let table: CSVTable
     let file: String
     var columns: [String]
     var fields: [[String]]
 
     init(table: CSVTable, file: String) {
-        self.table = table
         self.file = file
         columns = table.columns
         fields = table.rows
