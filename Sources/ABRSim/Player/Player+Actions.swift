@@ -57,8 +57,8 @@ extension Player {
         endWait(at: now)
         isPlayRequested = false
         isAdvancing = false
-        clockGeneration &+= 1
-        keepUpGeneration &+= 1
+        kernel.cancel(&runOutTimer)
+        kernel.cancel(&keepUpTimer)
         state = hasStarted ? .paused : (hasMedia(at: now) ? .readyToPlay : .loading)
         timeControlStatus = .paused
         waitingReason = nil
@@ -91,16 +91,16 @@ extension Player {
         }
         // A seek also drops a retry waiting for its back-off delay.
         pendingRetry = nil
-        requestGeneration &+= 1
-        timeoutGeneration &+= 1
+        cancelRequestTimers()
+        kernel.cancel(&timeoutTimer)
         jumpPlayhead(to: clamped)
         bufferedEnd = clamped
         nextSegment = content.segmentIndex(containing: clamped)
         isAdvancing = false
         isAfterSeek = true
-        clockGeneration &+= 1
-        keepUpGeneration &+= 1
-        wakeGeneration &+= 1
+        kernel.cancel(&runOutTimer)
+        kernel.cancel(&keepUpTimer)
+        kernel.cancel(&wakeTimer)
         if wasPlaying {
             if hasStarted {
                 state = .buffering

@@ -1,13 +1,12 @@
 /// The request timeout: a request that receives no byte for ``RequestRetrySettings/timeoutSeconds`` is
 /// abandoned, sent again after a back-off delay, and after the retry limit the player fails.
 ///
-/// Between two changes of its link's flows (the link's generation), a flow's rate is zero exactly where it gets
-/// nothing: zero capacity (an outage, a zero piece of a trace), or a share of zero (strict priority starving it,
-/// total loss). After every change ``Simulation/reviewRequestTimeouts(on:horizon:)`` takes a ``LinkMoment`` of
-/// the link and reviews each flow in O(1): it brings the start of the flow's stretch without data up to date and
-/// arms one timeout event where that stretch first reaches the timeout, if before the link's next completion
-/// (the next change it can foresee). Everything goes through the event queue with generations, so runs stay
-/// deterministic.
+/// Between two changes of its link's flows, a flow's rate is zero exactly where it gets nothing: zero capacity (an
+/// outage, a zero piece of a trace), or a share of zero (strict priority starving it, total loss). After every
+/// change ``RequestTimeoutReviews/review(link:of:horizon:players:now:)`` takes a ``LinkMoment`` of the link and
+/// reviews each flow in O(1): it brings the start of the flow's stretch without data up to date and arms the
+/// request's own timeout timer where that stretch first reaches the timeout, if before the link's next completion
+/// (the next change it can foresee).
 extension Player {
     /// Pieces walked per look-up at most; past them a walk settles for a re-evaluation point.
     static let maximumTimeoutPieces = 4096
@@ -19,7 +18,7 @@ extension Player {
         timeoutReviewedAt = now
         timeoutHorizon = .infinity
         armedTimeout = nil
-        timeoutGeneration &+= 1
+        kernel.cancel(&timeoutTimer)
     }
 
     /// The rate (bit/s) below which a request counts as receiving nothing: less than one byte per timeout.
@@ -74,7 +73,9 @@ extension Player {
     func reviewRequestTimeout(at now: Double) {
         guard let current = request else { return }
         link.advance(to: now)
-        let moment = LinkMoment(link, at: now, horizon: timeoutHorizon, receivingAt: link.allFlowsReceivingAt)
+        let moment = LinkMoment(
+            link, at: now, horizon: timeoutHorizon,
+            receivingAt: timeoutReviews?.allFlowsReceivingAt[linkIndex] ?? -.infinity)
         reviewRequestTimeout(
             received: receivedBits(of: current), fraction: link.uncappedFraction(owner: index), moment: moment)
     }
@@ -115,10 +116,10 @@ extension Player {
     /// Arms the timeout event at `deadline` (keeping one already armed there) or disarms it.
     func arm(_ deadline: Double?, at now: Double) {
         if deadline == armedTimeout { return }
-        timeoutGeneration &+= 1
+        kernel.cancel(&timeoutTimer)
         armedTimeout = deadline
         guard let deadline else { return }
-        engine.schedule(at: deadline, .player(index, .requestTimeout(generation: timeoutGeneration)))
+        timeoutTimer = kernel.schedule(at: deadline, .player(index, .requestTimeout))
     }
 
     /// The armed timeout event fired: the request times out if it still has received nothing for the timeout;
@@ -152,8 +153,8 @@ extension Player {
         totals.bytes += current.fromCache ? 0 : row.bytes
         keep(row)
         request = nil
-        requestGeneration &+= 1
-        timeoutGeneration &+= 1
+        cancelRequestTimers()
+        kernel.cancel(&timeoutTimer)
         let requests = settings.requests
         if current.attempt > requests.maximumRetries {
             let seconds = formatCSVNumber(requests.timeoutSeconds)
@@ -167,7 +168,7 @@ extension Player {
         retry.attempt += 1
         pendingRetry = retry
         let delay = requests.delay(beforeRetry: current.attempt)
-        engine.schedule(at: now + delay, .player(index, .retry(generation: requestGeneration)))
+        retryTimer = kernel.schedule(at: now + delay, .player(index, .retry))
         requestNextIfNeeded(at: now)
     }
 
@@ -182,20 +183,33 @@ extension Player {
     }
 }
 
-extension Simulation {
-    /// After a change of link `linkIndex`'s flows, reviews the timeout of every request flowing on it (O(1)
-    /// each), or none when every flow receives now and none can go a timeout without data before `horizon`.
-    func reviewRequestTimeouts(on linkIndex: Int, horizon: Double) {
-        let link = engine.links[linkIndex]
-        let now = engine.now
+/// The request-timeout reviews of a run: after each change of a link's flows, the review of every request
+/// flowing on it (O(1) each), or none when every flow receives and none can go a timeout without data before the
+/// link's next change. Built by ``Simulation``; called by it after each change of a link's flows.
+final class RequestTimeoutReviews {
+    /// Per link, the last change of its flows at which the review found every flow receiving and none able to time
+    /// out before the next change, so it skipped the players' own reviews; they start from here (`-.infinity`:
+    /// never).
+    var allFlowsReceivingAt: [Double]
+    /// The shortest request timeout of the players (seconds).
+    var minimumTimeout = Double.infinity
+
+    /// Reviews for `linkCount` links.
+    init(linkCount: Int) {
+        allFlowsReceivingAt = Array(repeating: -.infinity, count: linkCount)
+    }
+
+    /// After a change of link `linkIndex`'s flows at `now`, with its next completion at `horizon`, reviews the
+    /// timeout of every request flowing on it (`players` indexed as the flows' owners).
+    func review(link linkIndex: Int, of link: SharedLink, horizon: Double, players: [Player], now: Double) {
         let capped = link.isCapped
         if !capped, horizon - now < minimumTimeout, link.capacity(at: now) > 0,
             !link.fractions.contains(where: { $0 <= 0 })
         {
-            link.allFlowsReceivingAt = now  // the players' next reviews start from here
+            allFlowsReceivingAt[linkIndex] = now  // the players' next reviews start from here
             return
         }
-        let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: link.allFlowsReceivingAt)
+        let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: allFlowsReceivingAt[linkIndex])
         for position in link.flows.indices {
             let flow = link.flows[position]
             guard let current = players[flow.owner].request else { continue }

@@ -52,9 +52,15 @@ public final class Player {
     /// sample (whoever adds a sample clears it): the predictor asks at every timeline row, and an EWMA's answer
     /// costs two `pow` calls.
     var keepUpEstimate: Double??
-    /// The run's engine. Held strongly: the engine holds the queue and the links, never a player, so there is no
-    /// cycle, and a strong `let` is read without the atomic check an `unowned` reference costs on every access.
-    let engine: SimulationEngine
+    /// The run's kernel. Held strongly: the kernel holds events, never a player, so there is no cycle, and a
+    /// strong `let` is read without the atomic check an `unowned` reference costs on every access.
+    let kernel: Kernel<SimulationEvent>
+    /// The run's links: 0 is the shared link, the others external playback routes.
+    let links: [SharedLink]
+    /// The run's count of players still going, told when this one ends.
+    let roster: LivePlayerCount?
+    /// The run's request-timeout reviews of each link's flows.
+    let timeoutReviews: RequestTimeoutReviews?
     let history = ThroughputHistory()
     let bufferTarget: Double
     /// What this player's flows ask of the shared link.
@@ -67,7 +73,7 @@ public final class Player {
     let recordsTimeline: Bool
     /// The link this player downloads over: 0 (the shared link) unless routed to an external receiver.
     var linkIndex = 0 {
-        didSet { link = engine.links[linkIndex] }
+        didSet { link = links[linkIndex] }
     }
     /// The link of `linkIndex`, kept rather than looked up on every use.
     private(set) var link: SharedLink
@@ -115,21 +121,20 @@ public final class Player {
     /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).
     var isPolicyWaiting = false
 
-    // Generations invalidate stale timed events.
-    var wakeGeneration: UInt64 = 0
-    var requestGeneration: UInt64 = 0
-    var clockGeneration: UInt64 = 0
-    /// The instant the buffer runs out if nothing changes: its time, the queue sequence reserved for it when it
-    /// was computed, and the clock generation it belongs to. Every arrival moves it later; rather than queueing
-    /// one event per move, the player keeps a single run-out entry queued (``queuedRunOut``) and, when that
-    /// entry comes due early, queues the due instant under its reserved sequence, so events run in exactly the
-    /// order they would with one entry per move.
-    var dueRunOut: (time: Double, sequence: UInt64, generation: UInt64)?
-    /// The run-out entry the player waits for: its time and the clock generation it carries (entries not
-    /// tracked here are stale and ignored).
-    var queuedRunOut: (time: Double, generation: UInt64)?
-    var keepUpGeneration: UInt64 = 0
-    var timeoutGeneration: UInt64 = 0
+    // Pending timed events, each cancelled when it no longer applies.
+    /// The wake that tries the next request.
+    var wakeTimer: TimerHandle?
+    /// The instant the buffer runs out if nothing changes; moved later by every arrival.
+    var runOutTimer: TimerHandle?
+    /// The re-evaluation of the keep-up verdict at the instant the predictor named.
+    var keepUpTimer: TimerHandle?
+    /// The request in flight's first byte, cache read and progress report, and the retry after a timeout.
+    var firstByteTimer: TimerHandle?
+    var cacheReadTimer: TimerHandle?
+    var progressTimer: TimerHandle?
+    var retryTimer: TimerHandle?
+    /// The request in flight's timeout check.
+    var timeoutTimer: TimerHandle?
 
     // Request timeout (see Player+RequestTimeout.swift).
     /// Start of the request in flight's current stretch without data, as known at ``timeoutReviewedAt``.
@@ -161,10 +166,13 @@ public final class Player {
     var stallSecondsAtLastArrival = 0.0
     var lastRow: TimelineRecord?
 
-    /// A player in `engine` from `configuration`; `recordsTimeline` false skips timeline rows.
-    public init(
-        index: Int, configuration: PlayerConfiguration, engine: SimulationEngine, priorityWeights: PriorityWeights,
-        recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
+    /// A player of `configuration` scheduling on `kernel` and downloading over `links` (the shared link first);
+    /// `roster` is told when it ends, `timeoutReviews` reviews its request timeouts; `recordsTimeline` false skips
+    /// timeline rows.
+    init(
+        index: Int, configuration: PlayerConfiguration, kernel: Kernel<SimulationEvent>, links: [SharedLink],
+        roster: LivePlayerCount? = nil, timeoutReviews: RequestTimeoutReviews? = nil,
+        priorityWeights: PriorityWeights, recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
     ) {
         self.index = index
         self.configuration = configuration
@@ -173,8 +181,11 @@ public final class Player {
         policy = configuration.policy
         keepUpPredictor = configuration.policy.keepUpPredictor ?? configuration.settings.keepUpPredictor
         estimator = configuration.estimator
-        self.engine = engine
-        link = engine.links[0]
+        self.kernel = kernel
+        self.links = links
+        self.roster = roster
+        self.timeoutReviews = timeoutReviews
+        link = links[0]
         self.recordsTimeline = recordsTimeline
         bufferTarget = configuration.settings.forwardBufferTarget
         rate = configuration.settings.initialRate
@@ -204,55 +215,54 @@ public final class Player {
 
     /// Schedules the player's start and its actions.
     func scheduleStart() {
-        engine.schedule(at: settings.startSeconds, .player(index, .start))
+        kernel.schedule(at: settings.startSeconds, .player(index, .start))
         for (position, action) in settings.actions.enumerated() {
-            engine.schedule(at: action.time, .player(index, .action(position)))
+            kernel.schedule(at: action.time, .player(index, .action(position)))
         }
     }
 
     // MARK: - Event handling
 
-    /// Handles one of this player's events at the engine's current time.
+    /// Handles one of this player's events at the kernel's current time.
     func handle(_ event: PlayerEvent) {
-        let now = engine.now
+        let now = kernel.now
         switch event {
         case .start:
             start(at: now)
-        case .wake(let generation):
-            guard generation == wakeGeneration else { return }
+        case .wake:
+            wakeTimer = nil
             requestNextIfNeeded(at: now)
             if waitKind != .none { startIfReady(at: now) }
-        case .firstByte(let generation):
-            guard generation == requestGeneration, var current = request else { return }
+        case .firstByte:
+            firstByteTimer = nil
+            guard var current = request else { return }
             current.firstByteTime = now
             request = startDownload(current, at: now)
             scheduleProgressCheck(at: now)
-        case .bufferRunsOut(let generation):
-            guard generation == queuedRunOut?.generation else { return }
-            queuedRunOut = nil
-            guard let due = dueRunOut, due.generation == clockGeneration else { return }
-            guard due.generation == generation else {
-                queueRunOut(due)  // an entry for an earlier run-out: wait on for the one due now
-                return
-            }
-            dueRunOut = nil
+        case .bufferRunsOut:
+            runOutTimer = nil
             bufferRanOut(at: now)
-        case .keepUpCheck(let generation):
-            guard generation == keepUpGeneration, waitKind != .none else { return }
+        case .keepUpCheck:
+            keepUpTimer = nil
+            guard waitKind != .none else { return }
             startIfReady(at: now)
-        case .cacheRead(let generation):
-            guard generation == requestGeneration, request?.fromCache == true else { return }
+        case .cacheRead:
+            cacheReadTimer = nil
+            guard request?.fromCache == true else { return }
             downloadFinished(at: now)
-        case .progressCheck(let generation):
-            guard generation == requestGeneration, request?.firstByteTime != nil else { return }
+        case .progressCheck:
+            progressTimer = nil
+            guard request?.firstByteTime != nil else { return }
             checkProgress(at: now)
         case .action(let position):
             perform(settings.actions[position].action, at: now)
-        case .requestTimeout(let generation):
-            guard generation == timeoutGeneration, request != nil else { return }
+        case .requestTimeout:
+            timeoutTimer = nil
+            guard request != nil else { return }
             requestTimeoutFired(at: now)
-        case .retry(let generation):
-            guard generation == requestGeneration, pendingRetry != nil, !state.isFinal else { return }
+        case .retry:
+            retryTimer = nil
+            guard pendingRetry != nil, !state.isFinal else { return }
             sendRetry(at: now)
         }
         recordRow(at: now)
@@ -303,10 +313,9 @@ public final class Player {
         else { return }
         let buffer = bufferLevel(at: now)
         if isAboveTarget(buffer) {
-            wakeGeneration &+= 1
+            kernel.cancel(&wakeTimer)
             if isAdvancing {
-                engine.schedule(
-                    at: now + (buffer - bufferTarget) / rate, .player(index, .wake(generation: wakeGeneration)))
+                wakeTimer = kernel.schedule(at: now + (buffer - bufferTarget) / rate, .player(index, .wake))
             }
             return
         }
@@ -319,9 +328,9 @@ public final class Player {
         switch decision {
         case .wait(let seconds):
             isPolicyWaiting = true
-            wakeGeneration &+= 1
+            kernel.cancel(&wakeTimer)
             // At least 1 ms, so a policy that keeps answering "wait 0" cannot stall simulated time.
-            engine.schedule(at: now + max(seconds, 0.001), .player(index, .wake(generation: wakeGeneration)))
+            wakeTimer = kernel.schedule(at: now + max(seconds, 0.001), .player(index, .wake))
         case .variant(let chosen):
             let variant = min(max(chosen, 0), context.maxVariant)
             let segment = nextSegment
@@ -339,18 +348,17 @@ public final class Player {
             segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer,
             attempt: attempt)
         lastVariant = variant
-        requestGeneration &+= 1
+        cancelRequestTimers()
         resetRequestTimeout(at: now)
         if let cache, cache.lookUp(content: content, segment: segment, variant: variant) {
             request!.fromCache = true
             request!.firstByteTime = now
-            engine.schedule(
-                at: now + bits / cache.diskBitsPerSecond, .player(index, .cacheRead(generation: requestGeneration)))
+            cacheReadTimer = kernel.schedule(at: now + bits / cache.diskBitsPerSecond, .player(index, .cacheRead))
             return
         }
         let rtt = link.latency(at: now) ?? 0
         if rtt > 0 {
-            engine.schedule(at: now + rtt, .player(index, .firstByte(generation: requestGeneration)))
+            firstByteTimer = kernel.schedule(at: now + rtt, .player(index, .firstByte))
         } else {
             request!.firstByteTime = now
             request = startDownload(request!, at: now)
@@ -360,7 +368,7 @@ public final class Player {
 
     func scheduleProgressCheck(at now: Double) {
         guard let interval = policy.progressCheckInterval, interval > 0 else { return }
-        engine.schedule(at: now + max(interval, 0.001), .player(index, .progressCheck(generation: requestGeneration)))
+        progressTimer = kernel.schedule(at: now + max(interval, 0.001), .player(index, .progressCheck))
     }
 
     /// Reports the request in flight to the policy; abandons it if the policy says so.
@@ -487,21 +495,20 @@ public final class Player {
         totals.stallSeconds + (waitKind == .stall ? now - waitStart : 0)
     }
 
+    /// Sets the run-out timer to the instant the buffer runs dry at the current rate (moving a pending one).
     func scheduleRunOut(at now: Double) {
-        clockGeneration &+= 1
-        let runOut = max(now + (bufferedEnd - playhead) / rate, engine.now)
-        let due = (time: runOut, sequence: engine.queue.reserveSequence(), generation: clockGeneration)
-        dueRunOut = due
-        // A queued entry no later than the new instant will hand over to it when it comes due.
-        if let queued = queuedRunOut, queued.time <= runOut { return }
-        queueRunOut(due)
+        let runOut = now + (bufferedEnd - playhead) / rate
+        if let pending = runOutTimer, kernel.move(pending, to: runOut) { return }
+        runOutTimer = kernel.schedule(at: runOut, .player(index, .bufferRunsOut))
     }
 
-    /// Queues the run-out entry for `due` and waits for it.
-    func queueRunOut(_ due: (time: Double, sequence: UInt64, generation: UInt64)) {
-        engine.queue.schedule(
-            at: due.time, sequence: due.sequence, .player(index, .bufferRunsOut(generation: due.generation)))
-        queuedRunOut = (due.time, due.generation)
+    /// Cancels the timers of the request in flight (its first byte, cache read and progress report) and of a
+    /// pending retry.
+    func cancelRequestTimers() {
+        kernel.cancel(&firstByteTimer)
+        kernel.cancel(&cacheReadTimer)
+        kernel.cancel(&progressTimer)
+        kernel.cancel(&retryTimer)
     }
 
     /// The user asked to play at `rate`.
@@ -583,10 +590,10 @@ public final class Player {
             return true
         case .unlikely(let recheckAt):
             waitingReason = .toMinimizeStalls
-            keepUpGeneration &+= 1
+            kernel.cancel(&keepUpTimer)
             guard let recheckAt else { return false }
             if recheckAt > now + SimulationTime.tolerance {
-                engine.schedule(at: recheckAt, .player(index, .keepUpCheck(generation: keepUpGeneration)))
+                keepUpTimer = kernel.schedule(at: recheckAt, .player(index, .keepUpCheck))
                 return false
             }
             return true  // Within rounding of now: likely.
@@ -598,7 +605,7 @@ public final class Player {
         guard isAdvancing else { return }
         freezePlayhead(at: now)
         isAdvancing = false
-        clockGeneration &+= 1
+        kernel.cancel(&runOutTimer)
         state = .buffering
         beginWait(.coordinated, at: now)
         waitingReason = .waitingForCoordinatedPlayback
@@ -632,7 +639,7 @@ public final class Player {
         // A download landing within rounding of this instant is not a stall.
         if request != nil, link.projectedFinish(owner: index) <= now + SimulationTime.tolerance {
             isAdvancing = true
-            clockGeneration &+= 1
+            kernel.cancel(&runOutTimer)
             return
         }
         state = .buffering
@@ -643,6 +650,7 @@ public final class Player {
 
     /// Ends the player's run in `final` state.
     func finish(_ final: PlaybackState, at now: Double) {
+        let wasFinal = state.isFinal
         freezePlayhead(at: now)
         endWait(at: now)
         isAdvancing = false
@@ -652,14 +660,16 @@ public final class Player {
         totals.endTime = now
         coordinator?.memberFinished(self, at: now)
         pendingRetry = nil
-        timeoutGeneration &+= 1
-        wakeGeneration &+= 1
-        clockGeneration &+= 1
-        keepUpGeneration &+= 1
+        kernel.cancel(&timeoutTimer)
+        kernel.cancel(&wakeTimer)
+        kernel.cancel(&runOutTimer)
+        kernel.cancel(&keepUpTimer)
+        cancelRequestTimers()
         if request != nil {
             link.cancelFlow(owner: index, at: now)
             request = nil
         }
+        if !wasFinal { roster?.playerEnded() }
     }
 
     /// Closes open intervals when the run stops at `now` with this player still going.
