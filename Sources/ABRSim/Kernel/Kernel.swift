@@ -127,21 +127,22 @@ public final class Kernel<Event> {
             now = entry.time
             processedCount += 1
             let index = Int(entry.payload)
-            let slot = slots[index]
             // A stale entry: the event was moved earlier and has a newer entry.
-            guard slot.queuedSequence == entry.sequence else { continue }
-            if slot.isCancelled {
+            guard slots[index].queuedSequence == entry.sequence else { continue }
+            if slots[index].isCancelled {
                 release(index)
                 continue
             }
-            if slot.dueSequence != entry.sequence {
+            let dueSequence = slots[index].dueSequence
+            if dueSequence != entry.sequence {
                 // Moved later: queue it at its due time.
-                slots[index].queuedTime = slot.dueTime
-                slots[index].queuedSequence = slot.dueSequence
-                queue.insert(EventQueue.Entry(time: slot.dueTime, sequence: slot.dueSequence, payload: entry.payload))
+                let dueTime = slots[index].dueTime
+                slots[index].queuedTime = dueTime
+                slots[index].queuedSequence = dueSequence
+                queue.insert(EventQueue.Entry(time: dueTime, sequence: dueSequence, payload: entry.payload))
                 continue
             }
-            guard let event = slot.event else { continue }
+            guard let event = slots[index].event else { continue }
             release(index)
             dispatch(event)
         }

@@ -73,13 +73,14 @@ public final class Player {
     /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).
     var isPolicyWaiting = false
 
-    // Pending timed events of playback and loading, each cancelled when it no longer applies.
+    // Pending timed events of playback and loading, each cancelled when it no longer applies. Read and written at
+    // most events (unchecked exclusivity, as the parts).
     /// The wake that tries the next request.
-    var wakeTimer: TimerHandle?
+    @exclusivity(unchecked) var wakeTimer: TimerHandle?
     /// The instant the buffer runs out if nothing changes; moved later by every arrival.
-    var runOutTimer: TimerHandle?
+    @exclusivity(unchecked) var runOutTimer: TimerHandle?
     /// The re-evaluation of the keep-up verdict at the instant the predictor named.
-    var keepUpTimer: TimerHandle?
+    @exclusivity(unchecked) var keepUpTimer: TimerHandle?
 
     // Records.
     // Appended to at every download and state change; each append calls nothing that reaches the same array, and

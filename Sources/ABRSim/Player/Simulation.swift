@@ -15,8 +15,9 @@ public final class Simulation {
     public let timeLimit: Double
     /// Whether the players record timeline rows.
     let recordsTimeline: Bool
-    /// Each link's pending completion event.
-    var completionTimers: [TimerHandle?]
+    /// Each link's pending completion event (unchecked exclusivity: modified in place after each change of a
+    /// link's flows, by the run's one thread, with no call out during the access).
+    @exclusivity(unchecked) var completionTimers: [TimerHandle?]
     /// The players still going; stops the kernel when none is left.
     let roster: LivePlayerCount
     /// The request-timeout reviews of the links' flows.
