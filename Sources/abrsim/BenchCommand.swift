@@ -92,7 +92,7 @@ enum BenchCommand {
                         return PlayerConfiguration(
                             id: "p\(index)", content: content,
                             policy: ThroughputPolicy(estimator: DualEWMAEstimator.dashjs), policyLabel: "throughput",
-                            settings: settings, estimator: DualEWMAEstimator.hlsjs)
+                            settings: settings)
                     }
                 }
                 text += String(count).leftPadding(toLength: 7)
@@ -132,8 +132,7 @@ enum BenchCommand {
                             seed: 1, playerIndex: 0, curve: network.curve, content: content, settings: settings))
                     return [
                         PlayerConfiguration(
-                            id: "bench", content: content, policy: policy, policyLabel: label, settings: settings,
-                            estimator: DualEWMAEstimator.hlsjs)
+                            id: "bench", content: content, policy: policy, policyLabel: label, settings: settings)
                     ]
                 }
                 text +=

@@ -1,10 +1,10 @@
-/// A priority queue of simulation events ordered by time, then by the order they were scheduled.
+/// A priority queue of simulation events ordered by time, then by sequence number.
 ///
-/// A binary min-heap over `(time, sequence)`: ties at the same instant come out first-in first-out, which
-/// makes every run deterministic. The payload is generic so events are plain values (no boxing, no
-/// allocation per event once the heap's storage has grown). The simulation's run loop is its only user.
+/// A binary min-heap over `(time, sequence)`. The ``Kernel`` numbers events in the order they are scheduled, so
+/// ties at the same instant come out first-in first-out, which makes every run deterministic. The payload is
+/// generic so entries are plain values (no boxing, no allocation per event once the heap's storage has grown).
 ///
-/// - Complexity: `schedule` and `popNext` are O(log n); `nextTime` is O(1).
+/// - Complexity: `insert` and `popNext` are O(log n); `nextTime` is O(1).
 public struct EventQueue<Payload> {
     /// One scheduled event.
     public struct Entry {
@@ -14,10 +14,16 @@ public struct EventQueue<Payload> {
         public var sequence: UInt64
         /// What happens.
         public var payload: Payload
+
+        /// An entry at `time` (seconds) with its sequence number.
+        public init(time: Double, sequence: UInt64, payload: Payload) {
+            self.time = time
+            self.sequence = sequence
+            self.payload = payload
+        }
     }
 
     var heap: [Entry] = []
-    var nextSequence: UInt64 = 0
 
     /// An empty queue.
     public init() {}
@@ -31,24 +37,9 @@ public struct EventQueue<Payload> {
     /// The time of the earliest pending event, or `.infinity` when there is none.
     public var nextTime: Double { heap.first?.time ?? .infinity }
 
-    /// Takes the next sequence number without scheduling anything. An event scheduled later with it
-    /// (``schedule(at:sequence:_:)``) sorts exactly as if it had been scheduled now: a component can keep one
-    /// entry in the queue for a deadline that keeps moving later, instead of one stale entry per move.
-    public mutating func reserveSequence() -> UInt64 {
-        defer { nextSequence &+= 1 }
-        return nextSequence
-    }
-
-    /// Adds an event at `time` (seconds) under a sequence number taken earlier with ``reserveSequence()``.
-    public mutating func schedule(at time: Double, sequence: UInt64, _ payload: Payload) {
-        heap.append(Entry(time: time, sequence: sequence, payload: payload))
-        siftUp(heap.count - 1)
-    }
-
-    /// Adds an event at `time` (seconds).
-    public mutating func schedule(at time: Double, _ payload: Payload) {
-        heap.append(Entry(time: time, sequence: nextSequence, payload: payload))
-        nextSequence &+= 1
+    /// Adds `entry` at exactly its time and sequence number.
+    public mutating func insert(_ entry: Entry) {
+        heap.append(entry)
         siftUp(heap.count - 1)
     }
 

@@ -14,8 +14,8 @@
 ///   piece by piece to the next completion.
 ///
 /// The link recomputes the next completion whenever a flow joins, leaves or changes its demand, never by
-/// stepping time. The simulation asks ``nextCompletionTime()`` after each change and schedules one event
-/// carrying ``generation``; an event whose generation is stale is ignored.
+/// stepping time. After each change (``flowsChanged``) the simulation cancels the link's completion timer, asks
+/// ``nextCompletionTime()`` and schedules the next one.
 public final class SharedLink {
     /// One transfer in progress.
     struct Flow {
@@ -73,14 +73,10 @@ public final class SharedLink {
     @exclusivity(unchecked) var lastCumulativeBits = 0.0
     /// The curve piece `lastUpdate` fell in (−1: none yet), where the next ``advance(to:)`` starts looking.
     @exclusivity(unchecked) var lastUpdatePiece = -1
-    /// The last change of the flows at which the request-timeout review found every flow receiving and none able
-    /// to time out before the next change, so it skipped the players' own reviews; they start from here
-    /// (`-.infinity`: never). Set by ``Simulation/reviewRequestTimeouts(on:horizon:)``.
-    @exclusivity(unchecked) var allFlowsReceivingAt = -Double.infinity
     /// The flow whose finish ``nextCompletionTime()`` predicted last (`nil`: the time was a re-evaluation point).
     @exclusivity(unchecked) var predictedOwner: Int?
-    /// Incremented on every change of the flow set; completion events carry it so stale ones are dropped.
-    @exclusivity(unchecked) public private(set) var generation: UInt64 = 0
+    /// Whether the flows changed since the simulation last scheduled the link's next completion (it clears this).
+    @exclusivity(unchecked) public internal(set) var flowsChanged = false
     /// Pieces walked at most per look-up in the capped regime before settling for a re-evaluation point.
     static let maximumPiecesPerLookup = 4096
     /// The highest rate the curve offers (bit/s), found on first use by a download model's window.
@@ -170,7 +166,7 @@ public final class SharedLink {
             for index in 0..<count where tiers[index] == top { total += shares[index] }
             for index in 0..<count where tiers[index] == top && total > 0 { fractions[index] = shares[index] / total }
         }
-        generation &+= 1
+        flowsChanged = true
     }
 
     /// Makes `array` hold `count` copies of `value`, keeping its storage.
@@ -356,7 +352,7 @@ public final class SharedLink {
         predictedOwner = nil
         flows.removeAll(keepingCapacity: true)
         anyFlowCapped = false
-        generation &+= 1
+        flowsChanged = true
         return owner
     }
 }

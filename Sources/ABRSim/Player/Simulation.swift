@@ -1,20 +1,30 @@
-/// One run: players over a shared network, driven by the event queue until every player has ended or
-/// failed, the events run out, or the time limit is reached.
+/// One run: the assembly of the model's parts — players over a shared network, their links, coordination groups
+/// and caches — on one ``Kernel``, which runs until every player has ended or failed, the events run out, or the
+/// time limit is reached.
 ///
 /// The scenario layer builds it; ``run()`` returns the records every output is made from.
 public final class Simulation {
-    /// The engine (queue, clock, link).
-    public let engine: SimulationEngine
+    /// The kernel (clock, queue, timers).
+    public let kernel: Kernel<SimulationEvent>
+    /// The links: 0 is the shared link every player starts on; the others are external playback routes, each with
+    /// its own network.
+    public let links: [SharedLink]
     /// The players, in scenario order.
     public let players: [Player]
     /// Stop at this simulated time (seconds) if not finished before.
     public let timeLimit: Double
     /// Whether the players record timeline rows.
     let recordsTimeline: Bool
-    /// Events processed so far (stale ones included), for benchmarks.
-    @exclusivity(unchecked) public private(set) var eventCount = 0
-    /// The shortest request timeout of the players (seconds).
-    let minimumTimeout: Double
+    /// Each link's pending completion event (unchecked exclusivity: modified in place after each change of a
+    /// link's flows, by the run's one thread, with no call out during the access).
+    @exclusivity(unchecked) var completionTimers: [TimerHandle?]
+    /// The players still going; stops the kernel when none is left.
+    let roster: LivePlayerCount
+    /// The request-timeout reviews of the links' flows.
+    let timeoutReviews: RequestTimeoutReviews
+
+    /// Events processed so far (cancelled ones included), for benchmarks.
+    public var eventCount: Int { kernel.processedCount }
 
     /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
     /// else unlimited. `allocation` and `priorityWeights` split the link between players' downloads.
@@ -28,17 +38,23 @@ public final class Simulation {
         let allocator = allocation.allocator
         var links: [SharedLink] = [SharedLink(curve: curve, allocator: allocator)]
         for route in routes { links.append(SharedLink(curve: route, allocator: allocator)) }
-        engine = SimulationEngine(links: links)
+        let kernel = Kernel<SimulationEvent>()
+        self.kernel = kernel
+        self.links = links
+        completionTimers = Array(repeating: nil, count: links.count)
+        roster = LivePlayerCount(count: configurations.count, kernel: kernel)
+        timeoutReviews = RequestTimeoutReviews(linkCount: links.count)
         var players: [Player] = []
         for (index, configuration) in configurations.enumerated() {
             players.append(
                 Player(
-                    index: index, configuration: configuration, engine: engine, priorityWeights: priorityWeights,
-                    recordsTimeline: recordsTimeline, keepsSegmentRecords: keepsSegmentRecords))
+                    index: index, configuration: configuration, kernel: kernel, links: links, roster: roster,
+                    timeoutReviews: timeoutReviews, priorityWeights: priorityWeights, recordsTimeline: recordsTimeline,
+                    keepsSegmentRecords: keepsSegmentRecords))
         }
         self.players = players
         self.recordsTimeline = recordsTimeline
-        minimumTimeout = players.map(\.settings.requests.timeoutSeconds).min() ?? .infinity
+        timeoutReviews.minimumTimeout = players.map(\.settings.requests.timeoutSeconds).min() ?? .infinity
         var sharedCache: SegmentCache?
         for player in players {
             guard let settings = player.settings.cache else { continue }
@@ -61,7 +77,7 @@ public final class Simulation {
                 groups[name] = PlaybackCoordinator(name: name)
                 order.append(name)
             }
-            groups[name]!.add(player)
+            groups[name]?.add(player)
         }
         var limit = timeLimit ?? .infinity
         if curve.atEnd == .end { limit = min(limit, curve.duration) }
@@ -71,34 +87,20 @@ public final class Simulation {
     /// Runs to the end and returns what happened.
     @discardableResult public func run() -> SimulationResult {
         for player in players { player.scheduleStart() }
-        while let entry = engine.queue.popNext() {
-            if entry.time > timeLimit {
-                engine.now = timeLimit
-                break
-            }
-            engine.now = entry.time
-            eventCount += 1
-            switch entry.payload {
+        kernel.run(until: timeLimit) { event in
+            switch event {
             case .player(let index, let event):
                 players[index].handle(event)
-            case .linkCompletion(let linkIndex, let generation):
-                let link = engine.links[linkIndex]
-                guard generation == link.generation else { break }
-                if let owner = link.takeFinishedSingle(at: engine.now) {
-                    players[owner].downloadFinished(at: engine.now)
-                } else {
-                    for owner in link.takeFinished(at: engine.now) {
-                        players[owner].downloadFinished(at: engine.now)
-                    }
-                }
+            case .linkCompletion(let linkIndex):
+                completionTimers[linkIndex] = nil
+                linkCompleted(linkIndex)
             }
-            for linkIndex in engine.links.indices { rescheduleLink(linkIndex) }
+            for linkIndex in links.indices { rescheduleLink(linkIndex) }
             if recordsTimeline {
-                for linkIndex in engine.links.indices { recordShareChanges(on: linkIndex) }
+                for linkIndex in links.indices { recordShareChanges(on: linkIndex) }
             }
-            if players.allSatisfy({ $0.state.isFinal }) { break }
         }
-        let end = engine.now
+        let end = kernel.now
         // A run never ends with a player that is still loading as if it had succeeded: it never started playing
         // (the run's time limit or the network's end came first), which its summary must say.
         for player in players where player.state == .loading {
@@ -121,26 +123,59 @@ public final class Simulation {
             priorityWeights: players.map { $0.priorityWeights.weight($0.settings.networkResourcePriority) })
     }
 
-    /// After any change to a link's flows, schedules its next completion (once per generation); fails the
+    /// Link `linkIndex`'s completion event came due: the players whose transfers finished are told.
+    func linkCompleted(_ linkIndex: Int) {
+        let link = links[linkIndex]
+        let now = kernel.now
+        if let owner = link.takeFinishedSingle(at: now) {
+            players[owner].downloadFinished(at: now)
+        } else {
+            for owner in link.takeFinished(at: now) { players[owner].downloadFinished(at: now) }
+        }
+    }
+
+    /// After any change to a link's flows, schedules its next completion (cancelling the one before); fails the
     /// players whose transfers can never finish because the network delivers nothing more (a network that ends);
     /// re-arms the request timeouts of the players on the link.
     func rescheduleLink(_ linkIndex: Int) {
-        let link = engine.links[linkIndex]
-        guard link.generation != engine.scheduledLinkGenerations[linkIndex] else { return }
-        engine.scheduledLinkGenerations[linkIndex] = link.generation
+        let link = links[linkIndex]
+        guard link.flowsChanged else { return }
+        link.flowsChanged = false
+        kernel.cancel(&completionTimers[linkIndex])
         let next = link.nextCompletionTime()
+        let now = kernel.now
         if next.isFinite {
-            engine.schedule(at: next, .linkCompletion(link: linkIndex, generation: link.generation))
+            completionTimers[linkIndex] = kernel.schedule(at: next, .linkCompletion(link: linkIndex))
             // The flows' rates changed: re-arm each request's timeout for the new allocation.
-            reviewRequestTimeouts(on: linkIndex, horizon: next)
+            timeoutReviews.review(link: linkIndex, of: link, horizon: next, players: players, now: now)
         } else if link.activeFlowCount > 0 {
             for player in players where player.linkIndex == linkIndex && link.remainingBits(owner: player.index) != nil
             {
-                player.finish(.failed(reason: "the network delivers no more data"), at: engine.now)
-                player.recordRow(at: engine.now)
+                player.finish(.failed(reason: "the network delivers no more data"), at: now)
+                player.recordRow(at: now)
             }
             rescheduleLink(linkIndex)
         }
+    }
+}
+
+/// The number of players of a run still going (neither ended nor failed). Players tell it when they end; it stops
+/// the kernel when none is left, so the run's loop never looks at every player.
+final class LivePlayerCount {
+    /// Players still going.
+    private(set) var count: Int
+    let kernel: Kernel<SimulationEvent>
+
+    /// `count` players going on `kernel`.
+    init(count: Int, kernel: Kernel<SimulationEvent>) {
+        self.count = count
+        self.kernel = kernel
+    }
+
+    /// One player ended or failed.
+    func playerEnded() {
+        count -= 1
+        if count == 0 { kernel.stop() }
     }
 }
 
@@ -150,10 +185,10 @@ extension Simulation {
     /// and under a cap (a rate limit, the loss bound) so does a change of capacity. So the latest rows at any
     /// instant give every player's current share, and they never sum above 1.
     func recordShareChanges(on linkIndex: Int) {
-        let link = engine.links[linkIndex]
+        let link = links[linkIndex]
         for player in players where player.linkIndex == linkIndex {
             guard let last = player.lastRow, last.linkShare != link.share(owner: player.index) else { continue }
-            player.recordRow(at: engine.now)
+            player.recordRow(at: kernel.now)
         }
     }
 }

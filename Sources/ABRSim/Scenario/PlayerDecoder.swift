@@ -2,9 +2,8 @@
 ///
 /// Keys: `id` (required), `policy` (a name, `name(k=v,…)`, or `{"name": …, parameters…}`),
 /// `preferredForwardBufferDuration`, `automaticallyWaitsToMinimizeStalling`, `autoplay`, `rate`,
-/// `startSeconds`, `keepUp` (`{"predictor": "playThrough", "minimumBufferSeconds", "safetyFactor"}` or
-/// `{"predictor": "fixedThreshold", "startSeconds", "afterStallSeconds"}`), `requests` (timeout and retries, see
-/// ``RequestRetryDecoder``), `actions`.
+/// `startSeconds`, `keepUp` (`{"predictor": NAME, parameters…}`, a name of ``KeepUpPredictorRegistry``),
+/// `requests` (timeout and retries, see ``RequestRetryDecoder``), `actions`.
 struct PlayerDecoder {
     /// The scenario's content, if it has one for every player.
     let content: Content?
@@ -140,37 +139,24 @@ struct PlayerDecoder {
         return level
     }
 
+    /// A `keepUp` object: the predictor named by `predictor`, looked up in ``KeepUpPredictorRegistry/builtIn``
+    /// and built from the object's other keys.
     func decodePredictor(_ reader: JSONReader) throws -> any KeepUpPredictor {
         let object = try reader.object()
         let kindReader = try object.required("predictor")
         let kind = try kindReader.string()
-        let predictor: any KeepUpPredictor
-        switch kind {
-        case "playThrough", "lastVariantPlayThrough":
-            var p = kind == "playThrough" ? PlayThroughPredictor() : PlayThroughPredictor.lastVariant
-            if let x = object.optional("minimumBufferSeconds") {
-                p.minimumBufferSeconds = try x.double(in: ScenarioBounds.bufferSeconds)
-            }
-            if let x = object.optional("safetyFactor") { p.safetyFactor = try x.double(in: 0.001...1000) }
-            if let x = object.optional("resumeHorizonSeconds") {
-                p.resumeHorizonSeconds = try x.double(in: 0.001...86_400)
-            }
-            predictor = p
-        case "fixedThreshold":
-            var p = FixedThresholdPredictor()
-            if let x = object.optional("startSeconds") {
-                p.startSeconds = try x.double(in: ScenarioBounds.bufferSeconds)
-            }
-            if let x = object.optional("afterStallSeconds") {
-                p.afterStallSeconds = try x.double(in: ScenarioBounds.bufferSeconds)
-            }
-            predictor = p
-        default:
-            throw kindReader.error(
-                "unknown predictor '\(kind)' (expected playThrough, lastVariantPlayThrough or fixedThreshold)")
+        let registry = KeepUpPredictorRegistry.builtIn
+        guard let predictor = try registry.makePredictor(kind, parameters: JSONKeepUpParameters(object: object)) else {
+            throw kindReader.error("unknown predictor '\(kind)' (expected \(Self.alternatives(registry.names)))")
         }
         try object.finish()
         return predictor
+    }
+
+    /// `a, b or c`.
+    static func alternatives(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + last
     }
 
     func decodeActions(_ reader: JSONReader) throws -> [TimedAction] {
@@ -233,5 +219,15 @@ struct PlayerDecoder {
         if let position = routeNames.firstIndex(of: name) { return position + 1 }
         let known = ["local"] + routeNames
         throw reader.error("unknown route '\(name)' (known: \(known.joined(separator: ", ")))")
+    }
+}
+
+/// A `keepUp` object's parameters, read for a predictor's factory.
+struct JSONKeepUpParameters: KeepUpParameters {
+    let object: JSONObjectReader
+
+    func number(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let reader = object.optional(name) else { return nil }
+        return try reader.double(in: range)
     }
 }

@@ -29,7 +29,7 @@ public struct ScenarioRunner {
             configurations.append(
                 PlayerConfiguration(
                     id: player.id, content: player.content, policy: policy, policyLabel: player.policy.label,
-                    settings: player.settings, estimator: DualEWMAEstimator.hlsjs))
+                    settings: player.settings))
         }
         let simulation = Simulation(
             curve: scenario.network.curve, players: configurations, timeLimit: scenario.durationSeconds,

@@ -1,7 +1,7 @@
 extension Player {
     /// Carries out a user action at `now`; playback actions of a coordinated player apply to its whole group.
     func perform(_ action: PlayerAction, at now: Double) {
-        guard !state.isFinal, state != .idle else { return }
+        guard !playback.state.isFinal, playback.state != .idle else { return }
         if let coordinator, action.isCoordinated {
             coordinator.perform(action, from: self, at: now)
         } else {
@@ -11,7 +11,7 @@ extension Player {
 
     /// Carries out `action` on this player alone.
     func performLocally(_ action: PlayerAction, at now: Double) {
-        guard !state.isFinal, state != .idle else { return }
+        guard !playback.state.isFinal, playback.state != .idle else { return }
         switch action {
         case .play(let newRate):
             requestPlay(rate: newRate, at: now)
@@ -22,7 +22,7 @@ extension Player {
         case .seek(let target):
             seek(to: target, at: now)
         case .skip(let offset):
-            seek(to: playheadPosition(at: now) + offset, at: now)
+            seek(to: playhead.position(at: now) + offset, at: now)
         case .networkResourcePriority(let priority):
             demand.priority = priority
             demand.weight = priorityWeights.weight(priority)
@@ -36,7 +36,7 @@ extension Player {
     /// transfer in flight continues there with the bits it still needs.
     func moveToLink(_ target: Int, at now: Double) {
         guard target != linkIndex else { return }
-        if let current = request, current.firstByteTime != nil, !current.fromCache {
+        if let current = download.request, current.firstByteTime != nil, !current.fromCache {
             link.advance(to: now)
             let remaining = link.remainingBits(owner: index) ?? 0
             let lastData = link.lastDataTime(owner: index)
@@ -52,16 +52,16 @@ extension Player {
 
     /// Rate to 0: the playhead stops, loading goes on up to the target.
     func pause(at now: Double) {
-        guard isPlayRequested else { return }
+        guard playback.isPlayRequested else { return }
         freezePlayhead(at: now)
         endWait(at: now)
-        isPlayRequested = false
-        isAdvancing = false
-        clockGeneration &+= 1
-        keepUpGeneration &+= 1
-        state = hasStarted ? .paused : (hasMedia(at: now) ? .readyToPlay : .loading)
-        timeControlStatus = .paused
-        waitingReason = nil
+        playback.isPlayRequested = false
+        playhead.isAdvancing = false
+        kernel.cancel(&runOutTimer)
+        kernel.cancel(&keepUpTimer)
+        playback.state = playback.hasStarted ? .paused : (playhead.hasMedia(at: now) ? .readyToPlay : .loading)
+        playback.timeControlStatus = .paused
+        playback.waitingReason = nil
         requestNextIfNeeded(at: now)
     }
 
@@ -69,41 +69,42 @@ extension Player {
     /// in flight; playback (if requested) waits for the buffer to refill.
     func seek(to target: Double, at now: Double) {
         freezePlayhead(at: now)
-        let wasPlaying = isPlayRequested
+        let wasPlaying = playback.isPlayRequested
         endWait(at: now)
         let clamped = min(max(target, 0), content.duration)
         if clamped >= content.duration - SimulationTime.tolerance {
             jumpPlayhead(to: content.duration)
-            bufferedEnd = content.duration
+            playhead.bufferedEnd = content.duration
             finish(.ended, at: now)
             return
         }
-        if let current = request {
+        if let current = download.request {
             // The request gets a row (`cancelled`): its partial bytes were transferred.
             let received = current.fromCache ? 0 : link.cancelFlow(owner: index, at: now)
             let row = record(
                 current, bits: received, firstByte: current.firstByteTime ?? now, at: now,
-                bufferAfter: bufferLevel(at: now), stallSeconds: 0, abandoned: true, cacheHit: current.fromCache,
+                bufferAfter: playhead.bufferLevel(at: now), stallSeconds: 0, abandoned: true,
+                cacheHit: current.fromCache,
                 cancelled: true)
             if !current.fromCache { totals.bytes += row.bytes }
             keep(row)
-            request = nil
+            download.request = nil
         }
         // A seek also drops a retry waiting for its back-off delay.
-        pendingRetry = nil
-        requestGeneration &+= 1
-        timeoutGeneration &+= 1
+        download.pendingRetry = nil
+        download.cancelRequestTimers(on: kernel)
+        kernel.cancel(&download.timeoutTimer)
         jumpPlayhead(to: clamped)
-        bufferedEnd = clamped
+        playhead.bufferedEnd = clamped
         nextSegment = content.segmentIndex(containing: clamped)
-        isAdvancing = false
+        playhead.isAdvancing = false
         isAfterSeek = true
-        clockGeneration &+= 1
-        keepUpGeneration &+= 1
-        wakeGeneration &+= 1
+        kernel.cancel(&runOutTimer)
+        kernel.cancel(&keepUpTimer)
+        kernel.cancel(&wakeTimer)
         if wasPlaying {
-            if hasStarted {
-                state = .buffering
+            if playback.hasStarted {
+                playback.state = .buffering
                 beginWait(.refill, at: now)
             } else {
                 beginWait(.startup, at: now)

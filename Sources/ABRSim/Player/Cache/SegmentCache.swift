@@ -28,7 +28,7 @@ public final class SegmentCache {
         let key = Key(content: ObjectIdentifier(content), segment: segment, variant: variant)
         guard entries[key] != nil else { return false }
         clock &+= 1
-        entries[key]!.lastUse = clock
+        entries[key]?.lastUse = clock
         return true
     }
 

@@ -1,25 +1,24 @@
 /// The request timeout: a request that receives no byte for ``RequestRetrySettings/timeoutSeconds`` is
 /// abandoned, sent again after a back-off delay, and after the retry limit the player fails.
 ///
-/// Between two changes of its link's flows (the link's generation), a flow's rate is zero exactly where it gets
-/// nothing: zero capacity (an outage, a zero piece of a trace), or a share of zero (strict priority starving it,
-/// total loss). After every change ``Simulation/reviewRequestTimeouts(on:horizon:)`` takes a ``LinkMoment`` of
-/// the link and reviews each flow in O(1): it brings the start of the flow's stretch without data up to date and
-/// arms one timeout event where that stretch first reaches the timeout, if before the link's next completion
-/// (the next change it can foresee). Everything goes through the event queue with generations, so runs stay
-/// deterministic.
+/// Between two changes of its link's flows, a flow's rate is zero exactly where it gets nothing: zero capacity (an
+/// outage, a zero piece of a trace), or a share of zero (strict priority starving it, total loss). After every
+/// change ``RequestTimeoutReviews/review(link:of:horizon:players:now:)`` takes a ``LinkMoment`` of the link and
+/// reviews each flow in O(1): it brings the start of the flow's stretch without data up to date and arms the
+/// request's own timeout timer where that stretch first reaches the timeout, if before the link's next completion
+/// (the next change it can foresee).
 extension Player {
     /// Pieces walked per look-up at most; past them a walk settles for a re-evaluation point.
     static let maximumTimeoutPieces = 4096
 
     /// A new request leaves `now` with no data yet and no timeout armed.
     func resetRequestTimeout(at now: Double) {
-        idleSince = now
-        receivedAtReview = 0
-        timeoutReviewedAt = now
-        timeoutHorizon = .infinity
-        armedTimeout = nil
-        timeoutGeneration &+= 1
+        download.idleSince = now
+        download.receivedAtReview = 0
+        download.timeoutReviewedAt = now
+        download.timeoutHorizon = .infinity
+        download.armedTimeout = nil
+        kernel.cancel(&download.timeoutTimer)
     }
 
     /// The rate (bit/s) below which a request counts as receiving nothing: less than one byte per timeout.
@@ -27,12 +26,12 @@ extension Player {
 
     /// The start of `current`'s stretch without data on a capped link, from the link's own record of the flow's
     /// last data (exact even while it trickles below ``minimumDataRateBps``); the request time before any data.
-    func cappedIdleSince(of current: Request, at now: Double) -> Double {
+    func cappedIdleSince(of current: InFlightRequest, at now: Double) -> Double {
         min(max(current.requestTime, link.lastDataTime(owner: index)), now)
     }
 
     /// Bits the request in flight has received (as of the link's last update).
-    func receivedBits(of current: Request) -> Double {
+    func receivedBits(of current: InFlightRequest) -> Double {
         current.bits - (link.remainingBits(owner: index) ?? current.bits)
     }
 
@@ -40,29 +39,31 @@ extension Player {
     /// `fraction` of the capacity (`nil` when flows are capped): updates the stretch without data and arms the
     /// timeout event for the new allocation.
     func reviewRequestTimeout(received: Double, fraction: Double?, moment: LinkMoment) {
-        guard let current = request, !current.fromCache, current.firstByteTime != nil else { return }
+        guard let current = download.request, !current.fromCache, current.firstByteTime != nil else { return }
         let timeout = settings.requests.timeoutSeconds
         guard timeout.isFinite else { return }
         let now = moment.time
-        timeoutHorizon = moment.horizon
-        if received > receivedAtReview + link.completionToleranceBits || moment.receivingAt > timeoutReviewedAt {
+        download.timeoutHorizon = moment.horizon
+        if received > download.receivedAtReview + link.completionToleranceBits
+            || moment.receivingAt > download.timeoutReviewedAt
+        {
             // Data arrived since the last review (surely, if the flow was receiving at a skipped review). Since
             // then its share was positive throughout, so the last bit came where the capacity last was positive.
-            idleSince = min(max(timeoutReviewedAt, moment.receivingAt, moment.lastDelivery), now)
-            receivedAtReview = received
+            download.idleSince = min(max(download.timeoutReviewedAt, moment.receivingAt, moment.lastDelivery), now)
+            download.receivedAtReview = received
         }
-        timeoutReviewedAt = now
+        download.timeoutReviewedAt = now
         guard let fraction else {
             // Capped: a trickle below one byte per timeout adds bits but no data, so the link's record decides.
-            idleSince = cappedIdleSince(of: current, at: now)
+            download.idleSince = cappedIdleSince(of: current, at: now)
             arm(walkedDeadline(from: now, horizon: moment.horizon, timeout: timeout), at: now)
             return
         }
         var deadline: Double?
         if fraction <= 0 {
-            deadline = max(idleSince + timeout, now)  // a zero share: nothing until the allocation changes
-        } else if moment.capacity <= 0, max(min(idleSince, now) + timeout, now) <= moment.zeroStretchEnd {
-            deadline = max(min(idleSince, now) + timeout, now)  // within the zero stretch the flow is in
+            deadline = max(download.idleSince + timeout, now)  // a zero share: nothing until the allocation changes
+        } else if moment.capacity <= 0, max(min(download.idleSince, now) + timeout, now) <= moment.zeroStretchEnd {
+            deadline = max(min(download.idleSince, now) + timeout, now)  // within the zero stretch the flow is in
         } else {
             deadline = longStretchDeadline(after: now, horizon: moment.horizon, timeout: timeout)
         }
@@ -72,9 +73,11 @@ extension Player {
 
     /// Re-reviews the request in flight at `now` (a re-evaluation point, or data came before an armed timeout).
     func reviewRequestTimeout(at now: Double) {
-        guard let current = request else { return }
+        guard let current = download.request else { return }
         link.advance(to: now)
-        let moment = LinkMoment(link, at: now, horizon: timeoutHorizon, receivingAt: link.allFlowsReceivingAt)
+        let moment = LinkMoment(
+            link, at: now, horizon: download.timeoutHorizon,
+            receivingAt: timeoutReviews?.allFlowsReceivingAt[linkIndex] ?? -.infinity)
         reviewRequestTimeout(
             received: receivedBits(of: current), fraction: link.uncappedFraction(owner: index), moment: moment)
     }
@@ -83,10 +86,14 @@ extension Player {
     /// timeout, if before `horizon` (O(log n) in a ``ZeroCapacityIndex`` built on first use).
     func longStretchDeadline(after now: Double, horizon: Double, timeout: Double) -> Double? {
         guard horizon - now >= timeout else { return nil }
-        if zeroCapacityIndex?.link != linkIndex {
-            zeroCapacityIndex = (linkIndex, link.zeroCapacityIndex(minimumLength: timeout))
+        let stretches: ZeroCapacityIndex
+        if let known = download.zeroCapacityIndex, known.link == linkIndex {
+            stretches = known.index
+        } else {
+            stretches = link.zeroCapacityIndex(minimumLength: timeout)
+            download.zeroCapacityIndex = (linkIndex, stretches)
         }
-        guard let start = zeroCapacityIndex!.index.firstStretch(after: now) else { return nil }
+        guard let start = stretches.firstStretch(after: now) else { return nil }
         return start + timeout <= horizon ? start + timeout : nil
     }
 
@@ -98,7 +105,7 @@ extension Player {
         for _ in 0..<Self.maximumTimeoutPieces {
             let to = min(link.nextChange(after: from), horizon)
             if link.deliversNothing(owner: index, at: from) {
-                let start = stretchStart ?? (from == now ? min(idleSince, now) : from)
+                let start = stretchStart ?? (from == now ? min(download.idleSince, now) : from)
                 stretchStart = start
                 if start + timeout <= to { return max(start + timeout, now) }
             } else {
@@ -114,26 +121,26 @@ extension Player {
 
     /// Arms the timeout event at `deadline` (keeping one already armed there) or disarms it.
     func arm(_ deadline: Double?, at now: Double) {
-        if deadline == armedTimeout { return }
-        timeoutGeneration &+= 1
-        armedTimeout = deadline
+        if deadline == download.armedTimeout { return }
+        kernel.cancel(&download.timeoutTimer)
+        download.armedTimeout = deadline
         guard let deadline else { return }
-        engine.schedule(at: deadline, .player(index, .requestTimeout(generation: timeoutGeneration)))
+        download.timeoutTimer = kernel.schedule(at: deadline, .player(index, .requestTimeout))
     }
 
     /// The armed timeout event fired: the request times out if it still has received nothing for the timeout;
     /// otherwise (data came, or the walk was cut short) the timeout is re-armed.
     func requestTimeoutFired(at now: Double) {
-        guard let current = request else { return }
-        armedTimeout = nil
+        guard let current = download.request else { return }
+        download.armedTimeout = nil
         link.advance(to: now)
         let timeout = settings.requests.timeoutSeconds
-        var idle = receivedBits(of: current) <= receivedAtReview + link.completionToleranceBits
+        var idle = receivedBits(of: current) <= download.receivedAtReview + link.completionToleranceBits
         if link.isCapped {
-            idleSince = cappedIdleSince(of: current, at: now)
+            download.idleSince = cappedIdleSince(of: current, at: now)
             idle = true
         }
-        guard idle, now - idleSince >= timeout - SimulationTime.tolerance else {
+        guard idle, now - download.idleSince >= timeout - SimulationTime.tolerance else {
             reviewRequestTimeout(at: now)
             return
         }
@@ -142,18 +149,18 @@ extension Player {
 
     /// Abandons `current` (its partial bytes counted as transferred and wasted), then schedules its retry after
     /// the back-off delay, or fails the player when the retries are used up.
-    func timeOut(_ current: Request, at now: Double) {
+    func timeOut(_ current: InFlightRequest, at now: Double) {
         let received = current.fromCache ? 0 : link.cancelFlow(owner: index, at: now)
         totals.timedOutRequests += 1
-        let buffer = bufferLevel(at: now)
+        let buffer = playhead.bufferLevel(at: now)
         let row = record(
             current, bits: received, firstByte: current.firstByteTime ?? now, at: now, bufferAfter: buffer,
             stallSeconds: 0, abandoned: true, cacheHit: current.fromCache, timedOut: true)
         totals.bytes += current.fromCache ? 0 : row.bytes
         keep(row)
-        request = nil
-        requestGeneration &+= 1
-        timeoutGeneration &+= 1
+        download.request = nil
+        download.cancelRequestTimers(on: kernel)
+        kernel.cancel(&download.timeoutTimer)
         let requests = settings.requests
         if current.attempt > requests.maximumRetries {
             let seconds = formatCSVNumber(requests.timeoutSeconds)
@@ -165,70 +172,20 @@ extension Player {
         }
         var retry = current
         retry.attempt += 1
-        pendingRetry = retry
+        download.pendingRetry = retry
         let delay = requests.delay(beforeRetry: current.attempt)
-        engine.schedule(at: now + delay, .player(index, .retry(generation: requestGeneration)))
+        download.retryTimer = kernel.schedule(at: now + delay, .player(index, .retry))
         requestNextIfNeeded(at: now)
     }
 
     /// Sends the pending retry: a new request for the same segment and variant, paying the RTT again.
     func sendRetry(at now: Double) {
-        guard let retry = pendingRetry else { return }
-        pendingRetry = nil
+        guard let retry = download.pendingRetry else { return }
+        download.pendingRetry = nil
         totals.retries += 1
         send(
-            segment: retry.segment, variant: retry.variant, buffer: bufferLevel(at: now), at: now,
+            segment: retry.segment, variant: retry.variant, buffer: playhead.bufferLevel(at: now), at: now,
             attempt: retry.attempt)
-    }
-}
-
-extension Simulation {
-    /// After a change of link `linkIndex`'s flows, reviews the timeout of every request flowing on it (O(1)
-    /// each), or none when every flow receives now and none can go a timeout without data before `horizon`.
-    func reviewRequestTimeouts(on linkIndex: Int, horizon: Double) {
-        let link = engine.links[linkIndex]
-        let now = engine.now
-        let capped = link.isCapped
-        if !capped, horizon - now < minimumTimeout, link.capacity(at: now) > 0,
-            !link.fractions.contains(where: { $0 <= 0 })
-        {
-            link.allFlowsReceivingAt = now  // the players' next reviews start from here
-            return
-        }
-        let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: link.allFlowsReceivingAt)
-        for position in link.flows.indices {
-            let flow = link.flows[position]
-            guard let current = players[flow.owner].request else { continue }
-            players[flow.owner].reviewRequestTimeout(
-                received: current.bits - max(flow.remainingBits, 0), fraction: capped ? nil : link.fractions[position],
-                moment: moment)
-        }
-    }
-}
-
-/// What a review pass knows about a link at one instant, computed once for all its flows.
-struct LinkMoment {
-    /// The instant (seconds).
-    var time: Double
-    /// The link's next completion: it changes again by then at the latest.
-    var horizon: Double
-    /// c(time) in bit/s.
-    var capacity: Double
-    /// Where the capacity last was positive up to `time`: the last bit of a flow with a positive share.
-    var lastDelivery: Double
-    /// Where the zero-capacity stretch containing `time` ends (`time` when the capacity is positive).
-    var zeroStretchEnd: Double
-    /// The last skipped review at which every flow on the link was receiving.
-    var receivingAt: Double
-
-    /// The moment of `link` at `time`.
-    init(_ link: SharedLink, at time: Double, horizon: Double, receivingAt: Double) {
-        self.time = time
-        self.horizon = horizon
-        self.receivingAt = receivingAt
-        capacity = link.capacity(at: time)
-        lastDelivery = link.lastDelivery(before: time)
-        zeroStretchEnd = capacity > 0 ? time : link.zeroStretchEnd(after: time)
     }
 }
 

@@ -72,6 +72,9 @@ public struct PlayerSettings: Sendable {
     public var requests = RequestRetrySettings()
     /// Predicts `isPlaybackLikelyToKeepUp`.
     public var keepUpPredictor: any KeepUpPredictor = PlayThroughPredictor()
+    /// The player's own throughput estimate, which its keep-up predictor judges with (its policy keeps its own):
+    /// dual EWMA with hls.js's 3 s / 9 s half-lives.
+    public var keepUpEstimator: any ThroughputEstimator = DualEWMAEstimator.hlsjs
     /// User actions, in time order.
     public var actions: [TimedAction] = []
     /// How the bytes of its requests arrive (`nil`: the scenario network's model, else ``FluidModel``).
@@ -114,20 +117,20 @@ public struct PlayerConfiguration {
     /// Its settings.
     public var settings: PlayerSettings
     /// The player's own throughput estimate, used by its keep-up predictor (not by its policy, which keeps
-    /// its own). Default: dual EWMA with hls.js's 3 s / 9 s half-lives.
+    /// its own): the settings' ``PlayerSettings/keepUpEstimator`` unless given.
     public var estimator: any ThroughputEstimator
 
-    /// A player configuration.
+    /// A player configuration; `estimator` replaces the settings' keep-up estimator.
     public init(
         id: String, content: Content, policy: any ABRPolicy, policyLabel: String, settings: PlayerSettings,
-        estimator: any ThroughputEstimator
+        estimator: (any ThroughputEstimator)? = nil
     ) {
         self.id = id
         self.content = content
         self.policy = policy
         self.policyLabel = policyLabel
         self.settings = settings
-        self.estimator = estimator
+        self.estimator = estimator ?? settings.keepUpEstimator
     }
 }
 

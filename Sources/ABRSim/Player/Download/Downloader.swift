@@ -1,0 +1,77 @@
+/// One request of a player: a segment at a variant, from its sending to its end (finished, abandoned, timed out
+/// or cancelled). Times in simulated seconds, sizes in bits.
+struct InFlightRequest {
+    var segment: Int
+    var variant: Int
+    var bits: Double
+    var requestTime: Double
+    var firstByteTime: Double?
+    var bufferBefore: Double
+    var fromCache = false
+    /// 1 for the first request of the segment, 2 for its first retry after a timeout, …
+    var attempt = 1
+    /// The flow's share of the capacity at its first byte without a window (`nil` before it, or from the cache).
+    var fairShare: Double?
+    /// The link's S(t) at the first byte and the link it was read on, for the mean capacity over the download.
+    var bitsAtFirstByte = 0.0
+    var firstByteLink = 0
+    /// What the download model was asked, and its plan (`nil` for the fluid model).
+    var modelRequest: DownloadRequest?
+    var plan: DownloadPlan?
+}
+
+/// The downloader of one player: the request in flight and its timers (first byte, cache read, progress report,
+/// timeout, retry), the request-timeout bookkeeping, and what the connection carries from one request to the next.
+///
+/// Times in simulated seconds, sizes in bits. Owned by ``Player``; its behaviour is in the files beside this one
+/// (Player+Request.swift: send, first byte, progress and abandon, arrival; Player+RequestTimeout.swift: timeout
+/// and retry; Player+Download.swift: the download model).
+struct Downloader {
+    /// The request in flight.
+    var request: InFlightRequest?
+    /// The timed-out request waiting for its back-off delay before it is sent again.
+    var pendingRetry: InFlightRequest?
+    /// Pending events of the request in flight, and of the retry.
+    var firstByteTimer: TimerHandle?
+    var cacheReadTimer: TimerHandle?
+    var progressTimer: TimerHandle?
+    var timeoutTimer: TimerHandle?
+    var retryTimer: TimerHandle?
+
+    // Request timeout (Player+RequestTimeout.swift).
+    /// Start of the request in flight's current stretch without data, as known at ``timeoutReviewedAt``.
+    var idleSince = 0.0
+    /// Bits the request in flight had received at the last review.
+    var receivedAtReview = 0.0
+    var timeoutReviewedAt = 0.0
+    /// The link's next completion at the last review: no timeout event is needed beyond it.
+    var timeoutHorizon = Double.infinity
+    /// When the armed timeout event fires (`nil`: none armed).
+    var armedTimeout: Double?
+    /// The long zero-capacity stretches this player's timeout last used, with its link.
+    var zeroCapacityIndex: (link: Int, index: ZeroCapacityIndex)?
+
+    /// How the bytes of its requests arrive (Player+Download.swift).
+    let model: any DownloadModel
+    /// Whether that is the fluid model (found once: a dynamic cast per request costs on the hot path).
+    let isFluid: Bool
+    /// What the player's connection carries from one request to the next.
+    var connection = ConnectionState()
+    /// When the connection last carried data (seconds; `-.infinity`: never).
+    var connectionBusyUntil = -Double.infinity
+
+    /// A downloader with no request, whose bytes arrive as `model` says.
+    init(model: any DownloadModel) {
+        self.model = model
+        isFluid = model is FluidModel
+    }
+
+    /// Cancels the timers of the request in flight (first byte, cache read, progress report) and of a pending
+    /// retry.
+    mutating func cancelRequestTimers(on kernel: Kernel<SimulationEvent>) {
+        kernel.cancel(&firstByteTimer)
+        kernel.cancel(&cacheReadTimer)
+        kernel.cancel(&progressTimer)
+        kernel.cancel(&retryTimer)
+    }
+}

@@ -1,0 +1,125 @@
+/// The downloader's requests: sending one (through the cache, or paying the RTT before its first byte), reporting
+/// its progress to the policy and abandoning it on the policy's word, and its arrival, which extends the forward
+/// buffer and records its `segments.csv` row. The state is the player's ``Downloader``.
+extension Player {
+    /// Sends the request for `segment` at `variant` (its first byte comes one RTT later).
+    func send(segment: Int, variant: Int, buffer: Double, at now: Double, attempt: Int = 1) {
+        isPolicyWaiting = false
+        let bits = content.sizeBits(segment: segment, variant: variant)
+        var sent = InFlightRequest(
+            segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer,
+            attempt: attempt)
+        lastVariant = variant
+        download.cancelRequestTimers(on: kernel)
+        resetRequestTimeout(at: now)
+        if let cache, cache.lookUp(content: content, segment: segment, variant: variant) {
+            sent.fromCache = true
+            sent.firstByteTime = now
+            download.request = sent
+            download.cacheReadTimer = kernel.schedule(
+                at: now + bits / cache.diskBitsPerSecond, .player(index, .cacheRead))
+            return
+        }
+        let rtt = link.latency(at: now) ?? 0
+        if rtt > 0 {
+            download.request = sent
+            download.firstByteTimer = kernel.schedule(at: now + rtt, .player(index, .firstByte))
+        } else {
+            sent.firstByteTime = now
+            download.request = startDownload(sent, at: now)
+            scheduleProgressCheck(at: now)
+        }
+    }
+
+    func scheduleProgressCheck(at now: Double) {
+        guard let interval = policy.progressCheckInterval, interval > 0 else { return }
+        download.progressTimer = kernel.schedule(at: now + max(interval, 0.001), .player(index, .progressCheck))
+    }
+
+    /// Reports the request in flight to the policy; abandons it if the policy says so.
+    func checkProgress(at now: Double) {
+        guard let current = download.request, let firstByte = current.firstByteTime else { return }
+        link.advance(to: now)
+        let remaining = link.remainingBits(owner: index) ?? 0
+        let progress = DownloadProgress(
+            segment: current.segment, variant: current.variant, totalBits: current.bits,
+            receivedBits: current.bits - remaining, requestTime: current.requestTime, firstByteTime: firstByte,
+            time: now)
+        let buffer = playhead.bufferLevel(at: now)
+        switch policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer)) {
+        case .keepGoing:
+            scheduleProgressCheck(at: now)
+        case .abandon(let chosen):
+            let received = link.cancelFlow(owner: index, at: now)
+            let row = record(
+                current, bits: received, firstByte: firstByte, at: now, bufferAfter: buffer, stallSeconds: 0,
+                abandoned: true)
+            totals.bytes += row.bytes
+            keep(row)
+            download.request = nil
+            let variant = min(max(chosen, 0), maxVariant)
+            send(segment: current.segment, variant: variant, buffer: buffer, at: now)
+        }
+    }
+
+    /// The link finished this player's transfer at `now`.
+    func downloadFinished(at now: Double) {
+        guard let finished = download.request else { return }
+        download.request = nil
+        let firstByte = finished.firstByteTime ?? now
+        let sample = ThroughputSample(
+            bits: finished.bits, requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now)
+        if finished.fromCache {
+            totals.cacheHits += 1
+        } else {
+            connectionFinished(finished, at: now)
+            history.append(sample, variant: finished.variant)
+            estimator.add(sample)
+            keepUpEstimate = .stale
+            totals.bytes += SegmentRecord.wholeBytes(bits: finished.bits)
+            cache?.store(
+                content: content, segment: finished.segment, variant: finished.variant, bytes: finished.bits / 8)
+        }
+        // The playhead keeps moving until the buffer runs dry; bring it to now before adding media.
+        freezePlayhead(at: now)
+        playhead.bufferedEnd = content.segmentStarts[finished.segment + 1]
+        let stallTotal = stallSeconds(at: now)
+        keep(
+            record(
+                finished, bits: finished.bits, firstByte: firstByte, at: now,
+                bufferAfter: playhead.bufferedEnd - playhead.mediaTime,
+                stallSeconds: stallTotal - stallSecondsAtLastArrival, cacheHit: finished.fromCache))
+        stallSecondsAtLastArrival = stallTotal
+        if !finished.fromCache {
+            policy.downloadFinished(
+                sample, context: makeContext(at: now, buffer: playhead.bufferedEnd - playhead.mediaTime))
+        }
+        requestNextIfNeeded(at: now)
+        if playback.waitKind != .none {
+            startIfReady(at: now)
+        } else if playhead.isAdvancing {
+            scheduleRunOut(at: now)
+        } else if playback.state == .loading && !playback.isPlayRequested && playhead.hasMedia(at: now) {
+            playback.state = .readyToPlay
+        }
+        recordRow(at: now)
+    }
+
+    /// The `segments.csv` row of `sent`, ended at `now` with `bits` received.
+    func record(
+        _ sent: InFlightRequest, bits: Double, firstByte: Double, at now: Double, bufferAfter: Double,
+        stallSeconds: Double,
+        abandoned: Bool = false, cacheHit: Bool = false, timedOut: Bool = false, cancelled: Bool = false
+    ) -> SegmentRecord {
+        let view = modelView(of: sent, firstByte: firstByte, at: now)
+        return SegmentRecord(
+            player: index, segment: sent.segment, variant: sent.variant,
+            bitrateBps: content.variants[sent.variant].bitrateBps,
+            durationSeconds: content.segmentDurations[sent.segment], bytes: SegmentRecord.wholeBytes(bits: bits),
+            requestTime: sent.requestTime, firstByteTime: firstByte, doneTime: now,
+            throughputBps: now > firstByte ? bits / (now - firstByte) : (bits > 0 ? .infinity : 0),
+            bufferBeforeSeconds: sent.bufferBefore, bufferAfterSeconds: bufferAfter, stallSeconds: stallSeconds,
+            abandoned: abandoned, cacheHit: cacheHit, timedOut: timedOut, attempt: sent.attempt,
+            cancelled: cancelled, availableBps: view.availableBps, modelThroughputBps: view.modelThroughputBps)
+    }
+}
