@@ -67,20 +67,34 @@ public struct StrictPriorityAllocator: BandwidthAllocator {
     }
 }
 
-/// The allocation strategies a scenario can name.
-public enum AllocationStrategy: String, Sendable, CaseIterable {
-    case weighted
-    case equal
-    case strict
+/// A registered bandwidth allocator, by the name a scenario gives (`allocation.strategy`): what the scenario
+/// decoder and ``Simulation`` pass around. Two values are equal when they name the same allocator.
+public struct AllocationStrategy: RegisteredName {
+    public let rawValue: String
+    /// The allocator the shared link calls.
+    public let definition: any BandwidthAllocator
 
-    /// The allocator for this strategy.
-    public var allocator: any BandwidthAllocator {
-        switch self {
-        case .weighted: WeightedAllocator()
-        case .equal: EqualAllocator()
-        case .strict: StrictPriorityAllocator()
-        }
+    public init(name: String, definition: any BandwidthAllocator) {
+        rawValue = name
+        self.definition = definition
     }
+
+    /// The allocator the shared link calls.
+    public var allocator: any BandwidthAllocator { definition }
+
+    /// Every allocator a scenario can name; add one with `AllocationStrategy.registry.register(MyAllocator(),
+    /// name: …)`.
+    public static let registry = Registry<any BandwidthAllocator>([
+        (name: "weighted", member: WeightedAllocator()), (name: "equal", member: EqualAllocator()),
+        (name: "strict", member: StrictPriorityAllocator()),
+    ])
+
+    /// Weighted processor sharing (``WeightedAllocator``), the default.
+    public static let weighted = AllocationStrategy(name: "weighted", definition: WeightedAllocator())
+    /// Equal sharing (``EqualAllocator``).
+    public static let equal = AllocationStrategy(name: "equal", definition: EqualAllocator())
+    /// Strict priority (``StrictPriorityAllocator``).
+    public static let strict = AllocationStrategy(name: "strict", definition: StrictPriorityAllocator())
 }
 
 /// Fills `capacity` (bit/s) into flows by tier and share, honouring caps: `rates[i]` receives flow i's rate.
