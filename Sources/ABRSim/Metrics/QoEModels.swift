@@ -5,33 +5,28 @@
 /// the declared bitrate of segment n in play order and Tₙ its rebuffer (stall) seconds; each model supplies q
 /// (reference-literature §6; Mao et al., "Neural Adaptive Video Streaming with Pensieve", SIGCOMM 2017, and its
 /// `sim/` code; Yin et al., MPC, SIGCOMM 2015): ``linear`` (``LinearQoE``), ``log`` (``LogQoE``), ``hd``
-/// (``HDQoE``). λ defaults to 1 and μₛ to 0 for every model (startup is reported on its own). Two values are
-/// equal when they name the same model.
-public struct QoEModel: RegisteredName {
-    public let rawValue: String
-    /// The model's quality function and score.
-    public let definition: any QoEFunction
+/// (``HDQoE``). λ defaults to 1 and μₛ to 0 for every model (startup is reported on its own).
+public typealias QoEModel = Registered<QoEModels>
 
-    public init(name: String, definition: any QoEFunction) {
-        rawValue = name
-        self.definition = definition
-    }
-
-    /// The model `definition` defines, under its own name.
-    public init(_ definition: any QoEFunction) { self.init(name: definition.name, definition: definition) }
-
+/// The QoE models scenarios, summaries and the offline optimum can name.
+public enum QoEModels: Seam {
     /// Every QoE model; add one with `QoEModel.registry.register(MyQoE(), name: …)`.
     public static let registry: Registry<any QoEFunction> = {
         let models: [any QoEFunction] = [LinearQoE(), LogQoE(), HDQoE()]
         return Registry(models.map { (name: $0.name, member: $0) })
     }()
+}
+
+extension Registered where S == QoEModels {
+    /// The model `definition` defines, under its own name.
+    public init(_ definition: any QoEFunction) { self.init(name: definition.name, definition: definition) }
 
     /// q(R) = R in Mbit/s.
-    public static let linear = QoEModel(LinearQoE())
+    public static var linear: QoEModel { QoEModel(LinearQoE()) }
     /// q(R) = ln(R / R_min).
-    public static let log = QoEModel(LogQoE())
+    public static var log: QoEModel { QoEModel(LogQoE()) }
     /// Pensieve's HD reward table.
-    public static let hd = QoEModel(HDQoE())
+    public static var hd: QoEModel { QoEModel(HDQoE()) }
 
     /// The published weights of this model.
     public var defaultWeights: QoEWeights { definition.defaultWeights }

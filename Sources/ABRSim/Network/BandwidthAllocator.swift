@@ -67,34 +67,33 @@ public struct StrictPriorityAllocator: BandwidthAllocator {
     }
 }
 
-/// A registered bandwidth allocator, by the name a scenario gives (`allocation.strategy`): what the scenario
-/// decoder and ``Simulation`` pass around. Two values are equal when they name the same allocator.
-public struct AllocationStrategy: RegisteredName {
-    public let rawValue: String
-    /// The allocator the shared link calls.
-    public let definition: any BandwidthAllocator
-
-    public init(name: String, definition: any BandwidthAllocator) {
-        rawValue = name
-        self.definition = definition
-    }
-
-    /// The allocator the shared link calls.
-    public var allocator: any BandwidthAllocator { definition }
-
-    /// Every allocator a scenario can name; add one with `AllocationStrategy.registry.register(MyAllocator(),
-    /// name: …)`.
+/// The bandwidth allocators a scenario can name (`allocation.strategy`).
+public enum AllocationStrategies: Seam {
+    /// Every allocator; add one with `AllocationStrategy.registry.register(MyAllocator(), name: …)`.
     public static let registry = Registry<any BandwidthAllocator>([
         (name: "weighted", member: WeightedAllocator()), (name: "equal", member: EqualAllocator()),
         (name: "strict", member: StrictPriorityAllocator()),
     ])
+}
+
+/// A registered bandwidth allocator, by the name a scenario gives: what the scenario decoder and ``Simulation``
+/// pass around.
+public typealias AllocationStrategy = Registered<AllocationStrategies>
+
+extension Registered where S == AllocationStrategies {
+    /// The allocator the shared link calls.
+    public var allocator: any BandwidthAllocator { definition }
 
     /// Weighted processor sharing (``WeightedAllocator``), the default.
-    public static let weighted = AllocationStrategy(name: "weighted", definition: WeightedAllocator())
+    public static var weighted: AllocationStrategy {
+        AllocationStrategy(name: "weighted", definition: WeightedAllocator())
+    }
     /// Equal sharing (``EqualAllocator``).
-    public static let equal = AllocationStrategy(name: "equal", definition: EqualAllocator())
+    public static var equal: AllocationStrategy { AllocationStrategy(name: "equal", definition: EqualAllocator()) }
     /// Strict priority (``StrictPriorityAllocator``).
-    public static let strict = AllocationStrategy(name: "strict", definition: StrictPriorityAllocator())
+    public static var strict: AllocationStrategy {
+        AllocationStrategy(name: "strict", definition: StrictPriorityAllocator())
+    }
 }
 
 /// Fills `capacity` (bit/s) into flows by tier and share, honouring caps: `rates[i]` receives flow i's rate.

@@ -20,37 +20,32 @@ public protocol TraceFileFormat: Sendable {
     func write(_ trace: Trace) throws -> [UInt8]
 }
 
-/// A registered trace format, by name (DESIGN.md §2.2): what scenarios, commands and ``TraceReader`` pass around.
-///
-/// Chosen explicitly by a scenario or the command line, or recognised from a file's content by
-/// ``detect(path:)``. Two values are equal when they name the same format.
-public struct TraceFormat: RegisteredName {
-    public let rawValue: String
-    /// The format's reader, writer and recogniser.
-    public let definition: any TraceFileFormat
-
-    public init(name: String, definition: any TraceFileFormat) {
-        rawValue = name
-        self.definition = definition
-    }
-
-    /// The format `definition` defines, under its own name.
-    public init(_ definition: any TraceFileFormat) { self.init(name: definition.name, definition: definition) }
-
-    /// Every trace format, in detection order; add one with `TraceFormat.registry.register(MyFormat(), name: …)`.
+/// The trace formats ABRSim reads and writes, in detection order.
+public enum TraceFormats: Seam {
+    /// Every trace format; add one with `TraceFormat.registry.register(MyFormat(), name: …)`.
     public static let registry: Registry<any TraceFileFormat> = {
         let formats: [any TraceFileFormat] = [SabreTrace(), CSVTrace(), MahimahiTrace(), PensieveTrace()]
         return Registry(formats.map { (name: $0.name, member: $0) })
     }()
+}
+
+/// A registered trace format, by name (DESIGN.md §2.2): what scenarios, commands and ``TraceReader`` pass around.
+/// Chosen explicitly by a scenario or the command line, or recognised from a file's content by
+/// ``Registered/detect(path:)``.
+public typealias TraceFormat = Registered<TraceFormats>
+
+extension Registered where S == TraceFormats {
+    /// The format `definition` defines, under its own name.
+    public init(_ definition: any TraceFileFormat) { self.init(name: definition.name, definition: definition) }
 
     /// One integer millisecond per 1500-byte delivery opportunity (``MahimahiTrace``).
-    public static let mahimahi = TraceFormat(MahimahiTrace())
+    public static var mahimahi: TraceFormat { TraceFormat(MahimahiTrace()) }
     /// Pensieve's cooked `time_s throughput_Mbit/s` lines (``PensieveTrace``).
-    public static let pensieve = TraceFormat(PensieveTrace())
+    public static var pensieve: TraceFormat { TraceFormat(PensieveTrace()) }
     /// sabre's JSON array of `{duration_ms, bandwidth_kbps, latency_ms}` periods (``SabreTrace``).
-    public static let sabre = TraceFormat(SabreTrace())
+    public static var sabre: TraceFormat { TraceFormat(SabreTrace()) }
     /// CSV with a `time_s,bandwidth_kbps[,latency_ms][,loss]` header (``CSVTrace``).
-    public static let csv = TraceFormat(CSVTrace())
+    public static var csv: TraceFormat { TraceFormat(CSVTrace()) }
 
     /// The registered names, comma-separated, for error messages and help.
     public static var knownNames: String { registry.names.joined(separator: ", ") }

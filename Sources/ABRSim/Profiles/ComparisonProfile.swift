@@ -39,31 +39,26 @@ extension ComparisonProfile {
     public func settingWarnings(_ plan: ComparisonPlan, place: String) -> [String] { [] }
 }
 
-/// A registered comparison profile, by name: what ``ComparisonPlan/model`` holds. Two values are equal when they
-/// name the same profile.
-public struct Profile: RegisteredName {
-    public let rawValue: String
-    /// The profile's engine and command-line rules.
-    public let definition: any ComparisonProfile
-
-    public init(name: String, definition: any ComparisonProfile) {
-        rawValue = name
-        self.definition = definition
-    }
-
-    /// The profile `definition` defines, under its own name.
-    public init(_ definition: any ComparisonProfile) { self.init(name: definition.name, definition: definition) }
-
+/// The profiles `abrsim compare` can run on.
+public enum ComparisonProfiles: Seam {
     /// Every profile; add one with `Profile.registry.register(MyProfile(), name: …)`.
     public static let registry: Registry<any ComparisonProfile> = {
         let profiles: [any ComparisonProfile] = [FaithfulProfile(), PensieveComparisonProfile()]
         return Registry(profiles.map { (name: $0.name, member: $0) })
     }()
+}
+
+/// A registered comparison profile, by name: what ``ComparisonPlan/model`` holds.
+public typealias Profile = Registered<ComparisonProfiles>
+
+extension Registered where S == ComparisonProfiles {
+    /// The profile `definition` defines, under its own name.
+    public init(_ definition: any ComparisonProfile) { self.init(name: definition.name, definition: definition) }
 
     /// ABRSim's own player and network model (the default).
-    public static let faithful = Profile(FaithfulProfile())
+    public static var faithful: Profile { Profile(FaithfulProfile()) }
     /// Pensieve's chunk-level simulator, reproduced exactly.
-    public static let pensieve = Profile(PensieveComparisonProfile())
+    public static var pensieve: Profile { Profile(PensieveComparisonProfile()) }
 
     /// The exit status of the command of the profile `arguments` name (``requestedName(in:)``) when it has a command
     /// of its own (``ComparisonProfile/runCommand(_:sweep:)``); `nil` when compare's (or sweep's) own apply.

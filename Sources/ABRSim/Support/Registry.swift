@@ -77,31 +77,41 @@ public final class Registry<Member: Sendable>: Sendable {
     }
 }
 
-/// A value naming one member of a ``Registry``: what scenarios, commands and runs pass around for a seam's member
-/// (``TraceFormat``, ``QoEModel``, ``AllocationStrategy``, ``Profile``). Conformers store the name and the member;
-/// equality, hashing, the description, lookup by name and the list of every member come from here.
-public protocol RegisteredName: Sendable, Hashable, CustomStringConvertible {
+/// One open seam: the registry of its members. Conformers are caseless enums, one per seam (``TraceFormats``,
+/// ``QoEModels``, ``AllocationStrategies``, ``ComparisonProfiles``).
+public protocol Seam {
     /// The seam's protocol, as an existential (`any TraceFileFormat`).
-    associatedtype Definition: Sendable
+    associatedtype Member: Sendable
     /// Every member of the seam.
-    static var registry: Registry<Definition> { get }
-    /// The name the member is registered under.
-    var rawValue: String { get }
-    /// The member.
-    var definition: Definition { get }
-    /// `definition` under `name` (registered or not).
-    init(name: String, definition: Definition)
+    static var registry: Registry<Member> { get }
 }
 
-extension RegisteredName {
+/// A value naming one member of a seam's registry: what scenarios, commands and runs pass around for it
+/// (``TraceFormat``, ``QoEModel``, ``AllocationStrategy``, ``Profile``). Two values are equal when they carry the
+/// same name.
+public struct Registered<S: Seam>: Sendable, Hashable, CustomStringConvertible {
+    /// The name the member is registered under.
+    public let rawValue: String
+    /// The member.
+    public let definition: S.Member
+
+    /// `definition` under `name` (registered or not).
+    public init(name: String, definition: S.Member) {
+        rawValue = name
+        self.definition = definition
+    }
+
     /// The registered member named `rawValue`, or `nil`.
     public init?(rawValue: String) {
-        guard let definition = Self.registry.member(named: rawValue) else { return nil }
+        guard let definition = S.registry.member(named: rawValue) else { return nil }
         self.init(name: rawValue, definition: definition)
     }
 
+    /// Every member of the seam; add one with `registry.register(member, name: …)`.
+    public static var registry: Registry<S.Member> { S.registry }
+
     /// Every registered member, in registration order.
-    public static var allCases: [Self] { registry.all.map { Self(name: $0.name, definition: $0.member) } }
+    public static var allCases: [Self] { S.registry.all.map { Self(name: $0.name, definition: $0.member) } }
 
     public var description: String { rawValue }
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
