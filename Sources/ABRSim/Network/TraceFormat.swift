@@ -20,11 +20,12 @@ public protocol TraceFileFormat: Sendable {
     func write(_ trace: Trace) throws -> [UInt8]
 }
 
-/// The trace formats ABRSim reads and writes, in detection order.
+/// The trace formats ABRSim reads and writes. Their recognisers accept disjoint first lines, so detection does
+/// not depend on their order.
 public enum TraceFormats: Seam {
     /// Every trace format; add one with `TraceFormat.registry.register(MyFormat(), name: …)`.
     public static let registry: Registry<any TraceFileFormat> = {
-        let formats: [any TraceFileFormat] = [SabreTrace(), CSVTrace(), MahimahiTrace(), PensieveTrace()]
+        let formats: [any TraceFileFormat] = [MahimahiTrace(), PensieveTrace(), SabreTrace(), CSVTrace()]
         return Registry(formats.map { (name: $0.name, member: $0) })
     }()
 }

@@ -55,7 +55,7 @@ struct TraceFormatRegistryTests {
             #expect {
                 try TraceFormat.detect(path: unknown)
             } throws: { error in
-                "\(error)".contains("(pensieve) or `rate KBPS for SECONDS` lines (steps)")
+                "\(error)".contains("a CSV header starting with time_s or `rate KBPS for SECONDS` lines (steps)")
             }
             // A scenario names it, and plays it as it plays the same link written as CSV.
             func run(_ trace: String, format: String) throws -> [Double] {
@@ -72,6 +72,6 @@ struct TraceFormatRegistryTests {
             #expect(done.count == 3 && done == viaCSV)
         }
         #expect(TraceFormat(rawValue: "steps") == nil)
-        #expect(TraceFormat.allCases.map(\.rawValue) == ["sabre", "csv", "mahimahi", "pensieve"])
+        #expect(TraceFormat.allCases.map(\.rawValue) == ["mahimahi", "pensieve", "sabre", "csv"])
     }
 }
