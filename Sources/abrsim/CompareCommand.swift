@@ -40,7 +40,7 @@ enum CompareCommand {
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
-        if SabreBatchCommand.isRequested(arguments) { return try SabreBatchCommand.main(arguments, sweep: false) }
+        if let status = try Profile.runOwnCommand(arguments, sweep: false) { return status }
         let parsed = try parse(arguments, spec: spec)
         if parsed.helpRequested {
             writeStandardOutput(spec.usage())
@@ -63,28 +63,21 @@ enum CompareCommand {
                 location: "--baseline",
                 "'\(baseline)' is not one of the policies (\(policies.map(\.label).joined(separator: ", ")))")
         }
-        var model = ComparisonPlan.Model.faithful
+        var profile = Profile.faithful
         if let name = parsed.value("profile") {
-            guard let chosen = ComparisonPlan.Model(rawValue: name) else {
-                throw InputError(location: "--profile", "unknown profile '\(name)' (known: faithful, pensieve, sabre)")
+            guard let chosen = Profile(rawValue: name) else {
+                throw InputError(
+                    location: "--profile",
+                    "unknown profile '\(name)' (known: \(Profile.registry.names.joined(separator: ", ")))")
             }
-            model = chosen
+            profile = chosen
         }
-        if source != nil, model == .pensieve {
-            throw InputError(location: "--scenario", "the pensieve profile has its own player; drop --scenario")
-        }
+        try profile.definition.checkArguments(scenarioGiven: source != nil)
         let segments = try parsed.int("segments", in: 1...Content.maximumSegmentCount)
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let traces = try PathExpansion.files(traceArguments)
         var content: Content
-        if model == .pensieve {
-            guard InputFile.isDirectory(contentPath) else {
-                throw InputError(
-                    file: contentPath, location: "--content",
-                    "the pensieve profile needs a folder of video_size_N files")
-            }
-            content = try PensieveProfile.loadContent(folder: contentPath)
-        } else if let source, parsed.value("content") == nil {
+        if let source, parsed.value("content") == nil {
             content = source.player.content
             if let segments {
                 guard segments <= content.segmentCount else {
@@ -95,10 +88,10 @@ enum CompareCommand {
                 content = try content.prefix(segments: segments)
             }
         } else {
-            content = try ContentSource.load(contentPath, segments: segments)
+            content = try profile.definition.loadContent(path: contentPath, segments: segments, location: "--content")
         }
         var plan = ComparisonPlan(traces: traces, content: content, policies: policies)
-        plan.model = model
+        plan.model = profile
         if let source {
             plan.settings = source.player.settings
             plan.rttSeconds = source.rttSeconds
@@ -113,14 +106,10 @@ enum CompareCommand {
             plan.settings.preferredForwardBufferDuration = buffer
         }
         if let error = plan.recordMemoryError { throw error }
-        var warnings = SettingWarnings.policies(policies)
-        if model == .faithful {
-            for spec in policies {
-                warnings += SettingWarnings.player(
-                    spec, settings: plan.settings, content: content,
-                    place: source.map { "\($0.scenario.file): player \($0.player.id)" } ?? "the compared player")
-            }
-        }
+        let warnings =
+            SettingWarnings.policies(policies)
+            + profile.definition.settingWarnings(
+                plan, place: source.map { "\($0.scenario.file): player \($0.player.id)" } ?? "the compared player")
         let out = parsed.value("out") ?? "results/compare"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/compare")
         let force = parsed.flag("force")

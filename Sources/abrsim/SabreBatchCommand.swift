@@ -6,12 +6,6 @@ import ABRSim
 /// with sabre's flags as parameters (`bola(ao=1,ab=1)`, `bolae(noibr=1)`, `throughput(b=60)`); sabre flags after
 /// `--` apply to every policy (`-- -b 60 -noa`).
 enum SabreBatchCommand {
-    /// Whether `arguments` ask for `--profile sabre`.
-    static func isRequested(_ arguments: [String]) -> Bool {
-        arguments.contains("--profile=sabre")
-            || zip(arguments, arguments.dropFirst()).contains { $0 == "--profile" && $1 == "sabre" }
-    }
-
     static func spec(sweep: Bool) -> CommandSpec {
         var options: [OptionSpec] = [
             .option("profile", valueName: "NAME", help: "sabre: sabre's own model (MMSys'18), exactly"),
@@ -101,5 +95,22 @@ enum SabreBatchCommand {
                 column == 0 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The `sabre` profile: sabre's model on every network × policy; `compare` and `sweep` run
+/// ``SabreBatchCommand`` instead of their own. Registered by `main.swift`.
+struct SabreComparisonProfile: ComparisonProfile {
+    var name: String { "sabre" }
+
+    func runCommand(_ arguments: [String], sweep: Bool) throws -> Int32? {
+        try SabreBatchCommand.main(arguments, sweep: sweep)
+    }
+
+    /// Not reached from the command line (``runCommand(_:sweep:)`` always answers): sabre's runs produce sabre's
+    /// printed metrics, not run reports.
+    func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
+        throw InputError(
+            location: "--profile", "the sabre profile writes sabre.csv; run abrsim compare --profile sabre")
     }
 }

@@ -45,7 +45,7 @@ enum SweepCommand {
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
-        if SabreBatchCommand.isRequested(arguments) { return try SabreBatchCommand.main(arguments, sweep: true) }
+        if let status = try Profile.runOwnCommand(arguments, sweep: true) { return status }
         let parsed = try parse(arguments, spec: spec)
         if parsed.helpRequested {
             writeStandardOutput(spec.usage())

@@ -37,6 +37,7 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == PolicyKeeper.arg
     PolicyKeeper.main(Array(CommandLine.arguments.dropFirst(2)))
 }
 PolicyKeeper.enable()
+Profile.registry.register(SabreComparisonProfile(), name: "sabre")
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first, first != "-h", first != "--help", first != "help" else {
     printTopLevelHelp()

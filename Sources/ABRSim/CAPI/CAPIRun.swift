@@ -51,16 +51,8 @@ public func abrsim_compare(
         }
         guard jobs >= 1 else { throw InputError(location: "jobs", "must be at least 1") }
         let files = try PathExpansion.files(traceArguments, option: "traces")
-        let loaded: Content
-        if model == .pensieve {
-            guard InputFile.isDirectory(content) else {
-                throw InputError(
-                    file: content, location: "content", "the pensieve profile needs a folder of video_size_N files")
-            }
-            loaded = try PensieveProfile.loadContent(folder: content)
-        } else {
-            loaded = try ContentSource.load(content, segments: segments > 0 ? Int(segments) : nil)
-        }
+        let loaded = try model.definition.loadContent(
+            path: content, segments: segments > 0 ? Int(segments) : nil, location: "content")
         var plan = ComparisonPlan(traces: files, content: loaded, policies: specs)
         plan.model = model
         let reports = try Comparison.run(plan, registry: registry, jobs: Int(jobs))

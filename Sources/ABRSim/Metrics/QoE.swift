@@ -14,41 +14,61 @@ public struct QoEWeights: Sendable, Equatable {
     /// The defaults.
     public init() {}
 
-    /// Linear QoE of a session: `bitratesBps` are the segments' declared bitrates in play order.
+    /// The defaults with μ = `rebufferPenalty`.
+    public init(rebufferPenalty: Double) { self.rebufferPenalty = rebufferPenalty }
+
+    /// Linear QoE of a session (``LinearQoE``): `bitratesBps` are the segments' declared bitrates in play order.
     public func linear(bitratesBps: [Double], stallSeconds: Double, startupSeconds: Double) -> Double {
-        var sum = 0.0
-        var changes = 0.0
-        var previous: Double?
-        for bitrate in bitratesBps {
-            let mbps = bitrate / 1_000_000
-            sum += mbps
-            if let previous { changes += abs(mbps - previous) }
-            previous = mbps
-        }
-        return sum - rebufferPenalty * stallSeconds - smoothnessPenalty * changes - startupPenalty * startupSeconds
+        QoEModel.linear.score(
+            bitratesBps: bitratesBps, stallSeconds: stallSeconds, startupSeconds: startupSeconds, ladderBps: [],
+            weights: self)
     }
 }
 
 /// The weights of every QoE model a run reports: `qoe_lin`, `qoe_log` and `qoe_hd` (reference-literature §6),
-/// each with the model's published defaults (rebuffer penalty 4.3, 2.66 and 8; smoothness 1; no startup term).
-/// Set per scenario under `qoe` (`linear` weights at its top level, `log` and `hd` in their own objects).
+/// each with the model's published defaults (rebuffer penalty 4.3, 2.66 and 8; smoothness 1; no startup term),
+/// and of any other registered model a scenario sets. Set per scenario under `qoe` (`linear` weights at its top
+/// level, `log` and `hd` in their own objects).
 public struct QoESettings: Sendable, Equatable {
-    /// Weights of `qoe_lin`.
-    public var linear = QoEModel.linear.defaultWeights
-    /// Weights of `qoe_log`.
-    public var log = QoEModel.log.defaultWeights
-    /// Weights of `qoe_hd`.
-    public var hd = QoEModel.hd.defaultWeights
+    /// Weights set for a model, by its name; a model not listed uses its ``QoEModel/defaultWeights``.
+    public var weightsByModel: [String: QoEWeights] = [:]
 
     /// The defaults.
     public init() {}
 
     /// The weights of `model`.
     public func weights(for model: QoEModel) -> QoEWeights {
-        switch model {
-        case .linear: linear
-        case .log: log
-        case .hd: hd
+        weightsByModel[model.rawValue] ?? model.defaultWeights
+    }
+
+    /// Sets the weights of `model`.
+    public mutating func setWeights(_ weights: QoEWeights, for model: QoEModel) {
+        weightsByModel[model.rawValue] = weights
+    }
+
+    /// Equal when every model's weights are (a model set to its defaults equals one left unset).
+    public static func == (lhs: QoESettings, rhs: QoESettings) -> Bool {
+        let names = Set(lhs.weightsByModel.keys).union(rhs.weightsByModel.keys)
+        return names.allSatisfy { name in
+            let model = QoEModel(rawValue: name)
+            let defaults = model?.defaultWeights
+            return (lhs.weightsByModel[name] ?? defaults) == (rhs.weightsByModel[name] ?? defaults)
         }
+    }
+
+    /// Weights of `qoe_lin`.
+    public var linear: QoEWeights {
+        get { weights(for: .linear) }
+        set { setWeights(newValue, for: .linear) }
+    }
+    /// Weights of `qoe_log`.
+    public var log: QoEWeights {
+        get { weights(for: .log) }
+        set { setWeights(newValue, for: .log) }
+    }
+    /// Weights of `qoe_hd`.
+    public var hd: QoEWeights {
+        get { weights(for: .hd) }
+        set { setWeights(newValue, for: .hd) }
     }
 }

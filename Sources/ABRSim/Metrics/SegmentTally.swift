@@ -22,28 +22,25 @@ public struct SegmentTally: Sendable {
     public private(set) var switchCount = 0
     /// Media seconds downloaded at the top rung.
     public private(set) var topQualitySeconds = 0.0
-    /// Σ q and Σ |Δq| of the linear (Mbit/s), log and HD quality functions over downloaded segments.
-    public private(set) var linearSum = 0.0
-    public private(set) var linearChanges = 0.0
-    public private(set) var logSum = 0.0
-    public private(set) var logChanges = 0.0
-    public private(set) var hdSum = 0.0
-    public private(set) var hdChanges = 0.0
+    /// Σ q and Σ |Δq| over downloaded segments of each of ``reportedModels``, in that order.
+    public private(set) var qoe: [QoETally]
     /// Σ measured throughput / available capacity, and how many downloads it sums (downloaded from the network,
     /// with a capacity view): the mean is `summary.csv`'s `throughput_capacity_ratio`.
     public private(set) var throughputCapacityRatioSum = 0.0
     public private(set) var throughputCapacityRatioCount = 0
     private var previousVariant: Int?
-    private var previous: (linear: Double, log: Double, hd: Double)?
     private let topVariant: Int
-    private let logScorer: QoEScorer
-    private let hdScorer: QoEScorer
+    /// One scorer per reported model, on the content's ladder (default weights: the summary applies its own).
+    public let scorers: [QoEScorer]
+
+    /// The models whose QoE `summary.csv` reports (`qoe_lin`, `qoe_log`, `qoe_hd`), in column order.
+    public static let reportedModels: [QoEModel] = [.linear, .log, .hd]
 
     /// An empty tally for content with `ladderBps`.
     public init(ladderBps: [Double]) {
         topVariant = ladderBps.count - 1
-        logScorer = QoEScorer(model: .log, ladderBps: ladderBps)
-        hdScorer = QoEScorer(model: .hd, ladderBps: ladderBps)
+        scorers = Self.reportedModels.map { QoEScorer(model: $0, ladderBps: ladderBps) }
+        qoe = Array(repeating: QoETally(), count: scorers.count)
     }
 
     /// The tally of `records`, in order.
@@ -68,19 +65,9 @@ public struct SegmentTally: Sendable {
         if let previousVariant, previousVariant != record.variant { switchCount += 1 }
         if record.variant == topVariant { topQualitySeconds += record.durationSeconds }
         previousVariant = record.variant
-        let q = (
-            linear: record.bitrateBps / 1_000_000, log: logScorer.quality(bitrateBps: record.bitrateBps),
-            hd: hdScorer.quality(bitrateBps: record.bitrateBps)
-        )
-        linearSum += q.linear
-        logSum += q.log
-        hdSum += q.hd
-        if let previous {
-            linearChanges += abs(q.linear - previous.linear)
-            logChanges += abs(q.log - previous.log)
-            hdChanges += abs(q.hd - previous.hd)
+        for index in scorers.indices {
+            qoe[index].add(quality: scorers[index].quality(bitrateBps: record.bitrateBps))
         }
-        previous = q
     }
 
     /// The mean ratio of measured throughput to available capacity over the downloads, `nil` without any.

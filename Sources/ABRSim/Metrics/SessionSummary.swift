@@ -80,13 +80,14 @@ public struct SessionSummary: Sendable, Equatable {
         seekWaitSeconds = totals.seekWaitSeconds
         topQualitySeconds = tally.topQualitySeconds
         let startup = totals.startupSeconds ?? 0
-        func score(_ weights: QoEWeights, _ sum: Double, _ changes: Double) -> Double {
-            sum - weights.rebufferPenalty * totals.stallSeconds - weights.smoothnessPenalty * changes
-                - weights.startupPenalty * startup
+        let scores = tally.scorers.indices.map { index in
+            var scorer = tally.scorers[index]
+            scorer.weights = qoe.weights(for: scorer.model)
+            return scorer.score(tally.qoe[index], stallSeconds: totals.stallSeconds, startupSeconds: startup)
         }
-        qoeLinear = score(qoe.linear, tally.linearSum, tally.linearChanges)
-        qoeLog = score(qoe.log, tally.logSum, tally.logChanges)
-        qoeHD = score(qoe.hd, tally.hdSum, tally.hdChanges)
+        qoeLinear = scores[0]
+        qoeLog = scores[1]
+        qoeHD = scores[2]
         cacheHits = totals.cacheHits
         averageLinkShare = nil
         averageThroughputBps = nil

@@ -67,19 +67,32 @@ public struct StrictPriorityAllocator: BandwidthAllocator {
     }
 }
 
-/// The allocation strategies a scenario can name.
-public enum AllocationStrategy: String, Sendable, CaseIterable {
-    case weighted
-    case equal
-    case strict
+/// The bandwidth allocators a scenario can name (`allocation.strategy`).
+public enum AllocationStrategies: Seam {
+    /// Every allocator; add one with `AllocationStrategy.registry.register(MyAllocator(), name: …)`.
+    public static let registry = Registry<any BandwidthAllocator>([
+        (name: "weighted", member: WeightedAllocator()), (name: "equal", member: EqualAllocator()),
+        (name: "strict", member: StrictPriorityAllocator()),
+    ])
+}
 
-    /// The allocator for this strategy.
-    public var allocator: any BandwidthAllocator {
-        switch self {
-        case .weighted: WeightedAllocator()
-        case .equal: EqualAllocator()
-        case .strict: StrictPriorityAllocator()
-        }
+/// A registered bandwidth allocator, by the name a scenario gives: what the scenario decoder and ``Simulation``
+/// pass around.
+public typealias AllocationStrategy = Registered<AllocationStrategies>
+
+extension Registered where S == AllocationStrategies {
+    /// The allocator the shared link calls.
+    public var allocator: any BandwidthAllocator { definition }
+
+    /// Weighted processor sharing (``WeightedAllocator``), the default.
+    public static var weighted: AllocationStrategy {
+        AllocationStrategy(name: "weighted", definition: WeightedAllocator())
+    }
+    /// Equal sharing (``EqualAllocator``).
+    public static var equal: AllocationStrategy { AllocationStrategy(name: "equal", definition: EqualAllocator()) }
+    /// Strict priority (``StrictPriorityAllocator``).
+    public static var strict: AllocationStrategy {
+        AllocationStrategy(name: "strict", definition: StrictPriorityAllocator())
     }
 }
 

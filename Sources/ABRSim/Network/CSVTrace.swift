@@ -9,7 +9,7 @@
 /// end of the trace**: its time is the duration (measured from the first row's time, which becomes 0), and its
 /// bandwidth, latency and loss are what `hold` keeps afterwards (``Trace/finalRateBps`` and friends), so a CSV
 /// round trip is exact. At least two rows are needed; times must increase.
-enum CSVTrace {
+struct CSVTrace {
     /// The column names the reader knows.
     static let columns = ["time_s", "bandwidth_kbps", "latency_ms", "loss"]
 
@@ -126,4 +126,21 @@ enum CSVTrace {
             trace.lossRates.map { trace.finalLossRate ?? $0[$0.count - 1] })
         return Array(text.utf8)
     }
+}
+
+extension CSVTrace: TraceFileFormat {
+    var name: String { "csv" }
+    var appearance: String { "a CSV header starting with time_s" }
+
+    /// A line starting with `time_s`, or any comma-separated line starting with a letter (a header in another column order).
+    func recognises(firstLine line: ArraySlice<UInt8>) -> Bool {
+        if line.starts(with: Array("time_s".utf8)) { return true }
+        // A header in another column order (`bandwidth_kbps,time_s`): commas and a name first.
+        guard line.contains(UInt8(ascii: ",")), let first = line.first else { return false }
+        return (first | 0x20) >= UInt8(ascii: "a") && (first | 0x20) <= UInt8(ascii: "z")
+    }
+
+    func read(path: String, binMs: Int) throws -> Trace { try Self.read(path: path) }
+
+    func write(_ trace: Trace) throws -> [UInt8] { Self.write(trace) }
 }

@@ -14,7 +14,7 @@
 /// Writing is lossy: time is quantised to whole milliseconds and bits to whole 1500-byte packets (cumulative
 /// bits are rounded to the nearest packet at each ms, so the error never accumulates beyond half a packet, plus
 /// one packet moved to the last millisecond when needed to keep the period); latency and loss are dropped.
-enum MahimahiTrace {
+struct MahimahiTrace {
     /// Bits in one delivery opportunity (a 1500-byte packet).
     static let bitsPerOpportunity = 12_000.0
     /// The longest period (ms) and the most packets ``write(_:)`` writes: 10⁸, about 28 hours or 1.2 Tbit.
@@ -148,4 +148,19 @@ struct PieceBuilder {
         starts.append(Double(startMs) / 1000)
         rates.append(rateBps)
     }
+}
+
+extension MahimahiTrace: TraceFileFormat {
+    var name: String { "mahimahi" }
+    var appearance: String { "one integer millisecond per line (mahimahi)" }
+
+    /// A single integer per line.
+    func recognises(firstLine line: ArraySlice<UInt8>) -> Bool {
+        let fields = TraceText.whitespaceFields(line)
+        return fields.count == 1 && TraceText.unsignedInteger(fields[0]) != nil
+    }
+
+    func read(path: String, binMs: Int) throws -> Trace { try Self.read(path: path, binMs: binMs) }
+
+    func write(_ trace: Trace) throws -> [UInt8] { try Self.write(trace) }
 }

@@ -12,7 +12,7 @@
 /// Writing emits `0` with the first piece's rate, then each piece's end time with its rate, tab-separated,
 /// in the shortest decimal that reads back exactly (rates in Mbit/s, so a round trip is exact up to the one
 /// rounding of dividing by 10⁶). Latency and loss are dropped, as is a CSV final rate.
-enum PensieveTrace {
+struct PensieveTrace {
     /// Reads the file at `path`.
     static func read(path: String) throws -> Trace {
         let reader = try LineReader(path: path)
@@ -91,4 +91,19 @@ enum PensieveTrace {
         }
         return value
     }
+}
+
+extension PensieveTrace: TraceFileFormat {
+    var name: String { "pensieve" }
+    var appearance: String { "`time_s throughput_Mbit/s` lines (pensieve)" }
+
+    /// Two numbers per line.
+    func recognises(firstLine line: ArraySlice<UInt8>) -> Bool {
+        let fields = TraceText.whitespaceFields(line)
+        return fields.count == 2 && TraceText.number(fields[0]) != nil && TraceText.number(fields[1]) != nil
+    }
+
+    func read(path: String, binMs: Int) throws -> Trace { try Self.read(path: path) }
+
+    func write(_ trace: Trace) throws -> [UInt8] { Self.write(trace) }
 }

@@ -8,7 +8,7 @@
 /// A small dedicated scanner reads this flat format (no dependency on a general JSON parser). Errors name the
 /// file and the JSON path of the offending value (`$[17].bandwidth_kbps`: wrong type, out of range, unknown or
 /// missing key) with its line, or the line and column of a syntax error. Loss rates are dropped when writing.
-enum SabreTrace {
+struct SabreTrace {
     /// The keys a period may have.
     static let keys = ["duration_ms", "bandwidth_kbps", "latency_ms"]
 
@@ -225,4 +225,18 @@ enum SabreTrace {
             return value
         }
     }
+}
+
+extension SabreTrace: TraceFileFormat {
+    var name: String { "sabre" }
+    var appearance: String { "a JSON array (sabre)" }
+
+    /// A line starting with `[` or `{`.
+    func recognises(firstLine line: ArraySlice<UInt8>) -> Bool {
+        line.first == UInt8(ascii: "[") || line.first == UInt8(ascii: "{")
+    }
+
+    func read(path: String, binMs: Int) throws -> Trace { try Self.read(path: path) }
+
+    func write(_ trace: Trace) throws -> [UInt8] { Self.write(trace) }
 }

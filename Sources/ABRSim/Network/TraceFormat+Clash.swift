@@ -8,9 +8,9 @@ extension InputError {
     var isDeclaredFormatClash: Bool { message.contains(TraceFormat.clashNote) }
 }
 
-extension TraceFormat {
+extension Registered where S == TraceFormats {
     /// The words of a format-clash message that ``InputError/isDeclaredFormatClash`` looks for.
-    static let clashNote = ", not the declared "
+    static var clashNote: String { ", not the declared " }
 
     /// `error` from reading `path` as the `declared` format, with the reason added when the content is another
     /// format's: "…; the file reads as csv, not the declared mahimahi". Only a regular file is looked at again

@@ -1,4 +1,4 @@
-/// Reads a trace file of any ``TraceFormat`` into a ``Trace``.
+/// Reads a trace file of any registered ``TraceFormat`` into a ``Trace``.
 ///
 /// Called by the scenario loader and `abrsim trace …`. Each format's semantics are documented on its reader
 /// (``MahimahiTrace``, ``PensieveTrace``, ``SabreTrace``, ``CSVTrace``). Every problem is an ``InputError``
@@ -15,12 +15,7 @@ public enum TraceReader {
     public static func read(path: String, format: TraceFormat? = nil, mahimahiBinMs: Int = 1) throws -> Trace {
         try InputFile.checkReadable(path)
         do {
-            switch try format ?? TraceFormat.detect(path: path) {
-            case .mahimahi: return try MahimahiTrace.read(path: path, binMs: mahimahiBinMs)
-            case .pensieve: return try PensieveTrace.read(path: path)
-            case .sabre: return try SabreTrace.read(path: path)
-            case .csv: return try CSVTrace.read(path: path)
-            }
+            return try (format ?? TraceFormat.detect(path: path)).definition.read(path: path, binMs: mahimahiBinMs)
         } catch let error as InputError {
             guard let format else { throw error }
             throw TraceFormat.explainingClash(error, path: path, declared: format)

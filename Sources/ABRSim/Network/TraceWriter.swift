@@ -9,11 +9,6 @@ public enum TraceWriter {
     /// cannot be expressed (a mahimahi period under 1 ms or with no packet at all).
     public static func write(_ trace: Trace, format: TraceFormat) throws -> [UInt8] {
         _ = try trace.curve(atEnd: .loop)  // validates the shape
-        switch format {
-        case .mahimahi: return try MahimahiTrace.write(trace)
-        case .pensieve: return PensieveTrace.write(trace)
-        case .sabre: return SabreTrace.write(trace)
-        case .csv: return CSVTrace.write(trace)
-        }
+        return try format.definition.write(trace)
     }
 }

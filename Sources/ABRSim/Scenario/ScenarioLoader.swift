@@ -206,7 +206,7 @@ public struct ScenarioLoader {
         if let x = object.optional("strategy") {
             let text = try x.string()
             guard let parsed = AllocationStrategy(rawValue: text) else {
-                throw x.error("unknown strategy '\(text)' (expected weighted, equal or strict)")
+                throw x.error("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))")
             }
             strategy = parsed
         }

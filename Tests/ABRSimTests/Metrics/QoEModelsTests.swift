@@ -4,7 +4,7 @@ import Testing
 
 /// QoE models scored on sessions computed by hand (reference-literature §6).
 struct QoEModelsTests {
-    let pensieveBps = QoEModel.pensieveLadderKbps.map { $0 * 1000 }
+    let pensieveBps = PensieveProfile.ladderKbps.map { $0 * 1000 }
 
     func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
 
@@ -46,7 +46,7 @@ struct QoEModelsTests {
         #expect(close(q[0], 1) && close(q[1], 8.0 / 3) && close(q[2], 13) && close(q[3], 20))
         // Six rungs of any bitrates get the table itself; one rung gets 1.
         let six = QoEModel.hd.qualities(ladderBps: [1e5, 2e5, 3e5, 4e5, 5e5, 6e5])
-        #expect(six.enumerated().allSatisfy { close($0.element, QoEModel.pensieveHDRewards[$0.offset]) })
+        #expect(six.enumerated().allSatisfy { close($0.element, HDQoE.rewards[$0.offset]) })
         #expect(QoEModel.hd.qualities(ladderBps: [1e6]) == [1])
     }
 

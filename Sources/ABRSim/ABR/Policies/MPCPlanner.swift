@@ -64,7 +64,9 @@ final class MPCPlanner {
     /// The score of bitrate sum `a`, change sum `s` (kbit/s) and rebuffering `r` (s), in mpc.py's order.
     @inline(__always)
     private func score(_ a: Double, _ s: Double, _ r: Double) -> Double {
-        a / 1000 - rebufferPenalty * r - smoothnessPenalty * s / 1000
+        LinearQoE.score(
+            bitrateSumKbps: a, changeSumKbps: s, stallSeconds: r, rebufferPenalty: rebufferPenalty,
+            smoothnessPenalty: smoothnessPenalty)
     }
 
     /// The first variant of the best sequence, by brute force over every sequence in lexicographic order. The
@@ -294,7 +296,9 @@ private struct MPCSearch {
             let head = depth == 0 ? variant : first
             if isLeafLevel {
                 // mpc.py: (bitrate_sum/1000.) - (REBUF_PENALTY*curr_rebuffer_time) - (smoothness_diffs/1000.)
-                let value = nextA / 1000 - rebufferPenalty * nextRebuffer - smoothnessPenalty * nextS / 1000
+                let value = LinearQoE.score(
+                    bitrateSumKbps: nextA, changeSumKbps: nextS, stallSeconds: nextRebuffer,
+                    rebufferPenalty: rebufferPenalty, smoothnessPenalty: smoothnessPenalty)
                 if !found || value > best {
                     best = value
                     bestFirst = head

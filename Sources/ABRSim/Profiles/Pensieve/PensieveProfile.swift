@@ -56,21 +56,25 @@ public enum PensieveProfile {
         try PensieveCookedTrace.read(path: path)
     }
 
-    /// `spec` with Pensieve's settings for the parameters the user did not give: `bba` reservoir 5, cushion 10;
-    /// `mpc`/`robust-mpc` horizon 5, window 5, penalties 4.3 and 1, timing total, planning sizes one chunk
-    /// ahead (`planningSizeOffset=1`). Other policies are returned unchanged.
+    /// Pensieve's settings (`test/bb.py`, `test/mpc.py`) of each policy that has some, by the policy's
+    /// descriptor: `bba` reservoir 5, cushion 10; `mpc`/`robust-mpc` horizon 5, window 5, penalties 4.3 and 1,
+    /// timing total, planning sizes one chunk ahead (`planningSizeOffset=1`).
+    static let policyDefaults: [(policy: PolicyDescriptor, parameters: [(String, PolicySpec.Value)])] = {
+        let mpc: [(String, PolicySpec.Value)] = [
+            ("horizon", .number(5)), ("window", .number(5)), ("rebufferPenalty", .number(rebufferPenalty)),
+            ("smoothnessPenalty", .number(smoothnessPenalty)), ("timing", .text("total")),
+            ("planningSizeOffset", .number(1)),
+        ]
+        return [
+            (BuiltInPolicies.bba, [("reservoir", .number(5)), ("cushion", .number(10))]),
+            (BuiltInPolicies.mpc, mpc), (BuiltInPolicies.robustMPC, mpc),
+        ]
+    }()
+
+    /// `spec` with Pensieve's settings (``policyDefaults``) for the parameters the user did not give. Other
+    /// policies are returned unchanged.
     public static func policySpecDefaults(_ spec: PolicySpec) -> PolicySpec {
-        let defaults: [(String, PolicySpec.Value)]
-        switch spec.name {
-        case "bba": defaults = [("reservoir", .number(5)), ("cushion", .number(10))]
-        case "mpc", "robust-mpc":
-            defaults = [
-                ("horizon", .number(5)), ("window", .number(5)), ("rebufferPenalty", .number(rebufferPenalty)),
-                ("smoothnessPenalty", .number(smoothnessPenalty)), ("timing", .text("total")),
-                ("planningSizeOffset", .number(1)),
-            ]
-        default: defaults = []
-        }
+        let defaults = policyDefaults.first { $0.policy.name == spec.name }?.parameters ?? []
         var result = spec
         for (name, value) in defaults where !spec.parameters.contains(where: { $0.name == name }) {
             result.parameters.append((name, value))
@@ -132,9 +136,9 @@ public enum PensieveProfile {
             let rebufferSeconds = (step.rebufferMs + carriedRebufferMs) / 1000
             let bitrate = bitrates[variant]
             // bb.py / mpc.py: VIDEO_BIT_RATE[q] / M_IN_K - REBUF_PENALTY * rebuf - SMOOTH_PENALTY * |ΔR| / M_IN_K
-            let reward =
-                bitrate / 1000 - rebufferPenalty * rebufferSeconds - smoothnessPenalty * abs(bitrate - lastBitrate)
-                / 1000
+            let reward = LinearQoE.score(
+                bitrateSumKbps: bitrate, changeSumKbps: abs(bitrate - lastBitrate), stallSeconds: rebufferSeconds,
+                rebufferPenalty: rebufferPenalty, smoothnessPenalty: smoothnessPenalty)
             lastBitrate = bitrate
             rows.append(
                 PensieveChunk(
