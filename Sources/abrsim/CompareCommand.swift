@@ -120,16 +120,9 @@ enum CompareCommand {
             option: parsed.value("plots") == nil ? "--out" : "--plots")
         let reports = try Comparison.run(plan, jobs: jobs)
         printWarnings(warnings, command: "abrsim compare")
-        var certificate = ""
-        if model == .pensieve, let optimal = policies.first(where: { $0.name == "optimal" }) {
-            var rewards: [String: Double] = [:]
-            for report in reports where report.players.first?.policy == optimal.label {
-                rewards[report.trace] = report.players[0].summary.qoeLinear
-            }
-            certificate = try PensieveOptimumCertificate(
-                planRewards: rewards, traces: traces, content: content, jobs: jobs
-            ).line
-        }
+        let optimumNote =
+            policies.contains { $0.name == "optimal" }
+            ? try profile.definition.optimumNote(plan, reports: reports, jobs: jobs) : ""
         var summary = CSVWriter(columns: RunTables.summaryColumns)
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
         for report in reports {
@@ -146,15 +139,7 @@ enum CompareCommand {
         try plotsFolder.commit(PlotCommand.comparisonBundle(results: out, baseline: baseline, page: page))
         writeStandardOutput(
             table(reports, policies: policies, traceCount: traces.count)
-                + (policies.contains { $0.name == "optimal" }
-                    ? OptimumNote.line(
-                        "optimal",
-                        model: model == .pensieve
-                            ? .pensieve
-                            : .faithful(
-                                waitsToMinimizeStalling: plan.settings.automaticallyWaitsToMinimizeStalling,
-                                otherPlayers: 0)) : "")
-                + certificate
+                + optimumNote
                 + "wrote \(out)/summary.csv, segments.csv, stats.csv\nplots: \(plots)/index.html\n")
         let failed = reports.filter { !failedPlayers($0).isEmpty }
         if let first = failed.first.flatMap({ failedPlayers($0).first }) {

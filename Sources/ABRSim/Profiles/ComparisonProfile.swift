@@ -22,6 +22,10 @@ public protocol ComparisonProfile: Sendable {
     /// Warnings about player settings the policies ignore or contradict (`place` names the player in them); the
     /// default is none.
     func settingWarnings(_ plan: ComparisonPlan, place: String) -> [String]
+    /// What `abrsim compare` prints under its table when `optimal` is among the policies: how the optimum treated
+    /// waiting, and whether it bounds the other policies (`reports` are the engine's, `jobs` threads for any
+    /// check). The default is nothing.
+    func optimumNote(_ plan: ComparisonPlan, reports: [RunReport], jobs: Int) throws -> String
     /// The engine: the report of every (policy, trace) pair of `plan`, policy-major, on up to `jobs` threads. The
     /// policies were validated against `registry`.
     func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport]
@@ -37,6 +41,8 @@ extension ComparisonProfile {
     }
 
     public func settingWarnings(_ plan: ComparisonPlan, place: String) -> [String] { [] }
+
+    public func optimumNote(_ plan: ComparisonPlan, reports: [RunReport], jobs: Int) throws -> String { "" }
 }
 
 /// The profiles `abrsim compare` can run on.

@@ -12,6 +12,13 @@ public struct FaithfulProfile: ComparisonProfile {
         }
     }
 
+    public func optimumNote(_ plan: ComparisonPlan, reports: [RunReport], jobs: Int) throws -> String {
+        OptimumNote.line(
+            "optimal",
+            model: .faithful(
+                waitsToMinimizeStalling: plan.settings.automaticallyWaitsToMinimizeStalling, otherPlayers: 0))
+    }
+
     public func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
             try TraceReader.readForRuns(path: plan.traces[index])

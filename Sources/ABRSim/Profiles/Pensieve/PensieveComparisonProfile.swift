@@ -8,6 +8,19 @@ public struct PensieveComparisonProfile: ComparisonProfile {
 
     public var name: String { "pensieve" }
 
+    /// The profile's note, then the certificate of the optimum's plans on the plan's traces
+    /// (``PensieveOptimumCertificate``), from the rewards of `optimal`'s reports.
+    public func optimumNote(_ plan: ComparisonPlan, reports: [RunReport], jobs: Int) throws -> String {
+        guard let optimal = plan.policies.first(where: { $0.name == "optimal" }) else { return "" }
+        var rewards: [String: Double] = [:]
+        for report in reports where report.players.first?.policy == optimal.label {
+            rewards[report.trace] = report.players[0].summary.qoeLinear
+        }
+        let certificate = try PensieveOptimumCertificate(
+            planRewards: rewards, traces: plan.traces, content: plan.content, jobs: jobs)
+        return OptimumNote.line("optimal", model: .pensieve) + certificate.line
+    }
+
     public func checkArguments(scenarioGiven: Bool) throws {
         if scenarioGiven {
             throw InputError(location: "--scenario", "the pensieve profile has its own player; drop --scenario")
