@@ -118,6 +118,16 @@ public struct NetworkPreset: Sendable, Equatable {
     /// The preset called `name`: the key (`3g`, `wifi-ac`) or the title as the source spells it (`3G, Good`,
     /// `Wi-Fi`, `100% Loss`), in any case, with spaces, underscores or dashes; `nil` if there is none.
     public static func named(_ name: String) -> NetworkPreset? {
+        let key = lookupKey(name)
+        let resolved = aliases[key] ?? key
+        return catalogue.first { $0.name == resolved }
+    }
+
+    /// Every name a scenario's `preset` accepts: the constant presets' keys, then the step presets'.
+    public static var allNames: [String] { catalogue.map(\.name) + NetworkStepPreset.catalogue.map(\.name) }
+
+    /// `name` normalised for look-up: lowercase, spaces, underscores, commas and dashes as single dashes, no `%`.
+    static func lookupKey(_ name: String) -> String {
         var key = ""
         for character in name.lowercased() {
             switch character {
@@ -128,7 +138,136 @@ public struct NetworkPreset: Sendable, Equatable {
             }
         }
         while key.last == "-" { key.removeLast() }
-        let resolved = aliases[key] ?? key
-        return catalogue.first { $0.name == resolved }
+        return key
+    }
+}
+
+/// A named network that changes in steps: a list of (duration, downlink) pairs played once from time 0, at a fixed
+/// RTT and no loss.
+///
+/// The catalogue holds the five network profiles of the ACM MMSys 2020 Twitch low-latency grand challenge
+/// (cascade, intra-cascade, spike, slow jitters, fast jitters), in the challenge's two sets: `normal` (the one used
+/// for scoring, ladder 200/600/1000 kbit/s) and `fast` (ladder 100/300). The challenge's `run.js` played each step
+/// with Chrome DevTools' `Network.emulateNetworkConditions`, `downloadThroughput` = speed × 1024 / 8 bytes/s and
+/// `latency` 0, so its "kbps" are units of 1024 bit/s and the RTT is 0.
+///
+/// A scenario names one like a constant preset, `"network": {"preset": "twitch-cascade"}` (the scenario's `atEnd`
+/// decides what follows the last step; `loop` by default), or as a stretch, `{"preset": "twitch-spike",
+/// "seconds": 60}` (a shorter profile loops inside the stretch, a longer one is cut). Read by the scenario's
+/// network decoder through ``named(_:)``; ``stretch(seconds:)`` turns it into a ``NetworkStretch``. Times are
+/// seconds, rates bit/s.
+public struct NetworkStepPreset: Sendable, Equatable {
+    /// One step: its length in seconds and its downlink in bit/s.
+    public struct Step: Sendable, Equatable {
+        /// How long the step lasts, seconds.
+        public let seconds: Double
+        /// Downlink capacity during the step, bit/s.
+        public let downlinkBps: Double
+    }
+
+    /// Scenario key, e.g. `twitch-cascade` (normal set) or `twitch-fast-set-cascade` (fast set).
+    public let name: String
+    /// Display name, e.g. `Twitch MMSys'20 PROFILE_CASCADE (normal set)`.
+    public let title: String
+    /// The steps in order, from time 0.
+    public let steps: [Step]
+    /// Round-trip delay before the first byte of a request, seconds (the challenge's emulated latency: 0).
+    public let rttSeconds: Double
+    /// Where the values come from.
+    public let source: String
+
+    /// The unit of the challenge's "kbps": 1024 bit/s (`run.js` sets `downloadThroughput` = kbps × 1024 / 8).
+    public static let challengeKbpsUnitBps = 1024.0
+
+    static let challengeSource =
+        "twitchtv/acm-mmsys-2020-grand-challenge@718700007e0e533be705895c97c8cf109bd11f70, "
+        + "normal-network-patterns.js and fast-network-patterns.js as played by run.js (kbps × 1024 bit/s, latency 0)"
+
+    /// The profiles as the challenge lists them: (constant name, [(speed in challenge kbps, duration s)]) per set.
+    static let challengeProfiles: [(set: String, profiles: [(String, [(Double, Double)])])] = [
+        (
+            "normal",
+            [
+                ("CASCADE", [(1200, 30), (800, 30), (400, 30), (800, 30), (1200, 30)]),
+                (
+                    "INTRA_CASCADE",
+                    [
+                        (1000, 15), (800, 15), (600, 15), (400, 15), (200, 15), (400, 15), (600, 15), (800, 15),
+                        (1000, 15),
+                    ]
+                ),
+                ("SPIKE", [(1200, 10), (300, 10), (800, 10)]),
+                ("SLOW_JITTERS", [(500, 5), (1200, 5), (500, 5), (1200, 5), (500, 5), (1200, 5)]),
+                ("FAST_JITTERS", [(500, 0.25), (1200, 5), (500, 0.1), (1200, 1), (500, 0.25), (1200, 5)]),
+            ]
+        ),
+        (
+            "fast",
+            [
+                ("CASCADE", [(500, 30), (200, 30), (500, 30)]),
+                ("INTRA_CASCADE", [(300, 15), (200, 15), (100, 15), (200, 15), (300, 15)]),
+                ("SPIKE", [(500, 10), (200, 10), (400, 10)]),
+                ("SLOW_JITTERS", [(200, 5), (500, 5), (200, 5), (500, 5), (200, 5), (500, 5)]),
+                ("FAST_JITTERS", [(200, 0.25), (500, 5), (200, 0.1), (500, 1), (200, 0.25), (500, 5)]),
+            ]
+        ),
+    ]
+
+    /// Every step preset: the challenge's normal set (`twitch-cascade`, `twitch-intra-cascade`, `twitch-spike`,
+    /// `twitch-slow-jitters`, `twitch-fast-jitters`), then its fast set (`twitch-fast-set-…`).
+    public static let catalogue: [NetworkStepPreset] = challengeProfiles.flatMap { set, profiles in
+        profiles.map { profile, steps in
+            let key = NetworkPreset.lookupKey(profile)
+            return NetworkStepPreset(
+                name: set == "normal" ? "twitch-\(key)" : "twitch-\(set)-set-\(key)",
+                title: "Twitch MMSys'20 PROFILE_\(profile) (\(set) set)",
+                steps: steps.map { Step(seconds: $0.1, downlinkBps: $0.0 * challengeKbpsUnitBps) }, rttSeconds: 0,
+                source: challengeSource)
+        }
+    }
+
+    /// The step preset called `name` (any case, spaces, underscores or dashes): its key (`twitch-spike`), or the
+    /// challenge's set and constant as in the reference files (`normal_PROFILE_SPIKE`, `fast_PROFILE_CASCADE`);
+    /// `nil` if there is none.
+    public static func named(_ name: String) -> NetworkStepPreset? {
+        let key = NetworkPreset.lookupKey(name)
+        return catalogue.first { preset in
+            preset.name == key || "\(preset.setName)-profile-\(preset.profileKey)" == key
+        }
+    }
+
+    /// The challenge set, `normal` or `fast`.
+    var setName: String { name.hasPrefix("twitch-fast-set-") ? "fast" : "normal" }
+
+    /// The profile part of the key, e.g. `intra-cascade`.
+    var profileKey: String {
+        String(name.dropFirst(setName == "fast" ? "twitch-fast-set-".count : "twitch-".count))
+    }
+
+    /// Start of each step in seconds: the running sum of the durations before it.
+    public var starts: [Double] {
+        var starts: [Double] = []
+        var t = 0.0
+        for step in steps {
+            starts.append(t)
+            t += step.seconds
+        }
+        return starts
+    }
+
+    /// Length of the whole profile in seconds.
+    public var durationSeconds: Double { steps.reduce(0) { $0 + $1.seconds } }
+
+    /// The profile as a one-period trace named after the preset, every step at ``rttSeconds``.
+    public var trace: Trace {
+        Trace(
+            name: name, starts: starts, ratesBps: steps.map(\.downlinkBps), duration: durationSeconds,
+            latencySeconds: steps.map { _ in rttSeconds }, lossRates: steps.map { _ in 0 })
+    }
+
+    /// The profile as a network stretch lasting `seconds` (`nil`: the profile's own length, then the network's end
+    /// behaviour).
+    public func stretch(seconds: Double?) -> NetworkStretch {
+        .trace(trace, seconds: seconds, rttSeconds: rttSeconds)
     }
 }

@@ -100,8 +100,12 @@ struct NetworkDecoder {
         case "preset":
             let presetReader = try object.required("preset")
             let name = try presetReader.string()
+            if let steps = NetworkStepPreset.named(name) {
+                if let rttReader { throw rttReader.error("a preset carries its own RTT; use constantKbps to set one") }
+                return (steps.stretch(seconds: try seconds(required: false)), steps.name)
+            }
             guard let preset = NetworkPreset.named(name) else {
-                let known = NetworkPreset.catalogue.map(\.name).joined(separator: ", ")
+                let known = NetworkPreset.allNames.joined(separator: ", ")
                 throw presetReader.error("unknown preset '\(name)' (known: \(known))")
             }
             if let rttReader { throw rttReader.error("a preset carries its own RTT; use constantKbps to set one") }
