@@ -89,7 +89,7 @@ public protocol Seam {
 /// A value naming one member of a seam's registry: what scenarios, commands and runs pass around for it
 /// (``TraceFormat``, ``QoEModel``, ``AllocationStrategy``, ``Profile``). Two values are equal when they carry the
 /// same name.
-public struct Registered<S: Seam>: Sendable, Hashable, CustomStringConvertible, RawRepresentable, CaseIterable {
+public struct Registered<S: Seam>: Sendable, Hashable, CustomStringConvertible {
     /// The name the member is registered under.
     public let rawValue: String
     /// The member.

@@ -110,6 +110,8 @@ struct PolicyParameterTests {
             ]
         case .word(let words):
             return words.map { (.text($0), true) } + [(.text("nonsense"), false), (.number(1), false)]
+        case .member(let names):
+            return names.names().map { (.text($0), true) } + [(.text("nonsense"), false), (.number(1), false)]
         case .variant:
             return [(.number(0), true), (.number(-1), false), (.number(0.5), false)]
         case .command:

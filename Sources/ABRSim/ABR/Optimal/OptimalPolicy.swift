@@ -43,12 +43,10 @@ public final class OptimalPolicy: ABRPolicy {
     }
 }
 
-extension QoEModel: ParameterChoice {}
-
 extension BuiltInPolicies {
     /// `optimal`'s parameters; the weights default to the chosen QoE model's.
     enum OptimalParameters {
-        static let qoe = Parameter.choice(
+        static let qoe = Parameter.member(
             "qoe", default: QoEModel.linear, source: "Pensieve dp.cc (linear QoE)", "QoE model to maximise")
         static let rebuffer = Parameter<Double?>.number(
             "rebuffer", defaultNote: "model's", source: "the QoE model (4.3 linear, 2.66 log, 8 hd)",

@@ -59,6 +59,9 @@ public struct PolicyParameter: Sendable {
         case variant
         /// One of these words.
         case word([String])
+        /// The name of a member of a registry, read when checked (members can be registered after the
+        /// declaration).
+        case member(RegisteredNames)
         /// A program and its arguments: a JSON array of strings, or words split on spaces.
         case command
     }
@@ -104,6 +107,7 @@ public struct PolicyParameter: Sendable {
         case .count(let range): "whole number \(range.lowerBound)…\(range.upperBound)"
         case .variant: "variant index 0…top of the ladder"
         case .word(let words): words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+        case .member(let names): names.alternatives
         case .command: "program and arguments"
         }
     }
@@ -138,6 +142,9 @@ public struct PolicyParameter: Sendable {
         case (.word(let words), .text(let word)) where words.contains(word): return nil
         case (.word(let words), _):
             return "\(name) must be one of \(words.joined(separator: ", ")), got '\(value)'"
+        case (.member(let names), .text(let word)) where names.names().contains(word): return nil
+        case (.member(let names), _):
+            return "\(name) must be one of \(names.names().joined(separator: ", ")), got '\(value)'"
         case (.command, .list), (.command, .text): return nil
         case (.command, .number):
             return "\(name) must be a program and its arguments, got '\(value)'"
@@ -155,6 +162,30 @@ public protocol DeclaredParameter: Sendable {
 
 extension PolicyParameter: DeclaredParameter {
     public var declaration: PolicyParameter { self }
+}
+
+/// The names a ``PolicyParameter/Kind/member(_:)`` parameter accepts: a seam's registry, read each time it is
+/// asked. Two are equal when they read the same seam.
+public struct RegisteredNames: Sendable, Equatable {
+    /// The seam's name (for equality).
+    public let seam: String
+    /// The registered names, in order.
+    public let names: @Sendable () -> [String]
+
+    /// The names of `S`'s registry.
+    public init<S: Seam>(_ seam: S.Type) {
+        self.seam = String(describing: seam)
+        names = { S.registry.names }
+    }
+
+    /// The names as alternatives: "a, b or c".
+    public var alternatives: String {
+        var all = names()
+        guard let last = all.popLast() else { return "" }
+        return all.isEmpty ? last : all.joined(separator: ", ") + " or " + last
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.seam == rhs.seam }
 }
 
 /// A word parameter's values: an enum whose raw values are the words (`EstimatorKind`, `OnOff`).
@@ -286,6 +317,23 @@ extension Parameter where Value: ParameterChoice {
             defaultValue: defaultValue,
             decode: { value in
                 if case .text(let word) = value { return Value(rawValue: word) }
+                return nil
+            })
+    }
+}
+
+extension Parameter {
+    /// A parameter naming a member of seam `S` (a QoE model), checked against its registry when used.
+    public static func member<S: Seam>(_ name: String, default defaultValue: Value, source: String, _ help: String)
+        -> Parameter where Value == Registered<S>
+    {
+        Parameter(
+            declaration: PolicyParameter(
+                name, kind: .member(RegisteredNames(S.self)), default: .text(defaultValue.rawValue), source: source,
+                help),
+            defaultValue: defaultValue,
+            decode: { value in
+                if case .text(let word) = value { return Registered<S>(rawValue: word) }
                 return nil
             })
     }
