@@ -36,10 +36,12 @@ public struct CSVWriter: Sendable {
     private var inRow = false
 
     /// Starts a file with the header row for `columns` (at least one), reserving `reservingBytes` of buffer.
-    public init(columns: [String], reservingBytes: Int = 0) {
+    /// Without `writingHeader`, the rows are for appending to a file that already has its header.
+    public init(columns: [String], reservingBytes: Int = 0, writingHeader: Bool = true) {
         precondition(!columns.isEmpty, "a CSV file needs at least one column")
         self.columns = columns
         bytes.reserveCapacity(max(reservingBytes, 256))
+        guard writingHeader else { return }
         for (index, name) in columns.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             appendText(name)

@@ -23,6 +23,25 @@ public enum JSONParser {
     public static func parseFile(_ path: String) throws -> JSONValue {
         try parse(InputFile.readAll(path, limitBytes: fileLimitBytes), file: path)
     }
+
+    /// One step of a JSON path, for ``location(of:in:)``.
+    public enum PathStep: Sendable, Equatable {
+        /// An object member.
+        case key(String)
+        /// An array element (from 0).
+        case index(Int)
+    }
+
+    /// `line L, column C` of the value at `steps` in `bytes`, a document ``parse(_:file:maxDepth:)`` accepts;
+    /// `nil` when there is no such value. For messages that name a value by its JSON path and also want its line
+    /// in a long file; it reads the document again, so it is meant for the error path only.
+    public static func location(of steps: [PathStep], in bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, file: "", maxDepth: .max)
+            guard let offset = try? parser.offset(of: steps) else { return nil }
+            return parser.location(of: offset)
+        }
+    }
 }
 
 /// The parser's state: the bytes, the read position and the current nesting depth.
@@ -53,6 +72,49 @@ private struct Parser {
             throw error("unexpected \(describe(at: index)) after the end of the document", at: index)
         }
         return value
+    }
+
+    /// The offset of the value at `steps`, skipping every value before it; `nil` when there is none.
+    mutating func offset(of steps: [JSONParser.PathStep]) throws -> Int? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            hasByteOrderMark = true
+            index = 3
+        }
+        skipWhitespace()
+        for step in steps {
+            guard index < bytes.count else { return nil }
+            switch step {
+            case .index(let wanted):
+                guard bytes[index] == UInt8(ascii: "[") else { return nil }
+                index += 1
+                for _ in 0..<wanted {
+                    skipWhitespace()
+                    _ = try parseValue()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
+                    index += 1
+                }
+                skipWhitespace()
+            case .key(let wanted):
+                guard bytes[index] == UInt8(ascii: "{") else { return nil }
+                index += 1
+                while true {
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+                    let key = try parseString()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                    index += 1
+                    skipWhitespace()
+                    if key == wanted { break }
+                    _ = try parseValue()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
+                    index += 1
+                }
+            }
+        }
+        return index < bytes.count ? index : nil
     }
 
     // MARK: - Values
@@ -166,7 +228,7 @@ private struct Parser {
             skipWhitespace()
             let value = try parseValue()
             if values.updateValue(value, forKey: key) != nil {
-                throw error("duplicate key \(quoted(key))", at: keyStart)
+                throw error("duplicate key \(JSONString.quoted(key))", at: keyStart)
             }
             keys.append(key)
             skipWhitespace()
@@ -470,6 +532,4 @@ private struct Parser {
     }
 
     func hexScalar(_ value: UInt32) -> String { "U+" + hex4(value) }
-
-    func quoted(_ text: String) -> String { JSONPath.quote(text) }
 }
