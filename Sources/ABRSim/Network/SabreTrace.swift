@@ -20,22 +20,13 @@ enum SabreTrace {
         guard text.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
             throw InputError.atLine(path, 1, "empty trace: no JSON array of periods")
         }
-        // An array of objects of numbers: anything nested deeper is wrong, and stops the parser early.
-        let root = try JSONParser.parse(bytes, file: path, maxDepth: 3)
-        guard case .array(let elements) = root else {
-            throw places.error(
-                [],
-                "expected an array of periods [{duration_ms, bandwidth_kbps, latency_ms}, …], found "
-                    + root.foundDescription)
-        }
-        guard !elements.isEmpty else { throw places.error([], "the array has no periods") }
         var starts: [Double] = []
         var rates: [Double] = []
         var latencies: [Double] = []
-        starts.reserveCapacity(elements.count)
-        rates.reserveCapacity(elements.count)
         var cumulativeMs = 0.0
-        for (i, element) in elements.enumerated() {
+        // Periods are decoded as the parser reads them. An array of objects of numbers: anything nested deeper
+        // is wrong, and stops the parser early.
+        let notArray = try JSONParser.parseElements(bytes, file: path, maxDepth: 3) { i, element in
             let at = JSONParser.PathStep.index(i)
             guard case .object(let period) = element else {
                 throw places.error([at], "expected a period object, found \(element.foundDescription)")
@@ -83,6 +74,13 @@ enum SabreTrace {
             rates.append(kbps * 1000)
             cumulativeMs += duration
         }
+        if let root = notArray {
+            throw places.error(
+                [],
+                "expected an array of periods [{duration_ms, bandwidth_kbps, latency_ms}, …], found "
+                    + root.foundDescription)
+        }
+        guard !starts.isEmpty else { throw places.error([], "the array has no periods") }
         var trace = Trace(
             name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: cumulativeMs / 1000,
             latencySeconds: latencies.isEmpty ? nil : latencies)

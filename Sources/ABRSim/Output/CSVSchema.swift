@@ -6,46 +6,40 @@ public struct CSVColumn<Row>: Sendable {
     /// The header name (with its unit, as `stall_s`).
     public let name: String
     /// Appends this column's field of a row to a writer that is in the middle of the row.
-    let write: @Sendable (Row, inout CSVWriter) -> Void
-
-    /// A column named `name` whose field `write` appends.
-    public init(_ name: String, write: @escaping @Sendable (Row, inout CSVWriter) -> Void) {
-        self.name = name
-        self.write = write
-    }
+    let write: @Sendable (borrowing Row, inout CSVWriter) -> Void
 
     /// A number column (``formatCSVNumber(_:)``).
-    public static func number(_ name: String, _ value: @escaping @Sendable (Row) -> Double) -> Self {
-        Self(name) { row, writer in writer.append(value(row)) }
+    public static func number(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Double) -> Self {
+        Self(name: name) { row, writer in writer.append(value(row)) }
     }
 
     /// A number column, empty where the value is `nil`.
-    public static func optionalNumber(_ name: String, _ value: @escaping @Sendable (Row) -> Double?) -> Self {
-        Self(name) { row, writer in
+    public static func optionalNumber(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Double?) -> Self {
+        Self(name: name) { row, writer in
             if let number = value(row) { writer.append(number) } else { writer.appendEmpty() }
         }
     }
 
     /// An integer column.
-    public static func integer(_ name: String, _ value: @escaping @Sendable (Row) -> Int) -> Self {
-        Self(name) { row, writer in writer.append(value(row)) }
+    public static func integer(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Int) -> Self {
+        Self(name: name) { row, writer in writer.append(value(row)) }
     }
 
     /// A text column (quoted where RFC 4180 needs it).
-    public static func text(_ name: String, _ value: @escaping @Sendable (Row) -> String) -> Self {
-        Self(name) { row, writer in writer.append(value(row)) }
+    public static func text(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> String) -> Self {
+        Self(name: name) { row, writer in writer.append(value(row)) }
     }
 
     /// A text column, empty where the value is `nil`.
-    public static func optionalText(_ name: String, _ value: @escaping @Sendable (Row) -> String?) -> Self {
-        Self(name) { row, writer in
+    public static func optionalText(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> String?) -> Self {
+        Self(name: name) { row, writer in
             if let text = value(row) { writer.append(text) } else { writer.appendEmpty() }
         }
     }
 
     /// A `true`/`false` column.
-    public static func bool(_ name: String, _ value: @escaping @Sendable (Row) -> Bool) -> Self {
-        Self(name) { row, writer in writer.append(value(row)) }
+    public static func bool(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Bool) -> Self {
+        Self(name: name) { row, writer in writer.append(value(row)) }
     }
 }
 
@@ -57,12 +51,12 @@ public struct CSVColumn<Row>: Sendable {
 /// ``RunTables``, the plot tables, ``ComparisonStatistics`` and the sweep stores.
 public struct CSVSchema<Row>: Sendable {
     /// The columns, in file order.
-    public let columns: [CSVColumn<Row>]
+    public let columns: ContiguousArray<CSVColumn<Row>>
 
     /// A schema of `columns` (at least one).
     public init(_ columns: [CSVColumn<Row>]) {
         precondition(!columns.isEmpty, "a CSV table needs at least one column")
-        self.columns = columns
+        self.columns = ContiguousArray(columns)
     }
 
     /// The header names, in order.
@@ -75,9 +69,10 @@ public struct CSVSchema<Row>: Sendable {
     }
 
     /// Appends `row` to `writer` (made by ``writer(extraColumns:reservingBytes:writingHeader:)``), then `extra` as text fields.
-    @inline(__always) public func append(_ row: Row, to writer: inout CSVWriter, extra: [String] = []) {
+    @inline(__always) public func append(_ row: borrowing Row, to writer: inout CSVWriter, extra: [String] = []) {
         writer.beginRow()
-        for column in columns { column.write(row, &writer) }
+        // The row is borrowed all the way down: each value function reads it in place, without a copy.
+        for index in columns.indices { columns[index].write(row, &writer) }
         for value in extra { writer.append(value) }
         writer.endRow()
     }
