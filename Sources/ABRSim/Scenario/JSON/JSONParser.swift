@@ -4,7 +4,7 @@
 /// duplicate keys are rejected instead of silently dropped, and nesting is bounded. A leading UTF-8 byte-order
 /// mark is skipped. Lines end at LF, CRLF or a lone CR; columns count Unicode scalars from 1.
 ///
-/// Called by ``SabreMovie`` and the scenario loader; errors are ``InputError``s located at
+/// Called by the scenario loader, sabre movies and sabre traces; errors are ``InputError``s located at
 /// `line L, column C`.
 public enum JSONParser {
     /// The largest JSON file ``parseFile(_:)`` reads: 64 MiB.
