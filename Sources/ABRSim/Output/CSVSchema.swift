@@ -77,10 +77,47 @@ public struct CSVSchema<Row>: Sendable {
         writer.endRow()
     }
 
+    /// The first `count` fields of `row` as CSV text, for rows that share them (a player's rows share its labels):
+    /// written by the columns' own functions, once, and appended by ``append(_:after:to:extra:)``.
+    public func prefix(of row: borrowing Row, count: Int) -> CSVRowPrefix {
+        precondition(count >= 1 && count <= columns.count, "a prefix of 1 to \(columns.count) columns")
+        var writer = CSVWriter(columns: Array(names.prefix(count)), writingHeader: false)
+        writer.beginRow()
+        for index in 0..<count { columns[index].write(row, &writer) }
+        writer.endRow()
+        return CSVRowPrefix(bytes: writer.takeBytes().dropLast(), count: count)
+    }
+
+    /// Appends `row` whose first fields are `prefix` (made by ``prefix(of:count:)`` from a row that shares them),
+    /// then `extra` as text fields.
+    @inline(__always) public func append(
+        _ row: borrowing Row, after prefix: CSVRowPrefix, to writer: inout CSVWriter, extra: [String] = []
+    ) {
+        writer.beginRow()
+        writer.appendRendered(prefix.bytes, fields: prefix.count)
+        for index in prefix.count..<columns.count { columns[index].write(row, &writer) }
+        for value in extra { writer.append(value) }
+        writer.endRow()
+    }
+
     /// The whole file for `rows`.
     public func csv(_ rows: some Sequence<Row>) -> [UInt8] {
         var writer = writer()
         for row in rows { append(row, to: &writer) }
         return writer.takeBytes()
+    }
+}
+
+/// The first fields of a CSV row, written once for many rows that share them (see
+/// ``CSVSchema/prefix(of:count:)``).
+public struct CSVRowPrefix: Sendable {
+    /// The fields as CSV text, separated by commas.
+    let bytes: [UInt8]
+    /// How many fields.
+    let count: Int
+
+    init(bytes: some Sequence<UInt8>, count: Int) {
+        self.bytes = Array(bytes)
+        self.count = count
     }
 }

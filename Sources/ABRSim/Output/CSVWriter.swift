@@ -93,6 +93,13 @@ public struct CSVWriter: Sendable {
         bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
     }
 
+    /// Appends `fields` fields already written as CSV text (`bytes`, fields separated by commas, no line end).
+    public mutating func appendRendered(_ bytes: [UInt8], fields: Int) {
+        separate()
+        fieldsInRow += fields - 1
+        self.bytes.append(contentsOf: bytes)
+    }
+
     /// Appends an empty field (a missing value).
     public mutating func appendEmpty() {
         separate()

@@ -43,6 +43,9 @@ public enum RunTables {
         public var record: TimelineRecord
     }
 
+    /// How many columns ``placeColumns()`` has.
+    static let placeColumnCount = (placeColumns() as [CSVColumn<Row<Int>>]).count
+
     /// The columns every per-player table starts with.
     static func placeColumns<Record>() -> [CSVColumn<Row<Record>>] {
         [
@@ -191,12 +194,13 @@ public enum RunTables {
     /// value, as for ``appendSummary(_:to:extra:)``).
     public static func appendSegments(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
         for player in report.players {
-            // One row value reused for the player's records, so its labels are not copied per segment.
+            // One row value reused for the player's records, its labels written once.
             guard let first = player.segments.first else { continue }
             var current = row(report, player, first)
+            let labels = segments.prefix(of: current, count: placeColumnCount)
             for record in player.segments {
                 current.record = record
-                segments.append(current, to: &writer, extra: extra)
+                segments.append(current, after: labels, to: &writer, extra: extra)
             }
         }
     }

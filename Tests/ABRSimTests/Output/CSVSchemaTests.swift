@@ -75,7 +75,10 @@ struct CSVSchemaTests {
                 == "n,label,half,even\n1,a,0.5,false\n2,,1,true\n3,\"b,c\",1.5,false\n")
         var rowsOnly = schema.writer(writingHeader: false)
         schema.append((4, nil), to: &rowsOnly)
-        #expect(String(decoding: rowsOnly.takeBytes(), as: UTF8.self) == "4,,2,true\n")
+        // A prefix written once from one row stands for the first fields of rows that share them.
+        let shared = schema.prefix(of: (5, "x,y"), count: 2)
+        schema.append((6, "ignored"), after: shared, to: &rowsOnly, extra: [])
+        #expect(String(decoding: rowsOnly.takeBytes(), as: UTF8.self) == "4,,2,true\n5,\"x,y\",3,true\n")
         let plots: [(Int, [Int])] = [
             (
                 CapacityTable.table.names.count,
