@@ -7,10 +7,7 @@ import ABRSim
 /// Runs this same executable with `arguments` and returns its standard output's lines; a non-zero exit is an
 /// error. Used by `abrsim bench` to measure each policy in a process of its own.
 func runChild(_ arguments: [String]) throws -> [String] {
-    func quoted(_ word: String) -> String {
-        "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-    let command = ([try executablePath()] + arguments).map(quoted).joined(separator: " ")
+    let command = ShellCommand.line([try executablePath()] + arguments)
     guard let stream = popen(command, "r") else {
         throw InputError(location: "bench", "could not start a measuring process: \(String(cString: strerror(errno)))")
     }

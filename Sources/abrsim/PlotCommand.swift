@@ -99,5 +99,5 @@ func invokedCommandLine() -> String {
         }
         kept.append(argument)
     }
-    return PlotPage.commandLine(kept)
+    return ShellCommand.line(kept)
 }

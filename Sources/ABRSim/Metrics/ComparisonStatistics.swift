@@ -161,49 +161,50 @@ public struct ComparisonStatistics: Sendable {
         self.rows = rows
     }
 
-    /// Columns of `stats.csv`.
-    public static let columns = [
-        "policy", "metric", "n", "failed", "mean", "sd", "ci95_low", "ci95_high", "p5", "p25", "p50", "p75", "p95",
-        "baseline", "diff_n", "diff_mean", "diff_sd", "diff_ci95_low", "diff_ci95_high",
-    ]
-
-    /// `stats.csv`: one row per (metric, policy); empty fields where a value does not exist.
-    public func csv() -> [UInt8] {
-        var writer = CSVWriter(columns: Self.columns)
-        for row in rows {
-            writer.beginRow()
-            writer.append(row.policy)
-            writer.append(row.metric)
-            writer.append(row.statistics?.count ?? 0)
-            writer.append(failures[row.policy] ?? 0)
-            if let s = row.statistics {
-                writer.append(s.mean)
-                appendSpread(s, to: &writer)
-                for p in [s.p5, s.p25, s.p50, s.p75, s.p95] { writer.append(p) }
-            } else {
-                for _ in 0..<9 { writer.appendEmpty() }
-            }
-            writer.append(baseline)
-            writer.append(row.difference?.count ?? 0)
-            if let d = row.difference {
-                writer.append(d.mean)
-                appendSpread(d, to: &writer)
-            } else {
-                for _ in 0..<4 { writer.appendEmpty() }
-            }
-            writer.endRow()
-        }
-        return writer.takeBytes()
+    /// A `stats.csv` row: a statistics row with the comparison's baseline and failure counts.
+    public struct TableRow: Sendable {
+        /// The statistics row.
+        public var row: Row
+        /// The baseline policy.
+        public var baseline: String
+        /// Failed runs of the row's policy.
+        public var failed: Int
     }
 
-    /// sd, ci95_low, ci95_high (empty below two values).
-    private func appendSpread(_ s: SampleStatistics, to writer: inout CSVWriter) {
-        guard s.count > 1 else {
-            for _ in 0..<3 { writer.appendEmpty() }
-            return
-        }
-        writer.append(s.standardDeviation)
-        writer.append(s.mean - s.confidenceHalfWidth95)
-        writer.append(s.mean + s.confidenceHalfWidth95)
+    /// sd, or an interval end, of `s`: empty below two values.
+    private static func spread(_ s: SampleStatistics?, _ value: (SampleStatistics) -> Double) -> Double? {
+        guard let s, s.count > 1 else { return nil }
+        return value(s)
+    }
+
+    /// `stats.csv`'s columns; empty fields where a value does not exist.
+    public static let table = CSVSchema<TableRow>([
+        .text("policy") { $0.row.policy },
+        .text("metric") { $0.row.metric },
+        .integer("n") { $0.row.statistics?.count ?? 0 },
+        .integer("failed") { $0.failed },
+        .optionalNumber("mean") { $0.row.statistics?.mean },
+        .optionalNumber("sd") { spread($0.row.statistics) { $0.standardDeviation } },
+        .optionalNumber("ci95_low") { spread($0.row.statistics) { $0.mean - $0.confidenceHalfWidth95 } },
+        .optionalNumber("ci95_high") { spread($0.row.statistics) { $0.mean + $0.confidenceHalfWidth95 } },
+        .optionalNumber("p5") { $0.row.statistics?.p5 },
+        .optionalNumber("p25") { $0.row.statistics?.p25 },
+        .optionalNumber("p50") { $0.row.statistics?.p50 },
+        .optionalNumber("p75") { $0.row.statistics?.p75 },
+        .optionalNumber("p95") { $0.row.statistics?.p95 },
+        .text("baseline") { $0.baseline },
+        .integer("diff_n") { $0.row.difference?.count ?? 0 },
+        .optionalNumber("diff_mean") { $0.row.difference?.mean },
+        .optionalNumber("diff_sd") { spread($0.row.difference) { $0.standardDeviation } },
+        .optionalNumber("diff_ci95_low") { spread($0.row.difference) { $0.mean - $0.confidenceHalfWidth95 } },
+        .optionalNumber("diff_ci95_high") { spread($0.row.difference) { $0.mean + $0.confidenceHalfWidth95 } },
+    ])
+
+    /// Columns of `stats.csv`.
+    public static var columns: [String] { table.names }
+
+    /// `stats.csv`: one row per (metric, policy).
+    public func csv() -> [UInt8] {
+        Self.table.csv(rows.map { TableRow(row: $0, baseline: baseline, failed: failures[$0.policy] ?? 0) })
     }
 }

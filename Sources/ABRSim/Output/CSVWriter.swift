@@ -36,10 +36,12 @@ public struct CSVWriter: Sendable {
     private var inRow = false
 
     /// Starts a file with the header row for `columns` (at least one), reserving `reservingBytes` of buffer.
-    public init(columns: [String], reservingBytes: Int = 0) {
+    /// Without `writingHeader`, the rows are for appending to a file that already has its header.
+    public init(columns: [String], reservingBytes: Int = 0, writingHeader: Bool = true) {
         precondition(!columns.isEmpty, "a CSV file needs at least one column")
         self.columns = columns
         bytes.reserveCapacity(max(reservingBytes, 256))
+        guard writingHeader else { return }
         for (index, name) in columns.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             appendText(name)
@@ -89,6 +91,13 @@ public struct CSVWriter: Sendable {
     public mutating func append(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+    }
+
+    /// Appends `fields` fields already written as CSV text (`bytes`, fields separated by commas, no line end).
+    public mutating func appendRendered(_ bytes: [UInt8], fields: Int) {
+        separate()
+        fieldsInRow += fields - 1
+        self.bytes.append(contentsOf: bytes)
     }
 
     /// Appends an empty field (a missing value).

@@ -1,7 +1,7 @@
 /// Test results as JUnit XML, the format CI systems (GitHub Actions reporters, GitLab, Jenkins) render.
 ///
 /// A report holds suites, a suite holds test cases, a failing case carries a message. The writer escapes
-/// every text (`&`, `<`, `>`, quotes; characters XML 1.0 forbids become U+FFFD) and writes no times, so the
+/// every text with ``escapeXML(_:keepingLineBreaks:)`` and writes no times, so the
 /// same results give the same bytes. Knows nothing about scenarios: `abrsim check` builds it from its results.
 public struct JUnitReport: Sendable, Equatable {
     /// One test case: a name, a class name (CI systems group by it), and a failure if it failed.
@@ -57,49 +57,22 @@ public struct JUnitReport: Sendable, Equatable {
         let tests = suites.reduce(0) { $0 + $1.cases.count }
         let failures = suites.reduce(0) { $0 + $1.failureCount }
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        text += "<testsuites name=\"\(Self.escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
+        text += "<testsuites name=\"\(escapeXML(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
         for suite in suites {
-            text += "  <testsuite name=\"\(Self.escape(suite.name))\" tests=\"\(suite.cases.count)\""
+            text += "  <testsuite name=\"\(escapeXML(suite.name))\" tests=\"\(suite.cases.count)\""
             text += " failures=\"\(suite.failureCount)\" errors=\"0\" skipped=\"0\">\n"
             for testCase in suite.cases {
-                text += "    <testcase classname=\"\(Self.escape(testCase.className))\""
-                text += " name=\"\(Self.escape(testCase.name))\""
+                text += "    <testcase classname=\"\(escapeXML(testCase.className))\""
+                text += " name=\"\(escapeXML(testCase.name))\""
                 guard let failure = testCase.failure else {
                     text += "/>\n"
                     continue
                 }
-                text += ">\n      <failure message=\"\(Self.escape(failure))\" type=\"expectation\">"
-                text += Self.escape(testCase.failureDetail, inAttribute: false) + "</failure>\n    </testcase>\n"
+                text += ">\n      <failure message=\"\(escapeXML(failure))\" type=\"expectation\">"
+                text += escapeXML(testCase.failureDetail, keepingLineBreaks: true) + "</failure>\n    </testcase>\n"
             }
             text += "  </testsuite>\n"
         }
         return text + "</testsuites>\n"
-    }
-
-    /// `text` escaped for XML 1.0 attribute values (or, with `inAttribute` false, element text): markup
-    /// characters as entities, tab and line breaks in attributes as character references (so parsers keep
-    /// them), other characters XML forbids as U+FFFD.
-    public static func escape(_ text: String, inAttribute: Bool = true) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\u{2028}", "\u{2029}", "\u{85}": result += VisibleText.escape(scalar)
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t" where inAttribute: result += "&#9;"
-            case "\n" where inAttribute: result += "&#10;"
-            case "\r": result += "&#13;"
-            case "\t", "\n": result.unicodeScalars.append(scalar)
-            default:
-                let v = scalar.value
-                let allowed = v >= 0x20 && !(0xFFFE...0xFFFF).contains(v)
-                result.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
-            }
-        }
-        return result
     }
 }

@@ -21,7 +21,7 @@ public struct OutputIdentity: Equatable, Sendable {
         self.command = command
         self.subject = absolutePath(subject)
         if !InputFile.isDirectory(subject), let bytes = try? InputFile.readAll(subject) {
-            fingerprint = "fnv1a64:" + hex64(fnv1a64(bytes))
+            fingerprint = "fnv1a64:" + FNV1a64.hex(FNV1a64.hash(bytes))
         } else {
             fingerprint = "-"
         }
@@ -160,20 +160,4 @@ public func absolutePath(_ path: String) -> String {
         }
     }
     return "/" + parts.joined(separator: "/")
-}
-
-/// The 64-bit FNV-1a hash of `bytes`.
-func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x100_0000_01b3
-    }
-    return hash
-}
-
-/// `value` as 16 lower-case hex digits.
-func hex64(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
 }

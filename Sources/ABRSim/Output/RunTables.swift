@@ -5,203 +5,236 @@
 /// `true`/`false`; empty fields where a value does not exist (a startup that never happened). Called by the
 /// command line after a run, and by sweeps, which append the rows of many reports to one table.
 public enum RunTables {
+    /// One row of a per-player table: the run and player it belongs to, and the record it shows.
+    public struct Row<Record>: Sendable where Record: Sendable {
+        /// The scenario's name.
+        public var scenario: String
+        /// The player's id.
+        public var player: String
+        /// The player's policy, as written.
+        public var policy: String
+        /// The network label.
+        public var trace: String
+        /// What the row shows (a segment record, an access-log event, a summary).
+        public var record: Record
+    }
+
+    /// A summary row's record: the player's summary and the run's fairness.
+    public struct SummaryRecord: Sendable {
+        /// The player's summary.
+        public var summary: SessionSummary
+        /// Fairness between the run's players.
+        public var fairness: FairnessSummary?
+    }
+
+    /// An access-log row's record: the event and its number (from 0, per player).
+    public struct AccessLogRecord: Sendable {
+        /// The event's number.
+        public var index: Int
+        /// The event.
+        public var event: AccessLogEvent
+    }
+
+    /// A timeline row: the record and its player's id.
+    public struct TimelineRow: Sendable {
+        /// The player's id.
+        public var player: String
+        /// The record.
+        public var record: TimelineRecord
+    }
+
+    /// How many columns ``placeColumns()`` has.
+    static let placeColumnCount = (placeColumns() as [CSVColumn<Row<Int>>]).count
+
+    /// The columns every per-player table starts with.
+    static func placeColumns<Record>() -> [CSVColumn<Row<Record>>] {
+        [
+            .text("scenario") { $0.scenario }, .text("player") { $0.player }, .text("policy") { $0.policy },
+            .text("trace") { $0.trace },
+        ]
+    }
+
+    /// `summary.csv`: one row per player.
+    public static let summary = CSVSchema<Row<SummaryRecord>>(
+        placeColumns() + [
+            .integer("segments") { $0.record.summary.segments },
+            .integer("abandoned_count") { $0.record.summary.abandonedCount },
+            .optionalNumber("startup_s") { $0.record.summary.startupSeconds },
+            .integer("stall_count") { $0.record.summary.stallCount },
+            .number("stall_s") { $0.record.summary.stallSeconds },
+            .number("rebuffer_ratio") { $0.record.summary.rebufferRatio },
+            .number("avg_bitrate_kbps") { $0.record.summary.averageBitrateKbps },
+            .integer("switch_count") { $0.record.summary.switchCount },
+            .number("bytes") { $0.record.summary.bytes },
+            .number("played_s") { $0.record.summary.playedSeconds },
+            .number("seek_wait_s") { $0.record.summary.seekWaitSeconds },
+            .number("top_quality_s") { $0.record.summary.topQualitySeconds },
+            .number("qoe_lin") { $0.record.summary.qoeLinear },
+            .number("qoe_log") { $0.record.summary.qoeLog },
+            .number("qoe_hd") { $0.record.summary.qoeHD },
+            .text("final_state") { $0.record.summary.finalState.csvName },
+            .optionalNumber("end_s") { $0.record.summary.endTime },
+            .integer("cache_hits") { $0.record.summary.cacheHits },
+            .optionalNumber("avg_throughput_kbps") { $0.record.summary.averageThroughputBps.map { $0 / 1000 } },
+            .optionalNumber("link_share") { $0.record.summary.averageLinkShare },
+            .optionalNumber("jain_throughput") { $0.record.fairness?.throughput },
+            .optionalNumber("jain_bitrate") { $0.record.fairness?.bitrate },
+            .optionalNumber("jain_qoe") { $0.record.fairness?.qoe },
+            .optionalNumber("jain_throughput_weighted") { $0.record.fairness?.throughputWeighted },
+            .optionalNumber("jain_bitrate_weighted") { $0.record.fairness?.bitrateWeighted },
+            .optionalNumber("jain_qoe_weighted") { $0.record.fairness?.qoeWeighted },
+            .optionalNumber("unfairness") { $0.record.fairness?.unfairness },
+            .optionalText("jain_qoe_undefined") { $0.record.fairness?.qoeUndefinedReason },
+            .optionalText("failure_reason") {
+                if case .failed(let reason) = $0.record.summary.finalState { reason } else { nil }
+            },
+            .integer("timeout_count") { $0.record.summary.timedOutCount },
+            .integer("retry_count") { $0.record.summary.retryCount },
+            .number("skipped_s") { $0.record.summary.skippedSeconds },
+            .optionalNumber("throughput_capacity_ratio") { $0.record.summary.throughputCapacityRatio },
+        ])
+
+    /// `segments.csv`: one row per segment request.
+    public static let segments = CSVSchema<Row<SegmentRecord>>(
+        placeColumns() + [
+            .integer("segment") { $0.record.segment },
+            .integer("variant") { $0.record.variant },
+            .number("bitrate_kbps") { $0.record.bitrateBps / 1000 },
+            .number("duration_s") { $0.record.durationSeconds },
+            .number("bytes") { $0.record.bytes },
+            .number("request_s") { $0.record.requestTime },
+            .number("first_byte_s") { $0.record.firstByteTime },
+            .number("done_s") { $0.record.doneTime },
+            .number("throughput_kbps") { $0.record.throughputBps / 1000 },
+            .number("buffer_before_s") { $0.record.bufferBeforeSeconds },
+            .number("buffer_after_s") { $0.record.bufferAfterSeconds },
+            .number("stall_s") { $0.record.stallSeconds },
+            .bool("abandoned") { $0.record.abandoned },
+            .bool("cache_hit") { $0.record.cacheHit },
+            .bool("timed_out") { $0.record.timedOut },
+            .integer("attempt") { $0.record.attempt },
+            .bool("cancelled") { $0.record.cancelled },
+            .optionalNumber("available_kbps") { $0.record.availableBps.map { $0 / 1000 } },
+            .optionalNumber("model_throughput_kbps") { $0.record.modelThroughputBps.map { $0 / 1000 } },
+        ])
+
+    /// `timeline.csv`: one row per timeline record, all players merged.
+    public static let timeline = CSVSchema<TimelineRow>([
+        .number("t_s") { $0.record.time },
+        .text("player") { $0.player },
+        .text("state") { $0.record.state.csvName },
+        .text("time_control_status") { $0.record.timeControlStatus.rawValue },
+        .optionalText("waiting_reason") { $0.record.waitingReason?.rawValue },
+        .number("buffer_s") { $0.record.bufferSeconds },
+        .number("playhead_s") { $0.record.playheadSeconds },
+        .number("bitrate_kbps") { $0.record.bitrateBps / 1000 },
+        .number("link_share") { $0.record.linkShare },
+        .bool("likely_to_keep_up") { $0.record.isPlaybackLikelyToKeepUp },
+        .bool("buffer_empty") { $0.record.isPlaybackBufferEmpty },
+        .bool("buffer_full") { $0.record.isPlaybackBufferFull },
+        .optionalText("failure_reason") { if case .failed(let reason) = $0.record.state { reason } else { nil } },
+    ])
+
+    /// `access_log.csv`: the event's place, then AVPlayerItemAccessLogEvent's fields in snake_case (bit/s, seconds,
+    /// bytes; −1 = unknown; see ``AccessLogEvent``).
+    public static let accessLog = CSVSchema<Row<AccessLogRecord>>(
+        placeColumns() + [
+            .integer("event") { $0.record.index },
+            .number("start_s") { $0.record.event.startTime },
+            .number("end_s") { $0.record.event.endTime },
+            .number("indicated_bitrate") { $0.record.event.indicatedBitrate },
+            .number("observed_bitrate") { $0.record.event.observedBitrate },
+            .number("observed_bitrate_standard_deviation") { $0.record.event.observedBitrateStandardDeviation },
+            .number("switch_bitrate") { $0.record.event.switchBitrate },
+            .integer("number_of_stalls") { $0.record.event.numberOfStalls },
+            .number("startup_time") { $0.record.event.startupTime },
+            .number("duration_watched") { $0.record.event.durationWatched },
+            .number("segments_downloaded_duration") { $0.record.event.segmentsDownloadedDuration },
+            .number("number_of_bytes_transferred") { $0.record.event.numberOfBytesTransferred },
+            .number("transfer_duration") { $0.record.event.transferDuration },
+            .integer("number_of_media_requests") { $0.record.event.numberOfMediaRequests },
+            .integer("download_overdue") { $0.record.event.downloadOverdue },
+        ])
+
     /// Columns of `summary.csv`.
-    public static let summaryColumns = [
-        "scenario", "player", "policy", "trace", "segments", "abandoned_count", "startup_s", "stall_count", "stall_s",
-        "rebuffer_ratio",
-        "avg_bitrate_kbps", "switch_count", "bytes", "played_s", "seek_wait_s", "top_quality_s", "qoe_lin", "qoe_log",
-        "qoe_hd",
-        "final_state", "end_s", "cache_hits", "avg_throughput_kbps", "link_share", "jain_throughput", "jain_bitrate",
-        "jain_qoe",
-        "jain_throughput_weighted", "jain_bitrate_weighted", "jain_qoe_weighted", "unfairness", "jain_qoe_undefined",
-        "failure_reason",
-        "timeout_count", "retry_count", "skipped_s", "throughput_capacity_ratio",
-    ]
-
+    public static var summaryColumns: [String] { summary.names }
     /// Columns of `segments.csv`.
-    public static let segmentColumns = [
-        "scenario", "player", "policy", "trace", "segment", "variant", "bitrate_kbps", "duration_s", "bytes",
-        "request_s", "first_byte_s", "done_s", "throughput_kbps", "buffer_before_s", "buffer_after_s", "stall_s",
-        "abandoned", "cache_hit", "timed_out", "attempt", "cancelled", "available_kbps", "model_throughput_kbps",
-    ]
-
+    public static var segmentColumns: [String] { segments.names }
     /// Columns of `timeline.csv`.
-    public static let timelineColumns = [
-        "t_s", "player", "state", "time_control_status", "waiting_reason", "buffer_s", "playhead_s", "bitrate_kbps",
-        "link_share", "likely_to_keep_up", "buffer_empty", "buffer_full", "failure_reason",
-    ]
+    public static var timelineColumns: [String] { timeline.names }
+    /// Columns of `access_log.csv`.
+    public static var accessLogColumns: [String] { accessLog.names }
 
-    /// Columns of `access_log.csv`: the event's place, then AVPlayerItemAccessLogEvent's fields in snake_case
-    /// (bit/s, seconds, bytes; −1 = unknown; see ``AccessLogEvent``).
-    public static let accessLogColumns = [
-        "scenario", "player", "policy", "trace", "event", "start_s", "end_s", "indicated_bitrate", "observed_bitrate",
-        "observed_bitrate_standard_deviation", "switch_bitrate", "number_of_stalls", "startup_time",
-        "duration_watched", "segments_downloaded_duration", "number_of_bytes_transferred", "transfer_duration",
-        "number_of_media_requests", "download_overdue",
-    ]
+    /// A row of `player` of `report` showing `record`.
+    static func row<Record>(_ report: RunReport, _ player: RunReport.PlayerReport, _ record: Record) -> Row<Record> {
+        Row(scenario: report.scenario, player: player.id, policy: player.policy, trace: report.trace, record: record)
+    }
 
-    /// Appends the access-log rows of `report` to `writer` (made with ``accessLogColumns``), player by player,
-    /// events numbered from 0.
+    /// Appends the access-log rows of `report` to `writer` (made from ``accessLog``), player by player, events
+    /// numbered from 0.
     public static func appendAccessLog(_ report: RunReport, to writer: inout CSVWriter) {
         for player in report.players {
             let events = AccessLog.events(timeline: player.timeline, segments: player.segments, endTime: report.endTime)
-            for (index, e) in events.enumerated() {
-                writer.beginRow()
-                writer.append(report.scenario)
-                writer.append(player.id)
-                writer.append(player.policy)
-                writer.append(report.trace)
-                writer.append(index)
-                writer.append(e.startTime)
-                writer.append(e.endTime)
-                writer.append(e.indicatedBitrate)
-                writer.append(e.observedBitrate)
-                writer.append(e.observedBitrateStandardDeviation)
-                writer.append(e.switchBitrate)
-                writer.append(e.numberOfStalls)
-                writer.append(e.startupTime)
-                writer.append(e.durationWatched)
-                writer.append(e.segmentsDownloadedDuration)
-                writer.append(e.numberOfBytesTransferred)
-                writer.append(e.transferDuration)
-                writer.append(e.numberOfMediaRequests)
-                writer.append(e.downloadOverdue)
-                writer.endRow()
+            for (index, event) in events.enumerated() {
+                accessLog.append(row(report, player, AccessLogRecord(index: index, event: event)), to: &writer)
             }
         }
     }
 
-    /// Appends the summary rows of `report` to `writer` (made with ``summaryColumns``, plus one column per
-    /// `extra` value: a sweep's grid settings, written at the end of every row).
+    /// Appends the summary rows of `report` to `writer` (made from ``summary`` with one extra column per `extra`
+    /// value: a sweep's grid settings, written at the end of every row).
     public static func appendSummary(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
         for player in report.players {
-            let s = player.summary
-            writer.beginRow()
-            writer.append(report.scenario)
-            writer.append(player.id)
-            writer.append(player.policy)
-            writer.append(report.trace)
-            writer.append(s.segments)
-            writer.append(s.abandonedCount)
-            if let startup = s.startupSeconds { writer.append(startup) } else { writer.appendEmpty() }
-            writer.append(s.stallCount)
-            writer.append(s.stallSeconds)
-            writer.append(s.rebufferRatio)
-            writer.append(s.averageBitrateKbps)
-            writer.append(s.switchCount)
-            writer.append(s.bytes)
-            writer.append(s.playedSeconds)
-            writer.append(s.seekWaitSeconds)
-            writer.append(s.topQualitySeconds)
-            writer.append(s.qoeLinear)
-            writer.append(s.qoeLog)
-            writer.append(s.qoeHD)
-            writer.append(s.finalState.csvName)
-            if let end = s.endTime { writer.append(end) } else { writer.appendEmpty() }
-            writer.append(s.cacheHits)
-            appendOptional(s.averageThroughputBps.map { $0 / 1000 }, to: &writer)
-            appendOptional(s.averageLinkShare, to: &writer)
-            let f = report.fairness
-            for value in [
-                f?.throughput, f?.bitrate, f?.qoe, f?.throughputWeighted, f?.bitrateWeighted, f?.qoeWeighted,
-                f?.unfairness,
-            ] {
-                appendOptional(value, to: &writer)
-            }
-            if let reason = f?.qoeUndefinedReason { writer.append(reason) } else { writer.appendEmpty() }
-            if case .failed(let reason) = s.finalState { writer.append(reason) } else { writer.appendEmpty() }
-            writer.append(s.timedOutCount)
-            writer.append(s.retryCount)
-            writer.append(s.skippedSeconds)
-            appendOptional(s.throughputCapacityRatio, to: &writer)
-            for value in extra { writer.append(value) }
-            writer.endRow()
+            let record = SummaryRecord(summary: player.summary, fairness: report.fairness)
+            summary.append(row(report, player, record), to: &writer, extra: extra)
         }
     }
 
-    static func appendOptional(_ value: Double?, to writer: inout CSVWriter) {
-        if let value { writer.append(value) } else { writer.appendEmpty() }
-    }
-
-    /// Appends the segment rows of `report` to `writer` (made with ``segmentColumns``, plus one column per
-    /// `extra` value, as for ``appendSummary(_:to:extra:)``).
+    /// Appends the segment rows of `report` to `writer` (made from ``segments`` with one extra column per `extra`
+    /// value, as for ``appendSummary(_:to:extra:)``).
     public static func appendSegments(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
         for player in report.players {
-            for r in player.segments {
-                writer.beginRow()
-                writer.append(report.scenario)
-                writer.append(player.id)
-                writer.append(player.policy)
-                writer.append(report.trace)
-                writer.append(r.segment)
-                writer.append(r.variant)
-                writer.append(r.bitrateBps / 1000)
-                writer.append(r.durationSeconds)
-                writer.append(r.bytes)
-                writer.append(r.requestTime)
-                writer.append(r.firstByteTime)
-                writer.append(r.doneTime)
-                writer.append(r.throughputBps / 1000)
-                writer.append(r.bufferBeforeSeconds)
-                writer.append(r.bufferAfterSeconds)
-                writer.append(r.stallSeconds)
-                writer.append(r.abandoned)
-                writer.append(r.cacheHit)
-                writer.append(r.timedOut)
-                writer.append(r.attempt)
-                writer.append(r.cancelled)
-                appendOptional(r.availableBps.map { $0 / 1000 }, to: &writer)
-                appendOptional(r.modelThroughputBps.map { $0 / 1000 }, to: &writer)
-                for value in extra { writer.append(value) }
-                writer.endRow()
+            // One row value reused for the player's records, its labels written once.
+            guard let first = player.segments.first else { continue }
+            var current = row(report, player, first)
+            let labels = segments.prefix(of: current, count: placeColumnCount)
+            for record in player.segments {
+                current.record = record
+                segments.append(current, after: labels, to: &writer, extra: extra)
             }
         }
     }
 
-    /// Appends the timeline rows of `report` to `writer` (made with ``timelineColumns``), all players merged
-    /// in time order (ties in player order).
+    /// Appends the timeline rows of `report` to `writer` (made from ``timeline``), all players merged in time
+    /// order (ties in player order).
     public static func appendTimeline(_ report: RunReport, to writer: inout CSVWriter) {
-        var rows: [(TimelineRecord, String)] = []
-        for player in report.players { rows.append(contentsOf: player.timeline.map { ($0, player.id) }) }
+        var rows: [TimelineRow] = []
+        for player in report.players {
+            rows.append(contentsOf: player.timeline.map { TimelineRow(player: player.id, record: $0) })
+        }
         if report.players.count > 1 {
             rows = rows.enumerated().sorted {
-                ($0.element.0.time, $0.element.0.player, $0.offset) < (
-                    $1.element.0.time, $1.element.0.player, $1.offset
+                ($0.element.record.time, $0.element.record.player, $0.offset) < (
+                    $1.element.record.time, $1.element.record.player, $1.offset
                 )
             }.map(\.element)
         }
-        for (r, id) in rows {
-            writer.beginRow()
-            writer.append(r.time)
-            writer.append(id)
-            writer.append(r.state.csvName)
-            writer.append(r.timeControlStatus.rawValue)
-            if let reason = r.waitingReason { writer.append(reason.rawValue) } else { writer.appendEmpty() }
-            writer.append(r.bufferSeconds)
-            writer.append(r.playheadSeconds)
-            writer.append(r.bitrateBps / 1000)
-            writer.append(r.linkShare)
-            writer.append(r.isPlaybackLikelyToKeepUp)
-            writer.append(r.isPlaybackBufferEmpty)
-            writer.append(r.isPlaybackBufferFull)
-            if case .failed(let reason) = r.state { writer.append(reason) } else { writer.appendEmpty() }
-            writer.endRow()
-        }
+        for row in rows { timeline.append(row, to: &writer) }
     }
 
     /// The four tables of one run, ready to commit as an ``OutputBundle``.
     public static func bundle(for report: RunReport) -> OutputBundle {
-        var summary = CSVWriter(columns: summaryColumns)
+        var summary = Self.summary.writer()
         appendSummary(report, to: &summary)
-        var segments = CSVWriter(columns: segmentColumns)
+        var segments = Self.segments.writer()
         appendSegments(report, to: &segments)
-        var timeline = CSVWriter(columns: timelineColumns)
+        var timeline = Self.timeline.writer()
         appendTimeline(report, to: &timeline)
         var bundle = OutputBundle()
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())
         bundle.add(name: "segments.csv", bytes: segments.takeBytes())
         bundle.add(name: "timeline.csv", bytes: timeline.takeBytes())
-        var accessLog = CSVWriter(columns: accessLogColumns)
+        var accessLog = Self.accessLog.writer()
         appendAccessLog(report, to: &accessLog)
         bundle.add(name: "access_log.csv", bytes: accessLog.takeBytes())
         return bundle

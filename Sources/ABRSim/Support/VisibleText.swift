@@ -4,7 +4,7 @@
 /// Control characters (C0, DEL, C1), the Unicode line and paragraph separators (U+2028, U+2029) and the byte-order
 /// mark are shown as escapes (`\n`, `\r`, `\t`, `\u{0}`, `\u{2028}`); bytes that are not UTF-8 as `\x{FF}`. Nothing
 /// else changes, so ordinary text (accents, CJK, emoji) reads as written. Used by ``InputError``, the external
-/// policy's failure reasons, ``escapeXML(_:)`` and ``JUnitReport``.
+/// policy's failure reasons, ``escapeXML(_:keepingLineBreaks:)`` and ``JUnitReport``.
 public enum VisibleText {
     /// Whether `scalar` is shown escaped.
     public static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {

@@ -146,7 +146,7 @@ extension NetworkTests {
             check(
                 Support.write("[\n  {\"duration_ms\": 10 \"bandwidth_kbps\": 3}]"), .sabre,
                 location: "line 2, column 22",
-                mentions: "expected ‘,’ or ‘}’")
+                mentions: "expected ',' or '}'")
         }
 
         @Test func undetectableFormat() {

@@ -370,9 +370,9 @@ struct PlotLayoutTests {
 
     @Test func commandLinesAndLinksAreWrittenAsAShellAndABrowserReadThem() {
         #expect(
-            PlotPage.commandLine(["abrsim", "sweep", "s.json", "--policies", "bba(reservoir=5..15:5),mpc"])
+            ShellCommand.line(["abrsim", "sweep", "s.json", "--policies", "bba(reservoir=5..15:5),mpc"])
                 == "abrsim sweep s.json --policies 'bba(reservoir=5..15:5),mpc'")
-        #expect(PlotPage.commandLine(["a b", "it's", ""]) == "'a b' 'it'\\''s' ''")
+        #expect(ShellCommand.line(["a b", "it's", ""]) == "'a b' 'it'\\''s' ''")
         #expect(PlotPage.relativeLink(from: "/x/plots/run", to: "/x/results/run") == "../../results/run")
         #expect(PlotPage.relativeLink(from: "/x/r/plots", to: "/x/r") == "..")
         #expect(PlotPage.relativeLink(from: "/x/r", to: "/x/r") == "")

@@ -77,7 +77,7 @@ struct JSONParserTests {
     @Test func roundTripsStringsThroughTheQuoter() throws {
         let samples = ["plain", "quote \" and \\ backslash", "tab\tnew\nline\r", "\u{1} control", "é 😀 日本"]
         for sample in samples {
-            #expect(try parse(JSONPath.quote(sample)) == .string(sample))
+            #expect(try parse(JSONString.quoted(sample)) == .string(sample))
         }
     }
 

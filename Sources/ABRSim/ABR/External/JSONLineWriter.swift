@@ -10,7 +10,7 @@ struct JSONLineWriter {
     private mutating func key(_ name: String) {
         if !isFirst { text += "," }
         isFirst = false
-        text += Self.quoted(name) + ":"
+        text += JSONString.quoted(name) + ":"
     }
 
     /// A number field.
@@ -28,7 +28,7 @@ struct JSONLineWriter {
     /// A string field.
     mutating func string(_ name: String, _ value: String) {
         key(name)
-        text += Self.quoted(value)
+        text += JSONString.quoted(value)
     }
 
     /// A boolean field.
@@ -55,27 +55,5 @@ struct JSONLineWriter {
     /// A number as JSON: ``formatCSVNumber(_:)`` for finite values, `null` otherwise.
     static func number(_ value: Double) -> String {
         value.isFinite ? formatCSVNumber(value) : "null"
-    }
-
-    /// A string as a JSON string literal.
-    static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

@@ -7,8 +7,10 @@
 /// `end` repeats the last value. It describes the scenario's network input (the capacity curve every player
 /// shares), not the model's state; external routes are not included. Written by `abrsim run`.
 public enum CapacityTable {
-    /// Columns of `capacity.csv`.
-    public static let columns = ["t_s", "capacity_kbps"]
+    /// `capacity.csv`'s columns: a bin's start (s) and its mean capacity (kbit/s).
+    public static let table = CSVSchema<(time: Double, kbps: Double)>([
+        .number("t_s") { $0.time }, .number("capacity_kbps") { $0.kbps },
+    ])
     /// Most bins in a file (a timeline panel is 800 pixels wide).
     public static let maximumBins = 800
     /// Shortest bin, seconds.
@@ -32,13 +34,6 @@ public enum CapacityTable {
 
     /// `capacity.csv` for `curve` over [0, `end`].
     public static func csv(curve: CapacityCurve, end: Double) -> [UInt8] {
-        var writer = CSVWriter(columns: columns)
-        for sample in samples(curve: curve, end: end) {
-            writer.beginRow()
-            writer.append(sample.time)
-            writer.append(sample.kbps)
-            writer.endRow()
-        }
-        return writer.takeBytes()
+        table.csv(samples(curve: curve, end: end))
     }
 }

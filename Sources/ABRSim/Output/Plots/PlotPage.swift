@@ -29,18 +29,4 @@ public struct PlotPage: Sendable {
         let ups = [String](repeating: "..", count: a.count - common)
         return (ups + b[common...].map(String.init)).joined(separator: "/")
     }
-
-    /// `arguments` as one shell command line: each argument single-quoted when it holds anything but letters,
-    /// digits and `-_./=,:+@%`.
-    public static func commandLine(_ arguments: [String]) -> String {
-        arguments.map { argument -> String in
-            let plain =
-                !argument.isEmpty
-                && argument.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=,:+@%".contains($0)) }
-            guard !plain else { return argument }
-            var quoted = "'"
-            for character in argument { quoted += character == "'" ? "'\\''" : String(character) }
-            return quoted + "'"
-        }.joined(separator: " ")
-    }
 }

@@ -186,21 +186,3 @@ public func fixedDecimals(_ x: Double, _ digits: Int, trimZeros: Bool = false) -
     let sign = units < 0 ? "-" : ""
     return sign + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
 }
-
-/// Escapes `&`, `<`, `>`, `"` and `'` for XML text and attribute values; control characters and line separators
-/// (which XML forbids or a reader may break on) are shown as ``VisibleText`` escapes.
-public func escapeXML(_ string: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(string.utf8.count)
-    for character in VisibleText.escaping(string) {
-        switch character {
-        case "&": escaped += "&amp;"
-        case "<": escaped += "&lt;"
-        case ">": escaped += "&gt;"
-        case "\"": escaped += "&quot;"
-        case "'": escaped += "&apos;"
-        default: escaped.append(character)
-        }
-    }
-    return escaped
-}

@@ -7,8 +7,11 @@
 /// the last one lasts to the end; with `end` the time after the network's end is an `outage` row with index −1.
 /// At most ``maximumRows`` rows. Written by `abrsim run` from the scenario's network; read by ``RunPlotData``.
 public enum StretchTable {
-    /// Columns of `stretches.csv`.
-    public static let columns = ["stretch", "label", "start_s", "end_s"]
+    /// `stretches.csv`'s columns.
+    public static let table = CSVSchema<RunPlotData.Stretch>([
+        .integer("stretch") { $0.index }, .text("label") { $0.label }, .number("start_s") { $0.start },
+        .number("end_s") { $0.end },
+    ])
     /// Most rows (a timeline panel is 800 pixels wide; more boundaries than that cannot be told apart).
     public static let maximumRows = 1000
 
@@ -39,33 +42,17 @@ public enum StretchTable {
     }
 
     /// `stretches.csv` of `rows`.
-    public static func csv(_ rows: [RunPlotData.Stretch]) -> [UInt8] {
-        var writer = CSVWriter(columns: columns)
-        for row in rows {
-            writer.beginRow()
-            writer.append(row.index)
-            writer.append(row.label)
-            writer.append(row.start)
-            writer.append(row.end)
-            writer.endRow()
-        }
-        return writer.takeBytes()
-    }
+    public static func csv(_ rows: [RunPlotData.Stretch]) -> [UInt8] { table.csv(rows) }
 }
 
 /// `scenario.csv`: the scenario's name and its `description`, one row, so that the plots' `index.html` can say
 /// what the run shows from a run's files alone. Written by `abrsim run`; read by ``RunPlotData``.
 public enum ScenarioTable {
-    /// Columns of `scenario.csv`.
-    public static let columns = ["scenario", "description"]
+    /// `scenario.csv`'s columns.
+    public static let table = CSVSchema<(name: String, description: String)>([
+        .text("scenario") { $0.name }, .text("description") { $0.description },
+    ])
 
     /// `scenario.csv` for the scenario `name` described by `description`.
-    public static func csv(name: String, description: String) -> [UInt8] {
-        var writer = CSVWriter(columns: columns)
-        writer.beginRow()
-        writer.append(name)
-        writer.append(description)
-        writer.endRow()
-        return writer.takeBytes()
-    }
+    public static func csv(name: String, description: String) -> [UInt8] { table.csv([(name, description)]) }
 }

@@ -29,25 +29,44 @@ public struct SabreNetworkPeriod: Sendable, Equatable {
 /// which sabre would loop forever (no period with both time and bandwidth) or compute nonsense (a negative field)
 /// is refused with an ``InputError`` naming the file and the JSON path.
 public enum SabreNetworkTrace {
-    /// The periods of the file at `path`, bandwidths multiplied by `multiplier` (sabre's `-nm`).
+    /// The periods of the file at `path`, bandwidths multiplied by `multiplier` (sabre's `-nm`). Periods are decoded
+    /// as the parser reads them, so a long trace is never held as a JSON tree.
     public static func read(path: String, multiplier: Double = 1) throws -> [SabreNetworkPeriod] {
-        let root = try JSONReader(JSONParser.parseFile(path), file: path)
-        let elements = try root.array()
-        guard !elements.isEmpty else { throw root.error("expected at least one network period") }
+        let bytes = try InputFile.readAll(path, limitBytes: JSONParser.fileLimitBytes)
         var periods: [SabreNetworkPeriod] = []
-        periods.reserveCapacity(elements.count)
-        for element in elements {
-            let object = try element.object()
-            periods.append(
-                SabreNetworkPeriod(
-                    durationMs: try object.required("duration_ms").nonNegativeDouble(),
-                    bandwidthKbps: try object.required("bandwidth_kbps").nonNegativeDouble() * multiplier,
-                    latencyMs: try object.required("latency_ms").nonNegativeDouble()))
+        let notArray = try JSONParser.parseElements(bytes, file: path) { index, element in
+            periods.append(try period(element, at: index, in: path, multiplier: multiplier))
         }
+        let root = JSONReader(notArray ?? .array([]), file: path)
+        if notArray != nil { _ = try root.array() }
+        guard !periods.isEmpty else { throw root.error("expected at least one network period") }
         guard periods.contains(where: { $0.durationMs > 0 && $0.bandwidthKbps > 0 }) else {
             throw root.error("no period has both a duration and a bandwidth above 0 (nothing could ever download)")
         }
         return periods
+    }
+
+    /// The period `element` (at `$[index]` of the file at `path`). A well-formed period is read directly; any
+    /// other is read through ``JSONReader``, which accepts exactly the same values and names the place of the
+    /// first problem.
+    static func period(_ element: JSONValue, at index: Int, in path: String, multiplier: Double) throws
+        -> SabreNetworkPeriod
+    {
+        func accepted(_ value: JSONValue?) -> Double? {
+            guard case .number(let x)? = value, x.isFinite, !x.isSubnormal, x >= 0 else { return nil }
+            return x
+        }
+        if case .object(let object) = element, let duration = accepted(object.values["duration_ms"]),
+            let bandwidth = accepted(object.values["bandwidth_kbps"]),
+            let latency = accepted(object.values["latency_ms"])
+        {
+            return SabreNetworkPeriod(durationMs: duration, bandwidthKbps: bandwidth * multiplier, latencyMs: latency)
+        }
+        let object = try JSONReader(element, file: path, path: JSONPath.index("$", index)).object()
+        return SabreNetworkPeriod(
+            durationMs: try object.required("duration_ms").nonNegativeDouble(),
+            bandwidthKbps: try object.required("bandwidth_kbps").nonNegativeDouble() * multiplier,
+            latencyMs: try object.required("latency_ms").nonNegativeDouble())
     }
 }
 

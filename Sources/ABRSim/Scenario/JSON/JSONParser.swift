@@ -4,7 +4,7 @@
 /// duplicate keys are rejected instead of silently dropped, and nesting is bounded. A leading UTF-8 byte-order
 /// mark is skipped. Lines end at LF, CRLF or a lone CR; columns count Unicode scalars from 1.
 ///
-/// Called by ``SabreMovie`` and the scenario loader; errors are ``InputError``s located at
+/// Called by the scenario loader, sabre movies and sabre traces; errors are ``InputError``s located at
 /// `line L, column C`.
 public enum JSONParser {
     /// The largest JSON file ``parseFile(_:)`` reads: 64 MiB.
@@ -19,9 +19,41 @@ public enum JSONParser {
         }
     }
 
+    /// Parses one JSON document from `bytes` whose top level should be an array, handing each element to `body`
+    /// (its index and value) as soon as it is read, so that a long array is never held whole. Returns `nil` after
+    /// an array, or the value found instead (for the caller's "expected an array" message). Syntax errors are
+    /// those of ``parse(_:file:maxDepth:)``, raised when the parser reaches them.
+    public static func parseElements(
+        _ bytes: [UInt8], file: String, maxDepth: Int = 64, _ body: (Int, JSONValue) throws -> Void
+    ) throws -> JSONValue? {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, file: file, maxDepth: maxDepth)
+            return try parser.parseDocument(streamingArray: body)
+        }
+    }
+
     /// Reads the file at `path` (at most ``fileLimitBytes``) and parses it, naming `path` in errors.
     public static func parseFile(_ path: String) throws -> JSONValue {
         try parse(InputFile.readAll(path, limitBytes: fileLimitBytes), file: path)
+    }
+
+    /// One step of a JSON path, for ``location(of:in:)``.
+    public enum PathStep: Sendable, Equatable {
+        /// An object member.
+        case key(String)
+        /// An array element (from 0).
+        case index(Int)
+    }
+
+    /// `line L, column C` of the value at `steps` in `bytes`, a document ``parse(_:file:maxDepth:)`` accepts;
+    /// `nil` when there is no such value. For messages that name a value by its JSON path and also want its line
+    /// in a long file; it reads the document again, so it is meant for the error path only.
+    public static func location(of steps: [PathStep], in bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, file: "", maxDepth: .max)
+            guard let offset = try? parser.offset(of: steps) else { return nil }
+            return parser.location(of: offset)
+        }
     }
 }
 
@@ -41,18 +73,80 @@ private struct Parser {
     }
 
     mutating func parseDocument() throws -> JSONValue {
+        try parseDocument { try $0.parseValue() }
+    }
+
+    /// A top-level array's elements to `body` one by one (then `nil`), or any other top-level value.
+    mutating func parseDocument(streamingArray body: (Int, JSONValue) throws -> Void) throws -> JSONValue? {
+        try parseDocument { parser -> JSONValue? in
+            guard parser.bytes[parser.index] == UInt8(ascii: "[") else { return try parser.parseValue() }
+            var count = 0
+            try parser.parseElements { element in
+                try body(count, element)
+                count += 1
+            }
+            return nil
+        }
+    }
+
+    /// Skips a byte-order mark and white space, reads the one top-level value with `top`, and refuses an empty
+    /// document or text after the value.
+    mutating func parseDocument<Result>(_ top: (inout Parser) throws -> Result) throws -> Result {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             hasByteOrderMark = true
             index = 3
         }
         skipWhitespace()
         if index == bytes.count { throw error("empty document", at: index) }
-        let value = try parseValue()
+        let value = try top(&self)
         skipWhitespace()
         if index < bytes.count {
             throw error("unexpected \(describe(at: index)) after the end of the document", at: index)
         }
         return value
+    }
+
+    /// The offset of the value at `steps`, skipping every value before it; `nil` when there is none.
+    mutating func offset(of steps: [JSONParser.PathStep]) throws -> Int? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            hasByteOrderMark = true
+            index = 3
+        }
+        skipWhitespace()
+        for step in steps {
+            guard index < bytes.count else { return nil }
+            switch step {
+            case .index(let wanted):
+                guard bytes[index] == UInt8(ascii: "[") else { return nil }
+                index += 1
+                for _ in 0..<wanted {
+                    skipWhitespace()
+                    _ = try parseValue()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
+                    index += 1
+                }
+                skipWhitespace()
+            case .key(let wanted):
+                guard bytes[index] == UInt8(ascii: "{") else { return nil }
+                index += 1
+                while true {
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+                    let key = try parseString()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                    index += 1
+                    skipWhitespace()
+                    if key == wanted { break }
+                    _ = try parseValue()
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
+                    index += 1
+                }
+            }
+        }
+        return index < bytes.count ? index : nil
     }
 
     // MARK: - Values
@@ -103,56 +197,27 @@ private struct Parser {
     }
 
     mutating func parseArray() throws -> JSONValue {
-        try enterContainer()
-        let open = index
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else {
-                throw error(
-                    "unexpected end of input, expected ',' or ']' to close the array at \(location(of: open))",
-                    at: index)
-            }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "]") {
-                index += 1
-                break
-            }
-            guard byte == UInt8(ascii: ",") else {
-                throw error("unexpected \(describe(at: index)), expected ',' or ']'", at: index)
-            }
-            let comma = index
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                throw error("trailing comma before ']'", at: comma)
-            }
-        }
-        depth -= 1
+        try parseElements { elements.append($0) }
         return .array(elements)
     }
 
-    mutating func parseObject() throws -> JSONValue {
-        try enterContainer()
+    /// Parses an array starting at its `[`, handing each element to `body` as soon as it is read.
+    @inline(__always) mutating func parseElements(_ body: (JSONValue) throws -> Void) throws {
         let open = index
-        index += 1
+        guard try !openContainer(closing: UInt8(ascii: "]")) else { return }
+        repeat {
+            try body(try parseValue())
+        } while try !endOfItem(closing: UInt8(ascii: "]"), container: "array", open: open)
+        depth -= 1
+    }
+
+    mutating func parseObject() throws -> JSONValue {
+        let open = index
         var keys: [String] = []
         var values: [String: JSONValue] = [:]
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .object(JSONObject(keys: keys, values: values))
-        }
-        while true {
+        guard try !openContainer(closing: UInt8(ascii: "}")) else { return .object(JSONObject()) }
+        repeat {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("unexpected \(describe(at: index)), expected a string key", at: index)
             }
@@ -166,32 +231,51 @@ private struct Parser {
             skipWhitespace()
             let value = try parseValue()
             if values.updateValue(value, forKey: key) != nil {
-                throw error("duplicate key \(quoted(key))", at: keyStart)
+                throw error("duplicate key \(JSONString.quoted(key))", at: keyStart)
             }
             keys.append(key)
-            skipWhitespace()
-            guard index < bytes.count else {
-                throw error(
-                    "unexpected end of input, expected ',' or '}' to close the object at \(location(of: open))",
-                    at: index)
-            }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "}") {
-                index += 1
-                break
-            }
-            guard byte == UInt8(ascii: ",") else {
-                throw error("unexpected \(describe(at: index)), expected ',' or '}'", at: index)
-            }
-            let comma = index
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                throw error("trailing comma before '}'", at: comma)
-            }
-        }
+        } while try !endOfItem(closing: UInt8(ascii: "}"), container: "object", open: open)
         depth -= 1
         return .object(JSONObject(keys: keys, values: values))
+    }
+
+    /// Enters the container whose opening bracket is at `index` and skips it and the white space after; whether
+    /// it closes at once with `closing` (then it is left, too).
+    @inline(__always) mutating func openContainer(closing: UInt8) throws -> Bool {
+        try enterContainer()
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        index += 1
+        depth -= 1
+        return true
+    }
+
+    /// After an element or member: skips white space, then consumes `,` (more follow: `false`) or `closing` (the
+    /// container ends: `true`). Anything else, the end of input or a trailing comma is an error naming the
+    /// `container` and where it opened.
+    @inline(__always) mutating func endOfItem(closing: UInt8, container: String, open: Int) throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else {
+            throw error(
+                "unexpected end of input, expected ',' or '\(UnicodeScalar(closing))' to close the \(container) at "
+                    + location(of: open), at: index)
+        }
+        let byte = bytes[index]
+        if byte == closing {
+            index += 1
+            return true
+        }
+        guard byte == UInt8(ascii: ",") else {
+            throw error("unexpected \(describe(at: index)), expected ',' or '\(UnicodeScalar(closing))'", at: index)
+        }
+        let comma = index
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == closing {
+            throw error("trailing comma before '\(UnicodeScalar(closing))'", at: comma)
+        }
+        return false
     }
 
     // MARK: - Numbers
@@ -470,6 +554,4 @@ private struct Parser {
     }
 
     func hexScalar(_ value: UInt32) -> String { "U+" + hex4(value) }
-
-    func quoted(_ text: String) -> String { JSONPath.quote(text) }
 }

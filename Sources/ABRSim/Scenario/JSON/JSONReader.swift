@@ -214,7 +214,7 @@ public final class JSONObjectReader {
     /// The value at `key`, which must be present; the error is located at the object: missing key "x".
     public func required(_ key: String) throws -> JSONReader {
         markKnown(key)
-        guard let value = object[key] else { throw reader.error("missing key \(JSONPath.quote(key))") }
+        guard let value = object[key] else { throw reader.error("missing key \(JSONString.quoted(key))") }
         return child(key, value)
     }
 
@@ -239,7 +239,7 @@ public final class JSONObjectReader {
     public func finish() throws {
         let unknown = object.keys.filter { !knownSet.contains($0) }
         guard !unknown.isEmpty else { return }
-        let names = unknown.map(JSONPath.quote).joined(separator: ", ")
+        let names = unknown.map(JSONString.quoted).joined(separator: ", ")
         let expected = known.isEmpty ? "this object takes no keys" : "expected one of: " + known.joined(separator: ", ")
         throw reader.error("unknown key\(unknown.count == 1 ? "" : "s") \(names) (\(expected))")
     }
@@ -253,7 +253,7 @@ public final class JSONObjectReader {
 enum JSONPath {
     /// `path.key` for identifier-like keys, `path["key"]` otherwise.
     static func key(_ path: String, _ key: String) -> String {
-        isIdentifier(key) ? path + "." + key : path + "[" + quote(key) + "]"
+        isIdentifier(key) ? path + "." + key : path + "[" + JSONString.quoted(key) + "]"
     }
 
     /// `path[index]`.
@@ -271,25 +271,6 @@ enum JSONPath {
                 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
         }
-    }
-
-    /// `text` in double quotes with `"`, `\` and control characters escaped as in JSON.
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// A number as a user would write it: `3` for whole values, `2.5`, `1e-07` otherwise.

@@ -175,7 +175,7 @@ public struct ScenarioSetting: Sendable, Equatable {
         guard case .key(let key)? = steps.last, message.hasPrefix("unknown key") else { return false }
         let parent = ScenarioSetting(path: pathText, steps: Array(steps.dropLast()), value: value, valueText: valueText)
         return (steps.count == 1 ? location == "$" : Self.location(location, isWithin: parent.canonicalPath))
-            && message.contains(JSONPath.quote(key))
+            && message.contains(JSONString.quoted(key))
     }
 
     /// Whether `location` equals `pattern` or lies inside it, `[*]` in the pattern matching any `[N]`.

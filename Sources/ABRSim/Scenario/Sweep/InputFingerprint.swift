@@ -17,7 +17,7 @@ public enum InputFingerprint {
     /// `fnv1a64:<16 hex digits>` of `path` (see the type), or `unreadable`.
     public static func of(_ path: String) -> String {
         guard let hash = hash(path, depth: 0) else { return "unreadable" }
-        return "fnv1a64:" + hex64(hash)
+        return "fnv1a64:" + FNV1a64.hex(hash)
     }
 
     static func hash(_ path: String, depth: Int) -> UInt64? {
@@ -37,7 +37,7 @@ public enum InputFingerprint {
             return hash
         case S_IFDIR:
             guard depth == 0 else { return nil }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var hash = FNV1a64.offsetBasis
             for name in OutputFolder.entries(of: path) where !name.hasPrefix(".") {
                 let file = InputFile.resolve(name, against: path)
                 var entry = stat()
@@ -52,26 +52,23 @@ public enum InputFingerprint {
 
     /// Folds a name and a fingerprint (or its absence) into `hash`.
     static func combine(_ hash: UInt64, _ name: [UInt8], _ value: UInt64?) -> UInt64 {
-        var bytes = Array(hex64(hash).utf8) + name + [0]
-        bytes += Array((value.map(hex64) ?? "unreadable").utf8)
-        return fnv1a64(bytes)
+        var bytes = Array(FNV1a64.hex(hash).utf8) + name + [0]
+        bytes += Array((value.map(FNV1a64.hex) ?? "unreadable").utf8)
+        return FNV1a64.hash(bytes)
     }
 
     /// FNV-1a of a regular file's bytes, streamed.
     static func fileHash(_ path: String) -> UInt64? {
         guard let handle = fopen(path, "rb") else { return nil }
         defer { fclose(handle) }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a64()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, handle) }
             if read == 0 { break }
-            for byte in buffer[0..<read] {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
+            hash.add(buffer[0..<read])
         }
-        return ferror(handle) == 0 ? hash : nil
+        return ferror(handle) == 0 ? hash.value : nil
     }
 
     /// The files a scenario document names (`trace`, `pensieveSizes`, `hlsMaster`, `sabreMovie` anywhere in it),

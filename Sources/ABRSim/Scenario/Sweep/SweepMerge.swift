@@ -79,8 +79,8 @@ public enum SweepMerge {
             let segmentsOut = segments ? try AppendFile(path: temporary(files.segments), truncatingTo: 0) : nil
             if let segmentsOut { written.append(segmentsOut.path) }
             let extra = SweepPlan.gridColumns(manifest: manifest)
-            let summaryHeader = CSVWriter(columns: RunTables.summaryColumns + extra).bytes
-            let segmentHeader = CSVWriter(columns: RunTables.segmentColumns + extra).bytes
+            let summaryHeader = RunTables.summary.writer(extraColumns: extra).bytes
+            let segmentHeader = RunTables.segments.writer(extraColumns: extra).bytes
             try summaryOut.append(summaryHeader)
             try segmentsOut?.append(segmentHeader)
             try indexOut.append(Array(SweepFiles.indexHeader.utf8))
@@ -93,7 +93,9 @@ public enum SweepMerge {
                 let entry = try readers[run % shards.count].next(expecting: run)
                 try readers[run % shards.count].summary.copy(entry.summary, to: summaryOut)
                 if let segmentsOut { try readers[run % shards.count].segments!.copy(entry.segments, to: segmentsOut) }
-                try indexOut.append(Array("\(run),\(entry.summary),\(entry.segments)\n".utf8))
+                var indexRow = SweepFiles.index.writer(writingHeader: false)
+                SweepFiles.index.append((run, entry.summary, entry.segments), to: &indexRow)
+                try indexOut.append(indexRow.takeBytes())
             }
             for reader in readers { try reader.finish() }
             readers.removeAll()

@@ -56,7 +56,7 @@ public struct SweepPlan: Sendable {
         self.edits = loader.settings
         self.grid = grid
         let bytes = try scenarioBytes ?? InputFile.readAll(scenario.file)
-        scenarioFingerprint = fnv1a(bytes)
+        scenarioFingerprint = FNV1a64.hex(FNV1a64.hash(bytes))
         let document =
             try scenarioBytes.map { try loader.document(json: $0, label: scenario.file) }
             ?? loader.document(scenario.file)
@@ -156,8 +156,10 @@ public struct SweepPlan: Sendable {
             "order trace-major", "shard \(shard.index)/\(shard.count)",
             // The tables' columns: a folder written by a version with other columns is another sweep.
             "columns-fnv1a "
-                + fnv1a(
-                    Array((RunTables.summaryColumns + ["|"] + RunTables.segmentColumns).joined(separator: ",").utf8)),
+                + FNV1a64.hex(
+                    FNV1a64.hash(
+                        Array(
+                            (RunTables.summaryColumns + ["|"] + RunTables.segmentColumns).joined(separator: ",").utf8))),
         ]
         lines += traces.isEmpty ? ["trace (scenario network: \(scenario.networkLabel))"] : traces.map { "trace \($0)" }
         lines += policies.isEmpty ? ["policy (scenario policies)"] : policies.map { "policy \($0.label)" }
@@ -188,17 +190,6 @@ public struct SweepPlan: Sendable {
         }
         return try rtt.double(in: ScenarioBounds.rttMs) / 1000
     }
-}
-
-/// FNV-1a (64 bit) of `bytes`, as 16 hex digits: a cheap fingerprint, not a security hash.
-func fnv1a(_ bytes: [UInt8]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x100_0000_01b3
-    }
-    let digits = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
 }
 
 /// One axis of a sweep's grid, `--grid PATH=V1|V2|…`: a scenario setting (a ``ScenarioSetting`` path) and the

@@ -146,12 +146,12 @@ public struct SweepRunner {
     /// The CSV rows (no headers) of one run's report.
     static func rows(_ report: RunReport, run: Int, writesSegments: Bool, extra: [String] = []) -> SweepRunRows {
         let extraColumns = extra.indices.map { "grid\($0)" }
-        var summary = CSVWriter(columns: RunTables.summaryColumns + extraColumns)
+        var summary = RunTables.summary.writer(extraColumns: extraColumns)
         _ = summary.takeBytes()
         RunTables.appendSummary(report, to: &summary, extra: extra)
         var segmentBytes: [UInt8] = []
         if writesSegments {
-            var segments = CSVWriter(columns: RunTables.segmentColumns + extraColumns, reservingBytes: 1 << 14)
+            var segments = RunTables.segments.writer(extraColumns: extraColumns, reservingBytes: 1 << 14)
             _ = segments.takeBytes()
             RunTables.appendSegments(report, to: &segments, extra: extra)
             segmentBytes = segments.takeBytes()

@@ -106,8 +106,8 @@ public final class SweepStore {
             segments = writesSegments ? try AppendFile(path: files.segments, truncatingTo: lengths?.segments ?? 0) : nil
             index = try AppendFile(path: files.index, truncatingTo: lengths?.index ?? 0)
             if fresh {
-                try summary.append(CSVWriter(columns: RunTables.summaryColumns + extraColumns).bytes)
-                try segments?.append(CSVWriter(columns: RunTables.segmentColumns + extraColumns).bytes)
+                try summary.append(RunTables.summary.writer(extraColumns: extraColumns).bytes)
+                try segments?.append(RunTables.segments.writer(extraColumns: extraColumns).bytes)
                 try index.append(Array(SweepFiles.indexHeader.utf8))
                 try summary.sync()
                 try segments?.sync()
@@ -134,13 +134,13 @@ public final class SweepStore {
         let committed = (summary.length, segments?.length ?? 0, index.length)
         let failedInBatch = batch.count { $0.failedPlayers > 0 }
         do {
-            var indexText = ""
+            var indexRows = SweepFiles.index.writer(writingHeader: false)
             for rows in batch {
                 try summary.append(rows.summary)
                 try segments?.append(rows.segments)
-                indexText += "\(rows.run),\(rows.summary.count),\(rows.segments.count)\n"
+                SweepFiles.index.append((rows.run, rows.summary.count, rows.segments.count), to: &indexRows)
             }
-            try index.append(Array(indexText.utf8))
+            try index.append(indexRows.takeBytes())
             try summary.sync()
             try segments?.sync()
             try index.sync()
@@ -257,7 +257,13 @@ public final class SweepStore {
 
 /// The paths of a sweep folder's files.
 struct SweepFiles {
-    static let indexHeader = "run,summary_bytes,segments_bytes\n"
+    /// `runs.csv`: each committed run's number and the bytes its rows take in `summary.csv` and `segments.csv`.
+    static let index = CSVSchema<(run: Int, summaryBytes: Int, segmentsBytes: Int)>([
+        .integer("run") { $0.run }, .integer("summary_bytes") { $0.summaryBytes },
+        .integer("segments_bytes") { $0.segmentsBytes },
+    ])
+    /// The header line of `runs.csv`, with its line feed.
+    static var indexHeader: String { String(decoding: index.writer().bytes, as: UTF8.self) }
     let directory: String
     var summary: String { InputFile.resolve("summary.csv", against: directory) }
     var segments: String { InputFile.resolve("segments.csv", against: directory) }

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import ABRSim
+
+extension NetworkTests {
+    /// Sabre traces are read by the common JSON parser; a bad value is still named by file and JSON path, with the
+    /// line and column where it stands.
+    struct SabreTraceErrorTests {
+        typealias Support = NetworkTestSupport
+
+        func error(_ json: String) throws -> InputError {
+            let path = Support.write(json)
+            let error = try #require(throws: InputError.self) { try TraceReader.read(path: path, format: .sabre) }
+            #expect(error.file == path)
+            return error
+        }
+
+        @Test("a bad value deep in the file is named by its JSON path and its line")
+        func valueNamedByPathAndLine() throws {
+            let json = """
+                [
+                  {"duration_ms": 1000, "bandwidth_kbps": 5, "latency_ms": 20},
+                  {"duration_ms": 1000, "bandwidth_kbps": 7, "latency_ms": 20},
+                  {"latency_ms": 20, "duration_ms": 1000, "bandwidth_kbps": -3}
+                ]
+                """
+            let negative = try error(json)
+            #expect(negative.location == "$[2].bandwidth_kbps")
+            #expect(negative.message == "must be ≥ 0, not -3.0 (line 4, column 61)")
+        }
+
+        @Test("wrong kinds, unknown and missing keys name the period or the key")
+        func kindsAndKeys() throws {
+            let wrongKind = try error(#"[{"duration_ms": 1, "bandwidth_kbps": 1}, {"duration_ms": [1]}]"#)
+            #expect(wrongKind.location == "$[1].duration_ms")
+            #expect(wrongKind.message == "expected a number, found an array (line 1, column 59)")
+            let unknown = try error(#"[{"duration_ms": 1, "bandwidth kbps": 1}]"#)
+            #expect(unknown.location == #"$[0]["bandwidth kbps"]"#)
+            #expect(unknown.message.hasPrefix("unknown key (expected duration_ms, bandwidth_kbps, latency_ms)"))
+            let missing = try error("[{\"duration_ms\": 1, \"bandwidth_kbps\": 1},\n {\"duration_ms\": 1}]")
+            #expect(missing.location == "$[1]")
+            #expect(missing.message == "missing bandwidth_kbps (line 2, column 2)")
+            let notPeriod = try error(#"[{"duration_ms": 1, "bandwidth_kbps": 1}, 3]"#)
+            #expect(notPeriod.location == "$[1]")
+            #expect(notPeriod.message.hasPrefix("expected a period object, found a number"))
+            let latency = try error(
+                #"[{"duration_ms": 1, "bandwidth_kbps": 1}, {"duration_ms": 1, "bandwidth_kbps": 1, "latency_ms": 2}]"#)
+            #expect(latency.location == "$[1].latency_ms")
+            #expect(latency.message.hasPrefix("present here but missing in earlier periods"))
+        }
+
+        @Test("syntax errors give the parser's line and column; an empty file is named as such")
+        func syntaxAndEmpty() throws {
+            let syntax = try error("[\n {\"duration_ms\": 1,, \"bandwidth_kbps\": 1}]")
+            #expect(syntax.location == "line 2, column 20")
+            let empty = try error("\u{FEFF} \n\t")
+            #expect(empty.location == "line 1")
+            #expect(empty.message.contains("empty trace"))
+        }
+
+        @Test("a good file reads the same with a byte-order mark, CRLF line ends and keys in any order")
+        func goodFile() throws {
+            let trace = try TraceReader.read(
+                path: Support.write(
+                    "\u{FEFF}[\r\n{\"bandwidth_kbps\": 2000, \"duration_ms\": 1500},\r\n{\"duration_ms\": 500, \"bandwidth_kbps\": 0}]"
+                ),
+                format: .sabre)
+            #expect(trace.starts == [0, 1.5])
+            #expect(trace.ratesBps == [2_000_000, 0])
+            #expect(trace.duration == 2)
+            #expect(trace.latencySeconds == nil)
+        }
+    }
+}
