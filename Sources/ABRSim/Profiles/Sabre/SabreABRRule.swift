@@ -25,6 +25,21 @@ extension SabreABRRule {
     func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int? { nil }
 }
 
+/// BOLA's choice at buffer `level` (ms): the quality maximising (Vp·(u + γp) − level) / bitrate, the first of
+/// equals (sabre's `quality_from_buffer` in both BOLA rules).
+func sabreBolaQuality(_ sim: SabreSimulation, utilities: [Double], vp: Double, gp: Double, level: Double) -> Int {
+    var quality = 0
+    var best = -Double.infinity
+    for q in sim.bitrates.indices {
+        let score = (vp * (utilities[q] + gp) - level) / sim.bitrates[q]
+        if q == 0 || score > best {
+            quality = q
+            best = score
+        }
+    }
+    return quality
+}
+
 /// The BOLA threshold table sabre prints with `-v` when a BOLA rule starts: per quality the buffer level
 /// Vp·(γp + u) and, from the second, the level where it overtakes the one below.
 func sabreBolaTable(_ sim: SabreSimulation, utilities: [Double], vp: Double, gp: Double) {

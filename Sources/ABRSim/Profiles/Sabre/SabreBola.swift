@@ -31,17 +31,7 @@ final class SabreBola: SabreABRRule {
     }
 
     func qualityFromBuffer(_ sim: SabreSimulation) -> Int {
-        let level = sim.bufferLevel
-        var quality = 0
-        var score: Double? = nil
-        for q in sim.bitrates.indices {
-            let s = (vp * (utilities[q] + gp) - level) / sim.bitrates[q]
-            if score == nil || s > score! {
-                quality = q
-                score = s
-            }
-        }
-        return quality
+        sabreBolaQuality(sim, utilities: utilities, vp: vp, gp: gp, level: sim.bufferLevel)
     }
 
     func qualityDelay(_ sim: SabreSimulation, segmentIndex: Int) -> (quality: Int, delay: Double) {

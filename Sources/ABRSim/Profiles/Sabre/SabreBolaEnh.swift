@@ -58,16 +58,7 @@ final class SabreBolaEnh: SabreABRRule {
     }
 
     func qualityFromBuffer(_ sim: SabreSimulation, level: Double) -> Int {
-        var quality = 0
-        var score: Double? = nil
-        for q in sim.bitrates.indices {
-            let s = (vp * (utilities[q] + gp) - level) / sim.bitrates[q]
-            if score == nil || s > score! {
-                quality = q
-                score = s
-            }
-        }
-        return quality
+        sabreBolaQuality(sim, utilities: utilities, vp: vp, gp: gp, level: level)
     }
 
     /// The buffer level above which BOLA prefers `quality` to every lower one.
