@@ -1,3 +1,4 @@
+import ABRSimTestSupport
 import Foundation
 import Testing
 
@@ -5,38 +6,8 @@ import Testing
 
 /// Reading local HLS master and media playlists into ``Content``, and the errors for broken playlists.
 struct HLSContentTests {
-    /// A media playlist with the given `#EXTINF` durations and optional byte-range lengths.
-    static func media(_ durations: [String], bytes: [Int]? = nil, endList: Bool = true) -> String {
-        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n"
-        for (i, duration) in durations.enumerated() {
-            text += "#EXTINF:\(duration),\n"
-            if let bytes { text += "#EXT-X-BYTERANGE:\(bytes[i])@0\n" }
-            text += "v.mp4\n"
-        }
-        return text + (endList ? "#EXT-X-ENDLIST\n" : "")
-    }
-
-    /// A folder with `master.m3u8` listing a 3000 kbit/s variant first, then 500, each with its playlist.
-    static func presentation(
-        master: String? = nil, low: String? = nil, high: String? = nil
-    ) -> String {
-        let folder = TestPaths.scratch("hls")
-        writeFile(
-            folder, "master.m3u8",
-            master ?? """
-                #EXTM3U
-                #EXT-X-STREAM-INF:BANDWIDTH=3000000,AVERAGE-BANDWIDTH=2500000,RESOLUTION=1280x720,CODECS="avc1.64001f,mp4a.40.2",FRAME-RATE=29.970
-                high.m3u8
-                #EXT-X-STREAM-INF:BANDWIDTH=500000
-                low.m3u8
-                """)
-        writeFile(folder, "high.m3u8", high ?? media(["6.0", "4.5", "2.25"], bytes: [2_000_000, 1_500_000, 700_000]))
-        writeFile(folder, "low.m3u8", low ?? media(["6.0", "4.5", "2.25"]))
-        return folder + "/master.m3u8"
-    }
-
     @Test func variantsAscendByBandwidthAndTheFirstListedIsTheStart() throws {
-        let content = try HLSContent.read(masterPath: Self.presentation())
+        let content = try HLSContent.read(masterPath: HLSFixture.presentation())
         #expect(content.variants.map(\.bitrateBps) == [500_000, 3_000_000])
         #expect(content.startVariantIndex == 1)
         #expect(content.variants[1].averageBitrateBps == 2_500_000)
@@ -46,13 +17,13 @@ struct HLSContentTests {
     }
 
     @Test func segmentsKeepTheirOwnDurationsAndSizes() throws {
-        let content = try HLSContent.read(masterPath: Self.presentation())
+        let content = try HLSContent.read(masterPath: HLSFixture.presentation())
         #expect(content.segmentDurations == [6, 4.5, 2.25])
         #expect(content.duration == 12.75)
         // Byte ranges × 8 bits; without them, BANDWIDTH × duration.
         #expect(content.sizeBits(segment: 1, variant: 1) == 12_000_000)
         #expect(content.sizeBits(segment: 2, variant: 0) == 500_000 * 2.25)
-        let two = try HLSContent.read(masterPath: Self.presentation(), segments: 2)
+        let two = try HLSContent.read(masterPath: HLSFixture.presentation(), segments: 2)
         #expect(two.segmentCount == 2)
     }
 
@@ -86,7 +57,7 @@ struct HLSContentTests {
     }
 
     @Test func aMissingMediaPlaylistNamesTheMasterLineAndTheFile() throws {
-        let master = Self.presentation()
+        let master = HLSFixture.presentation()
         try FileManager.default.removeItem(atPath: InputFile.directory(of: master) + "/low.m3u8")
         let error = try #require(readError(master))
         #expect(error.file == master && error.location == "line 4")
@@ -94,22 +65,22 @@ struct HLSContentTests {
     }
 
     @Test func aVariantWithoutBandwidthIsAnError() throws {
-        let master = Self.presentation(master: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=640x360\nlow.m3u8\n")
+        let master = HLSFixture.presentation(master: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=640x360\nlow.m3u8\n")
         let error = try #require(readError(master))
         #expect(error.file == master && error.location == "line 2" && error.message.contains("BANDWIDTH"))
     }
 
     @Test func aNegativeDurationNamesTheMediaPlaylistLine() throws {
-        let master = Self.presentation(low: Self.media(["6.0", "-4.5", "2.25"]))
+        let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "-4.5", "2.25"]))
         let error = try #require(readError(master))
         #expect(error.file?.hasSuffix("low.m3u8") == true)
         #expect(error.location == "line 5" && error.message.contains("positive"))
     }
 
     @Test func nonUTF8BytesNameTheLine() throws {
-        let master = Self.presentation()
+        let master = HLSFixture.presentation()
         let path = InputFile.directory(of: master) + "/low.m3u8"
-        var bytes = Array(Self.media(["6.0", "4.5", "2.25"]).utf8)
+        var bytes = Array(HLSFixture.media(["6.0", "4.5", "2.25"]).utf8)
         bytes.insert(contentsOf: [0x23, 0xFF, 0xFE, 0x0A], at: 8)  // "#\xFF\xFE\n" as line 2
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let error = try #require(readError(master))
@@ -117,7 +88,7 @@ struct HLSContentTests {
     }
 
     @Test func durationsMustMatchAcrossVariants() throws {
-        let master = Self.presentation(low: Self.media(["6.0", "4.0", "2.25"]))
+        let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "4.0", "2.25"]))
         let error = try #require(readError(master))
         // Located in one playlist, naming the other (the lowest variant's is the reference).
         #expect(error.file?.hasSuffix("high.m3u8") == true && error.location == "line 6")
@@ -126,27 +97,27 @@ struct HLSContentTests {
 
     @Test func otherBrokenPlaylists() throws {
         let cases: [(master: String?, low: String?, words: String)] = [
-            (nil, Self.media(["6.0", "4.5", "2.25"], endList: false), "ENDLIST"),
+            (nil, HLSFixture.media(["6.0", "4.5", "2.25"], endList: false), "ENDLIST"),
             (nil, "#EXTM3U\n#EXTINF:6,\nv.mp4\n#EXT-X-ENDLIST\n", "TARGETDURATION"),
-            (nil, Self.media(["6.0", "abc", "2.25"]), "not a number"),
-            (nil, Self.media(["6.0", "nan", "2.25"]), "not a number"),
+            (nil, HLSFixture.media(["6.0", "abc", "2.25"]), "not a number"),
+            (nil, HLSFixture.media(["6.0", "nan", "2.25"]), "not a number"),
             (
                 "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=5\nhigh.m3u8\n", nil,
                 "also declared on line 2"
             ),
             ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n", nil, "not followed by a URI"),
             ("not a playlist\n", nil, "#EXTM3U"),
-            (Self.media(["6.0"]), nil, "media playlist"),
+            (HLSFixture.media(["6.0"]), nil, "media playlist"),
         ]
         for item in cases {
-            let master = Self.presentation(master: item.master, low: item.low)
+            let master = HLSFixture.presentation(master: item.master, low: item.low)
             let error = try #require(readError(master))
             #expect(error.message.contains(item.words), "\(error)")
         }
     }
 
     @Test func scenariosAndTheCommandLineReadMasterPlaylists() throws {
-        let master = Self.presentation()
+        let master = HLSFixture.presentation()
         let folder = InputFile.directory(of: master)
         let scenario = writeFile(
             folder, "s.json",
@@ -156,24 +127,5 @@ struct HLSContentTests {
         #expect(loaded.players[0].content.segmentCount == 2)
         let viaSource = try ContentSource.load(master)
         #expect(viaSource.segmentDurations == [6, 4.5, 2.25])
-    }
-
-    /// Variable segment durations flow through the player and the metrics: every segment row carries its own
-    /// duration, and the player plays exactly the content's duration.
-    @Test func variableDurationsReachSegmentsAndSummary() throws {
-        let master = Self.presentation()
-        let folder = InputFile.directory(of: master)
-        let scenario = writeFile(
-            folder, "s.json",
-            #"{"name": "var", "network": {"preset": "lte"}, "content": {"hlsMaster": "master.m3u8"},"#
-                + #" "players": [{"id": "p", "policy": "throughput"}]}"#)
-        let out = folder + "/out"
-        let outcome = try runABRSim(["run", scenario, "--out", out])
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        let segments = try CSVTable.parse(try InputFile.readAll(out + "/segments.csv"), file: "segments.csv")
-        #expect(try #require(segments.column("duration_s")).map { Double($0)! } == [6, 4.5, 2.25])
-        let summary = try CSVTable.parse(try InputFile.readAll(out + "/summary.csv"), file: "summary.csv")
-        #expect(Double(try #require(summary.column("played_s"))[0])! == 12.75)
-        #expect(try #require(summary.column("final_state"))[0] == "ended")
     }
 }

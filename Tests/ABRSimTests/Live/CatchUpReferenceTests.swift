@@ -1,17 +1,12 @@
+import ABRSimTestSupport
 import Foundation
 import Testing
 
 @testable import ABRSim
 
 /// The catch-up controllers against the dash.js and ExoPlayer reference tables (`Tests/Fixtures/reference/live`),
-/// every row: in-process through ``LiveCatchUpTable`` and once through the binary.
+/// every row, in process through ``LiveCatchUpTable``.
 struct CatchUpReferenceTests {
-    static let folder = TestPaths.reference + "/live/"
-
-    static func load(_ name: String) throws -> CSVTable {
-        try CSVTable.parse(try InputFile.readAll(folder + name), file: name)
-    }
-
     /// The reference with every output column emptied, so nothing can be passed through.
     static func blanked(_ table: CSVTable, outputs: [String]) -> CSVTable {
         let indices = outputs.compactMap { table.columns.firstIndex(of: $0) }
@@ -24,14 +19,8 @@ struct CatchUpReferenceTests {
             })
     }
 
-    static func relativeDifference(_ a: String, _ b: String) -> Double {
-        let x = Double(a)!
-        let y = Double(b)!
-        return x == y ? 0 : abs(x - y) / max(abs(x), abs(y))
-    }
-
     @Test func dashjsRatesAndActionsMatchEveryReferenceRow() throws {
-        let reference = try Self.load("dashjs_catchup.csv")
+        let reference = try CatchUpReferenceFixture.load("dashjs_catchup.csv")
         let input = Self.blanked(reference, outputs: LiveCatchUpTable.dashOutputs)
         for controller in ["dashjs", "dashjs-lolp"] {
             let bytes = try LiveCatchUpTable.evaluate(input, file: "rows.csv", controllerName: controller)
@@ -42,7 +31,8 @@ struct CatchUpReferenceTests {
             {
                 for (row, (a, b)) in zip(got.column(name)!, reference.column(name)!).enumerated() {
                     #expect(
-                        Self.relativeDifference(a, b) <= 1e-12, "\(controller) \(name) row \(row + 2): \(a) vs \(b)")
+                        CatchUpReferenceFixture.relativeDifference(a, b) <= 1e-12,
+                        "\(controller) \(name) row \(row + 2): \(a) vs \(b)")
                 }
             }
             for name in ["action", "should_start", "mode_effective"] {
@@ -54,7 +44,7 @@ struct CatchUpReferenceTests {
     }
 
     @Test func exoplayerSpeedsAndTargetOffsetsMatchEveryReferenceSession() throws {
-        let reference = try Self.load("exoplayer_speed.csv")
+        let reference = try CatchUpReferenceFixture.load("exoplayer_speed.csv")
         let outputs = [
             "speed_media3", "target_offset_us_media3", "ideal_target_offset_us_media3",
             "smoothed_min_possible_offset_us_media3", "smoothed_deviation_us_media3",
@@ -71,35 +61,10 @@ struct CatchUpReferenceTests {
     }
 
     @Test func exoplayerSessionsReplayInStepOrderWhateverTheRowOrder() throws {
-        let reference = try Self.load("exoplayer_speed.csv")
+        let reference = try CatchUpReferenceFixture.load("exoplayer_speed.csv")
         let reversed = CSVTable(columns: reference.columns, rows: reference.rows.reversed())
         let bytes = try LiveCatchUpTable.evaluate(reversed, file: "rows.csv", controllerName: "exoplayer")
         let got = try CSVTable.parse(bytes, file: "out")
         #expect(got.rows == reversed.rows)
-    }
-
-    @Test func theBinaryWritesTheExoPlayerReferenceBackByteForByte() throws {
-        let outcome = try runABRSim([
-            "model", "catchup", "--controller", "exoplayer", Self.folder + "exoplayer_speed.csv",
-        ])
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        let expected = try String(contentsOfFile: Self.folder + "exoplayer_speed.csv", encoding: .utf8)
-        #expect(outcome.standardOutput == expected)
-    }
-
-    @Test func theBinaryWritesTheDashjsReferenceBackWithinTolerance() throws {
-        let scratch = TestPaths.scratch("catchup-dashjs")
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let out = scratch + "/out.csv"
-        let outcome = try runABRSim(
-            ["model", "catchup", "--controller", "dashjs", Self.folder + "dashjs_catchup.csv", "--out", out])
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        #expect(outcome.standardOutput.isEmpty)
-        let got = try CSVTable.parse(try InputFile.readAll(out), file: "out")
-        let reference = try Self.load("dashjs_catchup.csv")
-        #expect(got.column("action")! == reference.column("action")!)
-        for (a, b) in zip(got.column("rate_after")!, reference.column("rate_after")!) {
-            #expect(Self.relativeDifference(a, b) <= 1e-12)
-        }
     }
 }

@@ -1,82 +1,8 @@
+import ABRSimTestSupport
 import Foundation
 import Testing
 
 @testable import ABRSim
-
-/// The elements of an SVG document: name and attributes, in document order (a test's reading of the drawing,
-/// independent of the code that wrote it).
-struct SVGElements {
-    struct Element {
-        var name: String
-        var attributes: [String: String]
-        var text: String
-
-        func number(_ key: String) -> Double? { attributes[key].flatMap(Double.init) }
-    }
-
-    var elements: [Element] = []
-    var width = 0.0
-    var height = 0.0
-
-    init(_ svg: String) {
-        let pattern = try! NSRegularExpression(pattern: #"<(\w+)((?:\s+[\w:-]+="[^"]*")*)\s*(/?)>(?:([^<]*)</\1>)?"#)
-        let attribute = try! NSRegularExpression(pattern: #"([\w:-]+)="([^"]*)""#)
-        let text = svg as NSString
-        for match in pattern.matches(in: svg, range: NSRange(location: 0, length: text.length)) {
-            let name = text.substring(with: match.range(at: 1))
-            let attributeText = text.substring(with: match.range(at: 2)) as NSString
-            var attributes: [String: String] = [:]
-            for pair in attribute.matches(
-                in: attributeText as String, range: NSRange(location: 0, length: attributeText.length))
-            {
-                attributes[attributeText.substring(with: pair.range(at: 1))] = attributeText.substring(
-                    with: pair.range(at: 2))
-            }
-            let body = match.range(at: 4).location == NSNotFound ? "" : text.substring(with: match.range(at: 4))
-            if name == "svg" {
-                width = Double(attributes["width"] ?? "") ?? 0
-                height = Double(attributes["height"] ?? "") ?? 0
-                continue
-            }
-            elements.append(Element(name: name, attributes: attributes, text: body))
-        }
-    }
-
-    /// The elements of `class` `role`.
-    func role(_ role: String) -> [Element] { elements.filter { $0.attributes["class"] == role } }
-
-    /// Every coordinate that is not a finite number inside the drawing (half a pixel of slack): empty for a
-    /// drawing with no NaN, no infinity and nothing off the canvas.
-    var strayCoordinates: [String] {
-        var stray: [String] = []
-        func check(_ value: String, _ limit: Double, _ what: String) {
-            guard let number = Double(value), number.isFinite, number >= -0.5, number <= limit + 0.5 else {
-                stray.append("\(what)=\(value)")
-                return
-            }
-        }
-        for element in elements {
-            for (key, limit) in [("x", width), ("x1", width), ("x2", width), ("width", width)] {
-                if let value = element.attributes[key] { check(value, limit, "\(element.name).\(key)") }
-            }
-            for (key, limit) in [("y", height), ("y1", height), ("y2", height), ("height", height)] {
-                if let value = element.attributes[key] { check(value, limit, "\(element.name).\(key)") }
-            }
-            if let points = element.attributes["points"] {
-                for pair in points.split(separator: " ") {
-                    let xy = pair.split(separator: ",")
-                    guard xy.count == 2 else {
-                        stray.append("points \(pair)")
-                        continue
-                    }
-                    check(String(xy[0]), width, "\(element.name).points.x")
-                    check(String(xy[1]), height, "\(element.name).points.y")
-                }
-            }
-        }
-        return stray
-    }
-}
 
 struct PlotLayoutTests {
     @Test func theCapacityAxisIsLogarithmicExactlyWhenTheBinsSpanMoreThanTenTimes() {

@@ -1,16 +1,8 @@
+import ABRSimTestSupport
 import Foundation
 import Testing
 
 @testable import ABRSim
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// Whether `text` is well-formed XML, by Foundation's XML parser.
-func isWellFormedXML(_ text: String) -> Bool {
-    XMLParser(data: Data(text.utf8)).parse()
-}
 
 struct PlotsTests {
     @Test func niceScalesHaveRoundTicksCoveringTheData() {

@@ -1,3 +1,4 @@
+import ABRSimTestSupport
 import Foundation
 import Testing
 
@@ -5,36 +6,13 @@ import Testing
 
 /// `abrsim tune --calibrate`: reading measurements, binning shares, and recovering known weights.
 struct TuningCalibrationTests {
-    static var threeLevels: String { TestPaths.packageRoot + "/Tests/Fixtures/tune/three-levels.json" }
-
-    /// "Measurements" from a run with weights 1/3/9: one row per downloaded segment at the middle of its transfer
-    /// with its throughput, as a device logging each request would report it.
-    static func measurementsText(weights: PriorityWeights) throws -> String {
-        var scenario = try ScenarioLoader().load(threeLevels)
-        scenario.priorityWeights = weights
-        let report = try ScenarioRunner().run(scenario, recordsTimeline: false)
-        var text = "t_s,player,throughput_kbps\n"
-        var rows: [(Double, String)] = []
-        for player in report.players {
-            for record in player.segments {
-                let middle = (record.firstByteTime + record.doneTime) / 2
-                rows.append(
-                    (
-                        middle,
-                        "\(formatCSVNumber(middle)),\(player.id),\(formatCSVNumber(record.throughputBps / 1000))\n"
-                    ))
-            }
-        }
-        for row in rows.sorted(by: { $0.0 < $1.0 }) { text += row.1 }
-        return text
-    }
-
     @Test func calibrationRecoversKnownWeightsWithASmallFitError() throws {
         let directory = TestPaths.scratch("calibrate")
         let path = writeFile(
-            directory, "measured.csv", try Self.measurementsText(weights: PriorityWeights(low: 1, standard: 3, high: 9))
+            directory, "measured.csv",
+            try TuningFixture.measurementsText(weights: PriorityWeights(low: 1, standard: 3, high: 9))
         )
-        let scenario = try ScenarioLoader().load(Self.threeLevels)
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         let measured = try MeasuredThroughput.load(path, scenario: scenario)
         #expect(measured.players == [0, 1, 2])
         var settings = TuneSettings()
@@ -51,7 +29,7 @@ struct TuningCalibrationTests {
     }
 
     @Test func sharesAreComparedBinByBin() throws {
-        let scenario = try ScenarioLoader().load(Self.threeLevels)
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         // Bin 0: a 1000, b 3000 (c absent: the bin is skipped). Bin 1: a 1000 and 3000 (mean 2000), b 2000, c 4000.
         let table = CSVTable(
             columns: ["t_s", "player", "throughput_kbps"],
@@ -67,7 +45,7 @@ struct TuningCalibrationTests {
     }
 
     @Test func simulatedBitsAreSpreadOverEachTransfer() throws {
-        let scenario = try ScenarioLoader().load(Self.threeLevels)
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         let report = try ScenarioRunner().run(scenario, recordsTimeline: false)
         let table = CSVTable(
             columns: ["t_s", "player", "observed_bitrate"], rows: [["0", "a", "1"], ["0", "b", "1"]])
@@ -82,7 +60,7 @@ struct TuningCalibrationTests {
     }
 
     @Test func badMeasurementFilesNameTheFileAndLine() throws {
-        let scenario = try ScenarioLoader().load(Self.threeLevels)
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         let directory = TestPaths.scratch("measured")
         let cases: [(String, String)] = [
             ("time,player,throughput_kbps\n1,a,5\n", "m.csv: line 1: missing column t_s"),
