@@ -23,7 +23,18 @@ let package = Package(
         ),
         .target(name: "ABRSim", dependencies: ["CGSL"], swiftSettings: swiftSettings),
         .executableTarget(name: "abrsim", dependencies: ["ABRSim"], swiftSettings: swiftSettings),
-        .testTarget(name: "ABRSimTests", dependencies: ["ABRSim"], swiftSettings: swiftSettings),
+        // What both test targets share: package paths, the `abrsim` runner, fixtures. Public API of ABRSim only, so
+        // the release build (which builds every regular target) still compiles it.
+        .target(
+            name: "ABRSimTestSupport", dependencies: ["ABRSim"], path: "Tests/ABRSimTestSupport",
+            swiftSettings: swiftSettings),
+        // Unit tests: in process, no child processes.
+        .testTarget(
+            name: "ABRSimTests", dependencies: ["ABRSim", "ABRSimTestSupport"], swiftSettings: swiftSettings),
+        // End-to-end tests: they launch the built `abrsim` binary or child processes (external policies, shells).
+        .testTarget(
+            name: "ABRSimEndToEndTests", dependencies: ["ABRSim", "ABRSimTestSupport"],
+            swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

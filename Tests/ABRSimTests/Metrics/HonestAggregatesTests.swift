@@ -1,3 +1,4 @@
+import ABRSimTestSupport
 import Foundation
 import Testing
 

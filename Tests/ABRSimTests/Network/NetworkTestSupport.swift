@@ -1,3 +1,5 @@
+import ABRSimTestSupport
+
 @testable import ABRSim
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ABRSimTestSupport
 import Testing
 
 @testable import ABRSim

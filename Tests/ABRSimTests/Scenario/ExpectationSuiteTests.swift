@@ -1,3 +1,4 @@
+import ABRSimTestSupport
 import Foundation
 import FoundationXML
 import Testing
@@ -67,44 +68,5 @@ struct ExpectationSuiteTests {
         #expect(parsed.caseNames == ["p stall_count (max 0)", "p 'x' <y>"])
         #expect(parsed.failureMessages == ["measured 3, bound max 0\\u{1}"])
         #expect(parsed.failureText == "line one\nline <two> & ]]>")
-    }
-}
-
-/// A JUnit document read back with Foundation's XML parser: attributes of the last element of each name,
-/// every test case's name, failure messages and the text of the failures.
-final class JUnitParse: NSObject, XMLParserDelegate {
-    var attributes: [String: [String: String]] = [:]
-    var caseNames: [String] = []
-    var failureMessages: [String] = []
-    var failureText = ""
-    private var inFailure = false
-
-    init(_ xml: String) throws {
-        super.init()
-        let parser = XMLParser(data: Data(xml.utf8))
-        parser.delegate = self
-        guard parser.parse() else {
-            throw InputError("XML does not parse: \(parser.parserError.map { "\($0)" } ?? "?")")
-        }
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String]
-    ) {
-        self.attributes[name] = attributes
-        if name == "testcase" { caseNames.append(attributes["name"] ?? "") }
-        if name == "failure" {
-            failureMessages.append(attributes["message"] ?? "")
-            inFailure = true
-        }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if name == "failure" { inFailure = false }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if inFailure { failureText += string }
     }
 }

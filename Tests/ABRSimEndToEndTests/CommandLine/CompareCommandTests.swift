@@ -1,0 +1,62 @@
+import ABRSimTestSupport
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+struct CompareCommandTests {
+    static let traces = TestPaths.data + "/traces/pensieve/test"
+    static let content = TestPaths.data + "/content/pensieve-envivio"
+
+    @Test func outputsAreIdenticalForOneAndTwoJobs() throws {
+        let directory = TestPaths.scratch("cmp")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let common = [
+            "compare", "--traces", Self.traces + "/norway_bus_*", "--content", Self.content, "--segments", "48",
+            "--policies", "throughput,fixed(variant=2)",
+        ]
+        let one = try runABRSim(common + ["--jobs", "1", "--out", directory + "/one"])
+        let two = try runABRSim(common + ["--jobs", "2", "--out", directory + "/two"])
+        #expect(one.status == 0, "\(one.standardError)")
+        #expect(two.status == 0)
+        for name in ["summary.csv", "segments.csv"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: directory + "/one/" + name))
+            let b = try Data(contentsOf: URL(fileURLWithPath: directory + "/two/" + name))
+            #expect(a == b, "\(name) depends on the number of jobs")
+        }
+        let summary = try CSVTable.parse(
+            Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/one/summary.csv"))), file: "summary.csv")
+        // 23 bus traces × 2 policies, policy-major, traces in name order, named by their file.
+        #expect(summary.rows.count == 46)
+        #expect(summary.column("policy")!.prefix(23).allSatisfy { $0 == "throughput" })
+        #expect(summary.column("trace")![0] == "norway_bus_1")
+        #expect(summary.column("trace")![1] == "norway_bus_10")
+        #expect(summary.column("segments")!.allSatisfy { $0 == "48" })
+    }
+
+    @Test func theTableReportsTheMeanOfTheSummaryRows() throws {
+        let directory = TestPaths.scratch("cmp2")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outcome = try runABRSim([
+            "compare", "--traces", Self.traces + "/norway_ferry_1", Self.traces + "/norway_ferry_2", "--content",
+            Self.content, "--segments", "10", "--policies", "fixed(variant=0)", "--out", directory,
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let summary = try CSVTable.parse(
+            Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/summary.csv"))), file: "summary.csv")
+        let qoe = summary.column("qoe_lin")!.map { Double($0)! }
+        let mean = (qoe[0] + qoe[1]) / 2
+        #expect(outcome.standardOutput.contains(String(format: "%.2f", mean)))
+    }
+
+    @Test func unknownPolicyAndMissingContentAreUsageErrors() throws {
+        let bad = try runABRSim(["compare", "--traces", Self.traces, "--content", Self.content, "--policies", "nope"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("nope"))
+        let missing = try runABRSim([
+            "compare", "--traces", "/nonexistent/*", "--content", Self.content, "--policies", "bba",
+        ])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("/nonexistent/*"))
+    }
+}

@@ -1,0 +1,75 @@
+import ABRSimTestSupport
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+struct MergeCommandTests {
+    func shards(_ fixture: SweepFixture, policies: String = "bba,throughput", count: Int = 2) throws {
+        for k in 1...count {
+            let outcome = try fixture.sweep([
+                "--policies", policies, "--shard", "\(k)/\(count)", "--out", fixture.directory + "/s\(k)",
+            ])
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+        }
+    }
+
+    @Test func aMissingOrDuplicatedShardIsAnErrorAndWritesNothing() throws {
+        let fixture = SweepFixture("merge-missing")
+        defer { fixture.remove() }
+        try shards(fixture, count: 3)
+        let out = fixture.directory + "/merged"
+        let missing = try runABRSim(["merge", fixture.directory + "/s1", fixture.directory + "/s3", "--out", out])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("shard 2/3 of its sweep is missing"), "\(missing.standardError)")
+        let twice = try runABRSim([
+            "merge", fixture.directory + "/s1", fixture.directory + "/s1", fixture.directory + "/s2", "--out", out,
+        ])
+        #expect(twice.status == 2)
+        #expect(twice.standardError.contains("is shard 1/3, as is"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func shardsOfDifferentSweepsDoNotMerge() throws {
+        let fixture = SweepFixture("merge-mixed")
+        defer { fixture.remove() }
+        try shards(fixture)
+        let other = try fixture.sweep([
+            "--policies", "bba,fixed", "--shard", "2/2", "--out", fixture.directory + "/other",
+        ])
+        #expect(other.status == 0)
+        let outcome = try runABRSim([
+            "merge", fixture.directory + "/s1", fixture.directory + "/other", "--out", fixture.directory + "/m",
+        ])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("another sweep"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("policy fixed"))
+    }
+
+    @Test func anIncompleteShardOrANonSweepFolderIsRefused() throws {
+        let fixture = SweepFixture("merge-incomplete")
+        defer { fixture.remove() }
+        try shards(fixture)
+        // Shard 2 as a crash right after starting leaves it: state present, no run committed.
+        let progress = fixture.directory + "/s2/.sweep/progress"
+        let text = String(decoding: fileBytes(progress), as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        writeFile(
+            fixture.directory + "/s2/.sweep", "progress",
+            (["done 0"] + lines.dropFirst()).joined(separator: "\n") + "\n")
+        let incomplete = try runABRSim([
+            "merge", fixture.directory + "/s1", fixture.directory + "/s2", "--out", fixture.directory + "/m",
+        ])
+        #expect(incomplete.status == 2)
+        #expect(incomplete.standardError.contains("incomplete (0 of 4 runs)"), "\(incomplete.standardError)")
+        let plain = try runABRSim(["merge", fixture.traces, "--out", fixture.directory + "/m"])
+        #expect(plain.status == 2)
+        #expect(plain.standardError.contains("is not a sweep output folder"))
+        writeFile(fixture.directory + "/s2/.sweep", "progress", text)
+        let intoInput = try runABRSim([
+            "merge", fixture.directory + "/s1", fixture.directory + "/s2", "--out", fixture.directory + "/s1",
+        ])
+        #expect(intoInput.status == 2)
+        #expect(intoInput.standardError.contains("is one of the shard folders"), "\(intoInput.standardError)")
+    }
+}

@@ -1,0 +1,183 @@
+import ABRSimTestSupport
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+/// `abrsim sabre` as a drop-in for `python3 src/sabre.py`, `compare`/`sweep --profile sabre`, and the sabre
+/// flags and policies they refuse (one line on stderr, exit 2, nothing on stdout).
+struct SabreCommandTests {
+    static let data = "scenarios/data"
+    static let network = data + "/traces/sabre/example-network.json"
+    static let movie = data + "/content/sabre/bbb.json"
+
+    @Test func printsWhatSabrePrintsWithTheSameFlags() throws {
+        let fixtures = TestPaths.packageRoot + "/Tests/Fixtures/reference/sabre/verbose"
+        let runs = try String(contentsOfFile: fixtures + "/runs.txt", encoding: .utf8)
+        for line in runs.split(separator: "\n").prefix(2) {
+            let parts = line.split(separator: "|", maxSplits: 1)
+            let outcome = try runABRSim(
+                ["sabre"] + parts[1].split(separator: " ").map(String.init), in: TestPaths.packageRoot)
+            #expect(outcome.status == 0)
+            #expect(outcome.standardError.isEmpty)
+            let expected = try String(contentsOfFile: fixtures + "/\(parts[0]).txt", encoding: .utf8)
+            #expect(outcome.standardOutput == expected, "\(parts[0])")
+        }
+        // Long forms, `=` values and unique prefixes are sabre's (argparse's) too.
+        let short = try runABRSim(
+            ["sabre", "-n", Self.network, "-m", Self.movie, "-a", "bola", "-b", "60"], in: TestPaths.packageRoot)
+        let long = try runABRSim(
+            ["sabre", "--network=" + Self.network, "--movie", Self.movie, "--abr", "bola", "--max-b", "60"],
+            in: TestPaths.packageRoot)
+        #expect(short.status == 0 && long.standardOutput == short.standardOutput)
+        #expect(short.standardOutput.hasPrefix("buffer size: 60000\n"))
+    }
+
+    @Test func refusesUnsupportedAndBadFlagsByName() throws {
+        let base = ["sabre", "-n", Self.network, "-m", Self.movie]
+        let cases: [([String], String)] = [
+            (["-a", "bba"], "bba"),
+            (["-a", "MyAbr.py"], ".py"),
+            (["-a", "nosuch"], "unknown ABR 'nosuch'"),
+            (["-r", "MyReplacement.py"], ".py"),
+            (["-b", "lots"], "-b: invalid float value: 'lots'"),
+            (["-b", "0"], "-b: must be > 0"),
+            (["-nm", "0"], "-nm"),
+            (["-gp", "nan"], "-gp: must be finite"),
+            (["--bogus"], "--bogus: unrecognized argument"),
+            (["--n"], "ambiguous"),
+            (["-ma", "median"], "-ma: invalid choice: 'median'"),
+            (["-ws"], "-ws: expected at least one argument"),
+            (["-ma", "sliding", "-ws", "0"], "-ws: window sizes must be at least 1"),
+            (["-hl", "0"], "-hl: half-lives must be > 0"),
+            (["-s", "10"], "-s: expected 2 arguments"),
+            (["-s", "10", "900"], "-s: SEEK must be within the movie"),
+            (["-ml", "0"], "-ml"),
+            (["-rmp", "1.5"], "-rmp: invalid int value"),
+            (["-v=1"], "-v: takes no value"),
+            (["leftover"], "leftover: unrecognized argument"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try runABRSim(base + arguments, in: TestPaths.packageRoot)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.standardOutput.isEmpty, "\(arguments)")
+            #expect(outcome.standardError.contains(message), "\(arguments): \(outcome.standardError)")
+            #expect(outcome.standardError.filter { $0 == "\n" }.count == 1, "\(arguments)")
+        }
+        // A seek the movie ends before is never made, so it is no mistake (sabre ignores it too).
+        let unreached = try runABRSim(base + ["-ml", "30", "-s", "60", "900"], in: TestPaths.packageRoot)
+        #expect(unreached.status == 0)
+        let plain = try runABRSim(base + ["-ml", "30"], in: TestPaths.packageRoot)
+        #expect(unreached.standardOutput == plain.standardOutput)
+        let missing = try runABRSim(["sabre", "-n", "nowhere.json", "-m", Self.movie], in: TestPaths.packageRoot)
+        #expect(missing.status == 2 && missing.standardError.contains("nowhere.json"))
+        let badPeriod = TestPaths.scratch("sabre")
+        let path = writeFile(
+            badPeriod, "net.json", "[{\"duration_ms\": 1000, \"bandwidth_kbps\": -5, \"latency_ms\": 0}]")
+        let negative = try runABRSim(["sabre", "-n", path, "-m", Self.movie], in: TestPaths.packageRoot)
+        #expect(negative.status == 2 && negative.standardError.contains("$[0].bandwidth_kbps"))
+    }
+
+    // Sabre never feeds abandoned downloads to its estimator: here DYNAMIC keeps asking for a 4K quality that the
+    // 3G network cannot bring within 1.8 segment times, abandons it, and asks again; src/sabre.py loops forever.
+    @Test func aRunSabreNeverFinishesIsRefusedNotHung() throws {
+        let arguments = [
+            "-n", Self.data + "/traces/sabre/3g/report.2010-09-14_2303CEST.json", "-m",
+            Self.data + "/content/sabre/bbb4k.json", "-a", "dynamic", "-gp", "0.5",
+        ]
+        let outcome = try runABRSim(["sabre"] + arguments, in: TestPaths.packageRoot)
+        #expect(outcome.status == 2 && outcome.standardOutput.isEmpty)
+        #expect(outcome.standardError.contains("report.2010-09-14_2303CEST.json: sabre never finishes this run"))
+        let batch = try runABRSim(
+            [
+                "compare", "--profile", "sabre", "--traces", arguments[1], "--content", arguments[3], "--policies",
+                "dynamic(gp=0.5)", "--out", TestPaths.scratch("sabre-loop"),
+            ], in: TestPaths.packageRoot)
+        #expect(batch.status == 2 && batch.standardError.contains("2303CEST.json: sabre never finishes"))
+    }
+
+    @Test func compareWritesSabreCsvWithTheInProcessValues() throws {
+        let out = TestPaths.scratch("sabre-compare")
+        let networks = [Self.network, Self.data + "/traces/sabre/4g/report_bus_0001.json"]
+        let outcome = try runABRSim(
+            ["compare", "--profile", "sabre", "--traces"] + networks + [
+                "--content", Self.movie, "--policies", "bola(ao=1,ab=1),throughput(b=60)", "--out", out, "--jobs", "2",
+            ], in: TestPaths.packageRoot)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let table = try CSVTable.parse(InputFile.readAll(out + "/sabre.csv"), file: "sabre.csv")
+        #expect(table.columns == ["network", "movie", "abr", "options"] + SabreResult.metricNames)
+        #expect(
+            table.rows.map { $0[2] + " " + $0[3] } == [
+                "bola -ao -ab", "bola -ao -ab", "throughput -b 60", "throughput -b 60",
+            ])
+        #expect(table.rows.map { $0[0] } == networks + networks)
+        var options = SabreOptions()
+        options.abr = .throughput
+        options.maxBufferSeconds = 60
+        options.network = TestPaths.packageRoot + "/" + networks[1]
+        options.movie = TestPaths.packageRoot + "/" + Self.movie
+        #expect(Array(table.rows[3][4...]) == (try SabreSimulation.run(options: options)).values)
+    }
+
+    @Test func sweepExpandsGridsAndShards() throws {
+        let out = TestPaths.scratch("sabre-sweep")
+        let arguments = [
+            "sweep", "--profile", "sabre", "--traces", Self.network, "--content", Self.movie, "--policies",
+            "bola(gp=3..5:1),bolae(noibr=0|1)", "--out", out,
+        ]
+        let whole = try runABRSim(arguments, in: TestPaths.packageRoot)
+        #expect(whole.status == 0, "\(whole.standardError)")
+        let table = try CSVTable.parse(InputFile.readAll(out + "/sabre.csv"), file: "sabre.csv")
+        #expect(table.rows.map { $0[3] } == ["-gp 3", "-gp 4", "-gp 5", "", "-noibr"])
+        let shard = try runABRSim(arguments + ["--shard", "2/2", "--force"], in: TestPaths.packageRoot)
+        #expect(shard.status == 0)
+        let half = try CSVTable.parse(InputFile.readAll(out + "/sabre.csv"), file: "sabre.csv")
+        #expect(half.rows.map { $0[3] } == ["-gp 4", ""])
+        #expect(half.rows[0] == table.rows[1])
+    }
+
+    @Test func flagsAfterTheTerminatorApplyToEveryPolicy() throws {
+        let out = TestPaths.scratch("sabre-common")
+        let outcome = try runABRSim(
+            [
+                "compare", "--profile", "sabre", "--traces", Self.network, "--content", Self.movie, "--policies",
+                "bola,throughput(b=10)", "--out", out, "--", "-b", "60", "-noa",
+            ], in: TestPaths.packageRoot)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let table = try CSVTable.parse(InputFile.readAll(out + "/sabre.csv"), file: "sabre.csv")
+        #expect(table.rows.map { $0[3] } == ["-b 60 -noa", "-b 60 -noa -b 10"])
+        #expect(table.rows.map { $0[4] } == ["60000", "10000"])  // sabre's rule: the last -b wins
+        let refused = try runABRSim(
+            [
+                "compare", "--profile", "sabre", "--traces", Self.network, "--content", Self.movie, "--policies",
+                "bola",
+                "--out", TestPaths.scratch("sabre-common"), "--", "-a", "bolae",
+            ], in: TestPaths.packageRoot)
+        #expect(refused.status == 2 && refused.standardError.contains("-a: set by"))
+    }
+
+    @Test func refusesPoliciesSabreCannotRun() throws {
+        for (policy, message) in [
+            ("bola(zz=1)", "'zz' is not a sabre flag"), ("bola(ao=2)", "ao is a flag"), ("bba", "bba"),
+            ("bola(v=1)", "'v' is not a sabre flag"), ("bola(b=x)", "-b: invalid float value"),
+        ] {
+            let outcome = try runABRSim(
+                [
+                    "compare", "--profile", "sabre", "--traces", Self.network, "--content", Self.movie, "--policies",
+                    policy,
+                    "--out", TestPaths.scratch("sabre-bad"),
+                ], in: TestPaths.packageRoot)
+            #expect(outcome.status == 2, "\(policy)")
+            #expect(outcome.standardError.contains(message), "\(policy): \(outcome.standardError)")
+        }
+    }
+
+    @Test func policiesSaysWhatTheProfileChanges() throws {
+        let outcome = try runABRSim(["policies"])
+        #expect(outcome.status == 0)
+        for fragment in ["--profile sabre", "bolae — sabre's BolaEnh", "dynamicdash", "noibr", "docs/sabre-profile.md"]
+        {
+            #expect(outcome.standardOutput.contains(fragment), "\(fragment)")
+        }
+    }
+}

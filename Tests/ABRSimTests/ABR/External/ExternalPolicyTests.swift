@@ -1,0 +1,36 @@
+import Testing
+
+@testable import ABRSim
+
+/// The external policy's protocol in process: the request line a child is sent and the strict reading of replies.
+struct ExternalPolicyTests {
+    @Test func requestCarriesTheContext() throws {
+        let content = try Content.constantBitrate(ladderKbps: [300, 750], segmentSeconds: 4, segmentCount: 3)
+        let history = ThroughputHistory()
+        history.append(
+            ThroughputSample(bits: 1_200_000, requestTime: 0, firstByteTime: 0.08, doneTime: 1.5), variant: 0)
+        let context = ABRContext(
+            time: 1.5, segmentIndex: 1, content: content, bufferSeconds: 2.25, bufferTargetSeconds: 30,
+            playbackState: .playing, playbackRate: 1, lastVariant: 0, maxVariant: 1, startVariant: 0,
+            history: history, isAfterSeek: false)
+        let line = ExternalPolicy.request(for: context, historyLength: 10)
+        #expect(
+            line == "{\"type\":\"decide\",\"time\":1.5,\"segment\":1,\"segmentCount\":3,\"segmentDuration\":4,"
+                + "\"ladderKbps\":[300,750],\"sizesBits\":[1200000,3000000],\"buffer\":2.25,\"bufferTarget\":30,"
+                + "\"lastVariant\":0,\"maxVariant\":1,\"startVariant\":0,\"state\":\"playing\",\"rate\":1,"
+                + "\"afterSeek\":false,\"history\":[{\"bits\":1200000,\"request\":0,\"firstByte\":0.08,\"done\":1.5,"
+                + "\"variant\":0}]}")
+        #expect(ExternalPolicy.request(for: context, historyLength: 0).hasSuffix("\"history\":[]}"))
+    }
+
+    @Test func repliesAreParsedStrictly() {
+        #expect(ExternalPolicy.parseReply("{\"variant\": 2}", maxVariant: 5) == .success(.variant(2)))
+        #expect(ExternalPolicy.parseReply("{\"wait\": 0.5}", maxVariant: 5) == .success(.wait(seconds: 0.5)))
+        for bad in ["", "3", "{\"variant\": 2.5}", "{\"variant\": \"2\"}", "{\"wait\": -1}", "{}", "{\"variant\": 6}"] {
+            guard case .failure = ExternalPolicy.parseReply(bad, maxVariant: 5) else {
+                Issue.record("accepted \(bad)")
+                continue
+            }
+        }
+    }
+}

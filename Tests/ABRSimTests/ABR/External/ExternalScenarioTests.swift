@@ -1,0 +1,19 @@
+import Testing
+
+@testable import ABRSim
+
+/// An external policy named in a scenario file: its command array must hold strings.
+struct ExternalScenarioTests {
+    @Test func aPolicyArrayMustHoldStrings() throws {
+        let json = "{\"name\": \"external\", \"command\": [\"python3\", 3]}"
+        let reader = JSONReader(try JSONParser.parse(Array(json.utf8), file: "s.json"), file: "s.json")
+        let decoder = PlayerDecoder(
+            content: try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 4, segmentCount: 1),
+            directory: ".", registry: .builtIn)
+        #expect {
+            try decoder.decodePolicy(reader)
+        } throws: { error in
+            "\(error)".contains("must hold strings")
+        }
+    }
+}

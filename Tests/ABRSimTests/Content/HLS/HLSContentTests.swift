@@ -1,0 +1,131 @@
+import ABRSimTestSupport
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+/// Reading local HLS master and media playlists into ``Content``, and the errors for broken playlists.
+struct HLSContentTests {
+    @Test func variantsAscendByBandwidthAndTheFirstListedIsTheStart() throws {
+        let content = try HLSContent.read(masterPath: HLSFixture.presentation())
+        #expect(content.variants.map(\.bitrateBps) == [500_000, 3_000_000])
+        #expect(content.startVariantIndex == 1)
+        #expect(content.variants[1].averageBitrateBps == 2_500_000)
+        #expect(content.variants[1].resolution == Resolution(width: 1280, height: 720))
+        #expect(content.variants[1].codecs == "avc1.64001f,mp4a.40.2")
+        #expect(content.variants[0].resolution == nil)
+    }
+
+    @Test func segmentsKeepTheirOwnDurationsAndSizes() throws {
+        let content = try HLSContent.read(masterPath: HLSFixture.presentation())
+        #expect(content.segmentDurations == [6, 4.5, 2.25])
+        #expect(content.duration == 12.75)
+        // Byte ranges × 8 bits; without them, BANDWIDTH × duration.
+        #expect(content.sizeBits(segment: 1, variant: 1) == 12_000_000)
+        #expect(content.sizeBits(segment: 2, variant: 0) == 500_000 * 2.25)
+        let two = try HLSContent.read(masterPath: HLSFixture.presentation(), segments: 2)
+        #expect(two.segmentCount == 2)
+    }
+
+    @Test func theShippedExampleFollowsApplesTable() throws {
+        let path = TestPaths.scenarios + "/content/hls-apple/master.m3u8"
+        let content = try HLSContent.read(masterPath: path)
+        #expect(content.variants.map { $0.averageBitrateBps! / 1000 } == [145, 730, 2000, 4500, 7800])
+        #expect(content.variants.map(\.resolution!.height) == [234, 432, 540, 720, 1080])
+        #expect(content.startVariantIndex == 2)  // 2000 kbit/s is listed first
+        #expect(Set(content.segmentDurations).count > 1)
+        // Each variant's mean rate over the presentation is its AVERAGE-BANDWIDTH, within one byte per segment.
+        for variant in 0..<content.variantCount {
+            let bits = (0..<content.segmentCount).reduce(0.0) { $0 + content.sizeBits(segment: $1, variant: variant) }
+            let average = content.variants[variant].averageBitrateBps!
+            #expect(abs(bits / content.duration - average) <= 8 * Double(content.segmentCount) / content.duration + 1)
+            #expect(bits / content.duration <= content.variants[variant].bitrateBps)
+        }
+    }
+
+    /// The error reading `master` throws, or nil (recorded).
+    func readError(_ master: String) -> InputError? {
+        do {
+            _ = try HLSContent.read(masterPath: master)
+            Issue.record("no error")
+        } catch let error as InputError {
+            return error
+        } catch {
+            Issue.record("\(error)")
+        }
+        return nil
+    }
+
+    @Test func aMissingMediaPlaylistNamesTheMasterLineAndTheFile() throws {
+        let master = HLSFixture.presentation()
+        try FileManager.default.removeItem(atPath: InputFile.directory(of: master) + "/low.m3u8")
+        let error = try #require(readError(master))
+        #expect(error.file == master && error.location == "line 4")
+        #expect(error.message.contains("low.m3u8") && error.message.contains("no such file"))
+    }
+
+    @Test func aVariantWithoutBandwidthIsAnError() throws {
+        let master = HLSFixture.presentation(master: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=640x360\nlow.m3u8\n")
+        let error = try #require(readError(master))
+        #expect(error.file == master && error.location == "line 2" && error.message.contains("BANDWIDTH"))
+    }
+
+    @Test func aNegativeDurationNamesTheMediaPlaylistLine() throws {
+        let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "-4.5", "2.25"]))
+        let error = try #require(readError(master))
+        #expect(error.file?.hasSuffix("low.m3u8") == true)
+        #expect(error.location == "line 5" && error.message.contains("positive"))
+    }
+
+    @Test func nonUTF8BytesNameTheLine() throws {
+        let master = HLSFixture.presentation()
+        let path = InputFile.directory(of: master) + "/low.m3u8"
+        var bytes = Array(HLSFixture.media(["6.0", "4.5", "2.25"]).utf8)
+        bytes.insert(contentsOf: [0x23, 0xFF, 0xFE, 0x0A], at: 8)  // "#\xFF\xFE\n" as line 2
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = try #require(readError(master))
+        #expect(error.file == path && error.location == "line 2" && error.message.contains("UTF-8"))
+    }
+
+    @Test func durationsMustMatchAcrossVariants() throws {
+        let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "4.0", "2.25"]))
+        let error = try #require(readError(master))
+        // Located in one playlist, naming the other (the lowest variant's is the reference).
+        #expect(error.file?.hasSuffix("high.m3u8") == true && error.location == "line 6")
+        #expect(error.message.contains("segment 1") && error.message.contains("low.m3u8"), "\(error)")
+    }
+
+    @Test func otherBrokenPlaylists() throws {
+        let cases: [(master: String?, low: String?, words: String)] = [
+            (nil, HLSFixture.media(["6.0", "4.5", "2.25"], endList: false), "ENDLIST"),
+            (nil, "#EXTM3U\n#EXTINF:6,\nv.mp4\n#EXT-X-ENDLIST\n", "TARGETDURATION"),
+            (nil, HLSFixture.media(["6.0", "abc", "2.25"]), "not a number"),
+            (nil, HLSFixture.media(["6.0", "nan", "2.25"]), "not a number"),
+            (
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=5\nhigh.m3u8\n", nil,
+                "also declared on line 2"
+            ),
+            ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n", nil, "not followed by a URI"),
+            ("not a playlist\n", nil, "#EXTM3U"),
+            (HLSFixture.media(["6.0"]), nil, "media playlist"),
+        ]
+        for item in cases {
+            let master = HLSFixture.presentation(master: item.master, low: item.low)
+            let error = try #require(readError(master))
+            #expect(error.message.contains(item.words), "\(error)")
+        }
+    }
+
+    @Test func scenariosAndTheCommandLineReadMasterPlaylists() throws {
+        let master = HLSFixture.presentation()
+        let folder = InputFile.directory(of: master)
+        let scenario = writeFile(
+            folder, "s.json",
+            #"{"network": {"preset": "lte"}, "content": {"hlsMaster": "master.m3u8", "segments": 2},"#
+                + #" "players": [{"id": "p", "policy": {"name": "fixed", "variant": 1}}]}"#)
+        let loaded = try ScenarioLoader().load(scenario)
+        #expect(loaded.players[0].content.segmentCount == 2)
+        let viaSource = try ContentSource.load(master)
+        #expect(viaSource.segmentDurations == [6, 4.5, 2.25])
+    }
+}

@@ -1,0 +1,256 @@
+import ABRSimTestSupport
+import Testing
+
+@testable import ABRSim
+
+/// Parses `text` as a document named `test.json`.
+private func parse(_ text: String, maxDepth: Int = 64) throws -> JSONValue {
+    try JSONParser.parse(Array(text.utf8), file: "test.json", maxDepth: maxDepth)
+}
+
+/// The error parsing `bytes` throws, or `nil` (recorded as a failure) when it parses.
+private func parseError(_ bytes: [UInt8], maxDepth: Int = 64) -> InputError? {
+    do {
+        _ = try JSONParser.parse(bytes, file: "test.json", maxDepth: maxDepth)
+        Issue.record("expected an error for \(String(decoding: bytes, as: UTF8.self))")
+        return nil
+    } catch let error as InputError {
+        return error
+    } catch {
+        Issue.record("unexpected error type \(error)")
+        return nil
+    }
+}
+
+private func parseError(_ text: String, maxDepth: Int = 64) -> InputError? {
+    parseError(Array(text.utf8), maxDepth: maxDepth)
+}
+
+/// Checks that `text` fails at `location` with a message containing `fragment`.
+private func expectError(
+    _ text: String, at location: String, containing fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let error = parseError(text) else { return }
+    #expect(error.file == "test.json", sourceLocation: sourceLocation)
+    #expect(error.location == location, "\(error)", sourceLocation: sourceLocation)
+    #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+}
+
+struct JSONParserTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try parse(#" { "a": [1, -2.5, true, false, null], "b": {"c": "d"}, "e": [], "f": {} } "#)
+        let expected = JSONValue.object(
+            JSONObject([
+                ("a", .array([.number(1), .number(-2.5), .bool(true), .bool(false), .null])),
+                ("b", .object(JSONObject([("c", .string("d"))]))),
+                ("e", .array([])),
+                ("f", .object(JSONObject())),
+            ]))
+        #expect(value == expected)
+    }
+
+    @Test func keepsObjectKeysInDocumentOrder() throws {
+        guard case .object(let object) = try parse(#"{"zeta": 1, "alpha": 2, "mid": 3}"#) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.keys == ["zeta", "alpha", "mid"])
+        #expect(object["alpha"] == .number(2))
+        #expect(object["missing"] == nil)
+    }
+
+    @Test func parsesScalarDocuments() throws {
+        #expect(try parse("42") == .number(42))
+        #expect(try parse(" \"x\" ") == .string("x"))
+        #expect(try parse("null") == .null)
+        #expect(try parse("true\r\n") == .bool(true))
+    }
+
+    @Test func unescapesTrickyStrings() throws {
+        #expect(try parse(#""a\"b\\c\/d\b\f\n\r\t""#) == .string("a\"b\\c/d\u{8}\u{C}\n\r\t"))
+        #expect(try parse(#""\u0041\u00e9\u20AC\u0000""#) == .string("Aé€\u{0}"))
+        #expect(try parse(#""\uD83D\uDE00 smile""#) == .string("😀 smile"))
+        #expect(try parse(#""\ud834\udd1e""#) == .string("𝄞"))
+        #expect(try parse("\"héllo wörld — 日本語 😀\"") == .string("héllo wörld — 日本語 😀"))
+        #expect(try parse("\"mixed é\\n😀\"") == .string("mixed é\n😀"))
+    }
+
+    @Test func roundTripsStringsThroughTheQuoter() throws {
+        let samples = ["plain", "quote \" and \\ backslash", "tab\tnew\nline\r", "\u{1} control", "é 😀 日本"]
+        for sample in samples {
+            #expect(try parse(JSONString.quoted(sample)) == .string(sample))
+        }
+    }
+
+    @Test func parsesNumbers() throws {
+        guard case .number(let negativeZero) = try parse("-0") else {
+            Issue.record("not a number")
+            return
+        }
+        #expect(negativeZero == 0 && negativeZero.sign == .minus)
+        #expect(try parse("1e-7") == .number(1e-7))
+        #expect(try parse("1.5E+3") == .number(1500))
+        #expect(try parse("-12.25e-2") == .number(-0.1225))
+        #expect(try parse("0.1") == .number(0.1))
+        #expect(try parse("123456789012345") == .number(123_456_789_012_345))
+        #expect(try parse("9007199254740993") == .number(9_007_199_254_740_992))
+        #expect(try parse("12345678901234567890123") == .number(1.2345678901234568e22))
+        #expect(try parse("1e-999") == .number(0))
+        #expect(try parse("[0,-1,10]") == .array([.number(0), .number(-1), .number(10)]))
+    }
+
+    @Test func skipsAByteOrderMark() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)
+        #expect(try JSONParser.parse(bytes, file: "bom.json") == .object(JSONObject([("a", .number(1))])))
+        let bad: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1,]".utf8)
+        #expect(parseError(bad)?.location == "line 1, column 3")
+    }
+
+    @Test func rejectsAnEmptyDocument() {
+        expectError("", at: "line 1, column 1", containing: "empty document")
+        expectError("  \n\t\n", at: "line 3, column 1", containing: "empty document")
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let inString: [UInt8] = Array("[\"ab".utf8) + [0xC3, 0x28] + Array("\"]".utf8)
+        let error = parseError(inString)
+        #expect(error?.location == "line 1, column 5")
+        #expect(error?.message == "invalid UTF-8")
+        let surrogate: [UInt8] = Array("\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"".utf8)
+        #expect(parseError(surrogate)?.message == "invalid UTF-8")
+        let overlong: [UInt8] = Array("\"".utf8) + [0xC0, 0xAF] + Array("\"".utf8)
+        #expect(parseError(overlong)?.message == "invalid UTF-8")
+        let outside: [UInt8] = [0x5B, 0xFF, 0x5D]
+        #expect(parseError(outside)?.message.contains("invalid UTF-8") == true)
+    }
+
+    @Test func rejectsUnterminatedStrings() {
+        expectError("{\"a\": \"abc", at: "line 1, column 7", containing: "unterminated string")
+        expectError("[\"ab\\", at: "line 1, column 2", containing: "unterminated string")
+    }
+
+    @Test func rejectsBadEscapes() {
+        expectError(#"["a\x"]"#, at: "line 1, column 4", containing: "invalid escape '\\x'")
+        expectError(#"["\u12G4"]"#, at: "line 1, column 3", containing: "expected four hex digits")
+        expectError(#"["\uD83D"]"#, at: "line 1, column 3", containing: "lone high surrogate \\uD83D")
+        expectError(#"["\uD83Dx"]"#, at: "line 1, column 3", containing: "lone high surrogate")
+        expectError(#"["\uD83D\u0041"]"#, at: "line 1, column 3", containing: "lone high surrogate")
+        expectError(#"["ok", "\uDE00"]"#, at: "line 1, column 9", containing: "lone low surrogate \\uDE00")
+    }
+
+    @Test func rejectsControlCharactersInStrings() {
+        expectError("[\"a\tb\"]", at: "line 1, column 4", containing: "control character U+0009")
+        expectError("{\"k\": \"line\nbreak\"}", at: "line 1, column 12", containing: "control character U+000A")
+    }
+
+    @Test func rejectsTrailingCommas() {
+        expectError("[1, 2,]", at: "line 1, column 6", containing: "trailing comma before ']'")
+        expectError("{\n  \"a\": 1,\n}", at: "line 2, column 9", containing: "trailing comma before '}'")
+    }
+
+    @Test func rejectsTrailingGarbage() {
+        expectError("{} x", at: "line 1, column 4", containing: "unexpected 'x' after the end of the document")
+        expectError("1 2", at: "line 1, column 3", containing: "after the end of the document")
+        expectError("[1]]", at: "line 1, column 4", containing: "after the end of the document")
+    }
+
+    @Test func rejectsNumbersThatAreNotJSON() {
+        expectError("[01]", at: "line 1, column 2", containing: "leading zero")
+        expectError("[-012]", at: "line 1, column 2", containing: "leading zero")
+        expectError("[NaN]", at: "line 1, column 2", containing: "invalid value 'NaN'")
+        expectError("[Infinity]", at: "line 1, column 2", containing: "invalid value 'Infinity'")
+        expectError("[-Infinity]", at: "line 1, column 2", containing: "expected a digit after '-'")
+        expectError("[1.]", at: "line 1, column 2", containing: "expected a digit after '.'")
+        expectError("[.5]", at: "line 1, column 2", containing: "invalid number '.5'")
+        expectError("[+1]", at: "line 1, column 2", containing: "invalid number '+1'")
+        expectError("[1e]", at: "line 1, column 2", containing: "expected a digit in the exponent")
+        expectError("[1.5.2]", at: "line 1, column 5", containing: "unexpected '.'")
+        expectError("[0x10]", at: "line 1, column 3", containing: "unexpected 'x'")
+    }
+
+    @Test func rejectsNumbersThatOverflow() {
+        expectError("{\"a\":\n  1e999}", at: "line 2, column 3", containing: "number out of range")
+        expectError("[-1e400]", at: "line 1, column 2", containing: "number out of range")
+    }
+
+    @Test func rejectsDuplicateKeys() {
+        expectError("{\"x\": 1,\n \"y\": 2,\n \"x\": 3}", at: "line 3, column 2", containing: "duplicate key \"x\"")
+        expectError(#"{"a": {"b": 1, "b": 1}}"#, at: "line 1, column 16", containing: "duplicate key \"b\"")
+    }
+
+    @Test func allowsTheSameKeyInDifferentObjects() throws {
+        let value = try parse(#"[{"x": 1}, {"x": 2}]"#)
+        #expect(value == .array([.object(JSONObject([("x", .number(1))])), .object(JSONObject([("x", .number(2))]))]))
+    }
+
+    @Test func limitsNestingDepth() throws {
+        let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { try parse(deepest) }
+        let tooDeep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        expectError(tooDeep, at: "line 1, column 65", containing: "nested deeper than 64 levels")
+        guard let custom = parseError(#"{"a": {"b": {}}}"#, maxDepth: 2) else { return }
+        #expect(custom.message == "nested deeper than 2 levels")
+        #expect(custom.location == "line 1, column 13")
+    }
+
+    @Test func countsCRLFAsOneLineEnd() {
+        expectError("{\r\n\"a\": 1,\r\n\"a\": 2}", at: "line 3, column 1", containing: "duplicate key")
+        expectError("[\r1,\r\n2,\n\r]", at: "line 3, column 2", containing: "trailing comma")
+    }
+
+    @Test func countsColumnsInCharactersNotBytes() {
+        expectError("[\"é😀\", x]", at: "line 1, column 8", containing: "invalid value 'x'")
+    }
+
+    @Test func reportsStructuralErrors() {
+        expectError("[1 2]", at: "line 1, column 4", containing: "expected ',' or ']'")
+        expectError("{\"a\" 1}", at: "line 1, column 6", containing: "expected ':'")
+        expectError("{1: 2}", at: "line 1, column 2", containing: "expected a string key")
+        expectError("{\"a\": 1 \"b\": 2}", at: "line 1, column 9", containing: "expected ',' or '}'")
+        expectError("[1,\n 2", at: "line 2, column 3", containing: "to close the array at line 1, column 1")
+        expectError("{\"a\": ", at: "line 1, column 7", containing: "unexpected end of input, expected a value")
+        expectError("[tru]", at: "line 1, column 2", containing: "invalid value 'tru'")
+        expectError("[nulls]", at: "line 1, column 2", containing: "invalid value 'nulls'")
+        expectError("[}", at: "line 1, column 2", containing: "unexpected '}', expected a value")
+    }
+
+    @Test func errorDescriptionNamesFileLineAndColumn() {
+        let error = parseError("[1,\n  ]")
+        #expect(error?.description == "test.json: line 1, column 3: trailing comma before ']'")
+    }
+
+    @Test func parsesAFileFromDisk() throws {
+        let movie = try JSONParser.parseFile(TestPaths.data + "/content/sabre/bbb.json")
+        guard case .object(let object) = movie else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.keys == ["segment_duration_ms", "bitrates_kbps", "segment_sizes_bits"])
+    }
+
+    @Test func reportsAMissingFile() {
+        #expect(throws: InputError(file: "/nonexistent/x.json", "no such file")) {
+            try JSONParser.parseFile("/nonexistent/x.json")
+        }
+    }
+
+    @Test func parsesALargeDocumentQuickly() throws {
+        var text = "["
+        for index in 0..<100_000 {
+            if index > 0 { text += ",\n" }
+            text += #"{"time_s": \#(index).25, "bandwidth_kbps": \#(index % 9000), "label": "segment \#(index) é"}"#
+        }
+        text += "]"
+        let bytes = Array(text.utf8)
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            guard case .array(let elements) = try JSONParser.parse(bytes, file: "big.json") else {
+                Issue.record("not an array")
+                return
+            }
+            #expect(elements.count == 100_000)
+        }
+        // About 7 MB; generous even for a debug build on a shared machine.
+        #expect(elapsed < .seconds(20 * TestPaths.timeScale), "\(bytes.count) bytes took \(elapsed)")
+    }
+}

@@ -1,0 +1,90 @@
+import ABRSimTestSupport
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+/// `abrsim tune --calibrate`: reading measurements, binning shares, and recovering known weights.
+struct TuningCalibrationTests {
+    @Test func calibrationRecoversKnownWeightsWithASmallFitError() throws {
+        let directory = TestPaths.scratch("calibrate")
+        let path = writeFile(
+            directory, "measured.csv",
+            try TuningFixture.measurementsText(weights: PriorityWeights(low: 1, standard: 3, high: 9))
+        )
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
+        let measured = try MeasuredThroughput.load(path, scenario: scenario)
+        #expect(measured.players == [0, 1, 2])
+        var settings = TuneSettings()
+        settings.maxSimplexEvaluations = 80
+        let fit = try ShareFit(measured: measured, binSeconds: 10, file: path)
+        let outcome = try Tuner(scenario: scenario, scoring: .fit(fit), settings: settings, seed: nil, jobs: 2).run()
+        let best = outcome.best.weights
+        // Stated tolerance: both ratios within 10 %, RMS share error below 0.02 (the default 1/2/4 table is off
+        // by more than that).
+        #expect(abs(best.standard / best.low / 3 - 1) < 0.1)
+        #expect(abs(best.high / best.low / 9 - 1) < 0.1)
+        #expect(outcome.best.score.value! < 0.02)
+        #expect(outcome.baseline.score.value! > outcome.best.score.value! * 2)
+    }
+
+    @Test func sharesAreComparedBinByBin() throws {
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
+        // Bin 0: a 1000, b 3000 (c absent: the bin is skipped). Bin 1: a 1000 and 3000 (mean 2000), b 2000, c 4000.
+        let table = CSVTable(
+            columns: ["t_s", "player", "throughput_kbps"],
+            rows: [
+                ["1", "a", "1000"], ["2", "b", "3000"], ["10", "a", "1000"], ["19.9", "a", "3000"],
+                ["12", "b", "2000"], ["15", "c", "4000"],
+            ])
+        let measured = try MeasuredThroughput.parse(table, file: "m.csv", scenario: scenario)
+        let fit = try ShareFit(measured: measured, binSeconds: 10, file: "m.csv")
+        #expect(fit.measuredShares.count == 1)
+        #expect(fit.measuredShares[0].bin == 1)
+        #expect(fit.measuredShares[0].shares == [0.25, 0.25, 0.5])
+    }
+
+    @Test func simulatedBitsAreSpreadOverEachTransfer() throws {
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
+        let report = try ScenarioRunner().run(scenario, recordsTimeline: false)
+        let table = CSVTable(
+            columns: ["t_s", "player", "observed_bitrate"], rows: [["0", "a", "1"], ["0", "b", "1"]])
+        let fit = try ShareFit(
+            measured: try MeasuredThroughput.parse(table, file: "m.csv", scenario: scenario), binSeconds: 7,
+            file: "m.csv")
+        let bins = fit.simulatedBits(report)
+        for (index, player) in report.players.enumerated() {
+            let total = player.segments.map { $0.bytes * 8 }.reduce(0, +)
+            #expect(abs(bins[index].values.reduce(0, +) - total) < 1e-6 * total)
+        }
+    }
+
+    @Test func badMeasurementFilesNameTheFileAndLine() throws {
+        let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
+        let directory = TestPaths.scratch("measured")
+        let cases: [(String, String)] = [
+            ("time,player,throughput_kbps\n1,a,5\n", "m.csv: line 1: missing column t_s"),
+            ("t_s,who,throughput_kbps\n1,a,5\n", "m.csv: line 1: missing column player"),
+            ("t_s,player,kbps\n1,a,5\n", "m.csv: line 1: missing column throughput_kbps"),
+            ("t_s,player,throughput_kbps\n1,a,5\n2,b,fast\n", "m.csv: line 3: throughput_kbps: expected a number"),
+            ("t_s,player,throughput_kbps\n1,a,5\n-2,b,5\n", "m.csv: line 3: t_s: expected a number ≥ 0"),
+            ("t_s,player,throughput_kbps\n1,a,5\n2,z,5\n", "m.csv: line 3: player: no player 'z' in the scenario"),
+            ("t_s,player,throughput_kbps\n1,a,5\n2,a,5\n", "measurements of at least two players are needed"),
+            ("t_s,player,throughput_kbps\n1,a,5\n2,b,5,9\n", "m.csv: line 3: expected 3 fields"),
+        ]
+        for (text, fragment) in cases {
+            let path = writeFile(directory, "m.csv", text)
+            #expect {
+                try MeasuredThroughput.load(path, scenario: scenario)
+            } throws: { error in
+                "\(error)".contains(fragment)
+            }
+        }
+        let table = CSVTable(
+            columns: ["t_s", "player", "throughput_kbps"], rows: [["1", "a", "5"], ["20", "b", "5"]])
+        let apart = try MeasuredThroughput.parse(table, file: "m.csv", scenario: scenario)
+        #expect {
+            try ShareFit(measured: apart, binSeconds: 10, file: "m.csv")
+        } throws: { "\($0)".contains("no 10 s bin has a positive measurement of every measured player") }
+    }
+}
