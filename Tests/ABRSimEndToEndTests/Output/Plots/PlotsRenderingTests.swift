@@ -4,50 +4,9 @@ import Testing
 
 @testable import ABRSim
 
-/// Decodes a PNG with python3's standard library (zlib + the five row filters) and prints
-/// "width height distinct-colours".
-private let pngProbe = #"""
-    import struct, sys, zlib
-    data = open(sys.argv[1], 'rb').read()
-    assert data[:8] == b'\x89PNG\r\n\x1a\n'
-    pos, idat = 8, b''
-    while pos < len(data):
-        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b'IHDR':
-            width, height, depth, colour = struct.unpack('>IIBB', body[:10])
-        elif kind == b'IDAT':
-            idat += body
-        pos += 12 + length
-    assert depth == 8
-    bpp = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
-    raw = zlib.decompress(idat)
-    stride = width * bpp
-    previous = bytearray(stride)
-    colours = set()
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = previous[i]
-            c = previous[i - bpp] if i >= bpp else 0
-            if kind == 1: line[i] = (line[i] + a) & 255
-            elif kind == 2: line[i] = (line[i] + b) & 255
-            elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        for x in range(0, stride, bpp):
-            colours.add(bytes(line[x:x + bpp]))
-        previous = line
-    print(width, height, len(colours))
-    """#
-
-/// Decodes two PNGs of the same size with python3's standard library and prints how many pixels differ by more
-/// than 64 in some channel (a mark present in one picture and not in the other, not an anti-aliasing shade).
-private let pngDifference = #"""
+/// A PNG decoder in python3's standard library (zlib and the five row filters): `decode(path)` gives width, height,
+/// bytes per pixel and the unfiltered rows. The two scripts below start with it.
+private let pngDecoder = #"""
     import struct, sys, zlib
     def decode(path):
         data = open(path, 'rb').read()
@@ -70,22 +29,34 @@ private let pngDifference = #"""
         for y in range(height):
             kind = raw[y * (stride + 1)]
             line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-            if kind == 2:
-                line = bytearray((a + b) & 255 for a, b in zip(line, previous))
-            elif kind != 0:
-                for i in range(stride):
-                    a = line[i - bpp] if i >= bpp else 0
-                    b = previous[i]
-                    c = previous[i - bpp] if i >= bpp else 0
-                    if kind == 1: line[i] = (line[i] + a) & 255
-                    elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
-                    elif kind == 4:
-                        p = a + b - c
-                        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                        line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = previous[i]
+                c = previous[i - bpp] if i >= bpp else 0
+                if kind == 1: line[i] = (line[i] + a) & 255
+                elif kind == 2: line[i] = (line[i] + b) & 255
+                elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
+                elif kind == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
             rows.append(bytes(line))
             previous = line
         return width, height, bpp, rows
+
+    """#
+
+/// Prints a PNG's "width height distinct-colours".
+private let pngProbe =
+    pngDecoder + #"""
+    width, height, bpp, rows = decode(sys.argv[1])
+    print(width, height, len({row[x:x + bpp] for row in rows for x in range(0, len(row), bpp)}))
+    """#
+
+/// Prints how many pixels of two PNGs of the same size differ by more than 64 in some channel (a mark present in
+/// one picture and not in the other, not an anti-aliasing shade).
+private let pngDifference =
+    pngDecoder + #"""
     w1, h1, bpp, a = decode(sys.argv[1])
     w2, h2, _, b = decode(sys.argv[2])
     assert (w1, h1) == (w2, h2)
