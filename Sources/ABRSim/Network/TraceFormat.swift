@@ -62,9 +62,7 @@ extension Registered where S == TraceFormats {
             if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
             let formats = registry.members
             if let format = formats.first(where: { $0.recognises(firstLine: line) }) { return TraceFormat(format) }
-            var appearances = formats.map { $0.appearance }
-            let last = appearances.removeLast()
-            let expected = appearances.isEmpty ? last : appearances.joined(separator: ", ") + " or " + last
+            let expected = listedAsAlternatives(formats.map { $0.appearance })
             throw InputError.atLine(path, reader.lineNumber, "cannot tell the trace format: expected \(expected)")
         }
         throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace file: cannot tell its format")

@@ -2,7 +2,7 @@
 ///
 /// Keys: `id` (required), `policy` (a name, `name(k=v,…)`, or `{"name": …, parameters…}`),
 /// `preferredForwardBufferDuration`, `automaticallyWaitsToMinimizeStalling`, `autoplay`, `rate`,
-/// `startSeconds`, `keepUp` (`{"predictor": NAME, parameters…}`, a name of ``KeepUpPredictorRegistry``),
+/// `startSeconds`, `keepUp` (`{"predictor": NAME, parameters…}`, a name of ``KeepUpPredictors``),
 /// `requests` (timeout and retries, see ``RequestRetryDecoder``), `actions`.
 struct PlayerDecoder {
     /// The scenario's content, if it has one for every player.
@@ -139,24 +139,18 @@ struct PlayerDecoder {
         return level
     }
 
-    /// A `keepUp` object: the predictor named by `predictor`, looked up in ``KeepUpPredictorRegistry/builtIn``
+    /// A `keepUp` object: the predictor named by `predictor`, looked up in ``KeepUpPredictors/registry``
     /// and built from the object's other keys.
     func decodePredictor(_ reader: JSONReader) throws -> any KeepUpPredictor {
         let object = try reader.object()
         let kindReader = try object.required("predictor")
         let kind = try kindReader.string()
-        let registry = KeepUpPredictorRegistry.builtIn
-        guard let predictor = try registry.makePredictor(kind, parameters: JSONKeepUpParameters(object: object)) else {
-            throw kindReader.error("unknown predictor '\(kind)' (expected \(Self.alternatives(registry.names)))")
+        guard let predictor = try KeepUpPredictors.makePredictor(kind, parameters: JSONKeepUpParameters(object: object))
+        else {
+            throw kindReader.error("unknown predictor '\(kind)' (expected \(KeepUpPredictors.registry.alternatives))")
         }
         try object.finish()
         return predictor
-    }
-
-    /// `a, b or c`.
-    static func alternatives(_ names: [String]) -> String {
-        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " or " + last
     }
 
     func decodeActions(_ reader: JSONReader) throws -> [TimedAction] {

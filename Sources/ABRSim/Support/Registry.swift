@@ -62,11 +62,7 @@ public final class Registry<Member: Sendable>: Sendable {
     public var names: [String] { all.map(\.name) }
 
     /// The names as alternatives for an error message: "a, b or c".
-    public var alternatives: String {
-        var names = self.names
-        guard let last = names.popLast() else { return "" }
-        return names.isEmpty ? last : names.joined(separator: ", ") + " or " + last
-    }
+    public var alternatives: String { listedAsAlternatives(names) }
 
     /// The members, in order.
     public var members: [Member] { all.map(\.member) }

@@ -106,7 +106,7 @@ public struct PolicyParameter: Sendable {
         case .count(let range) where range == 0...1: "0 or 1"
         case .count(let range): "whole number \(range.lowerBound)…\(range.upperBound)"
         case .variant: "variant index 0…top of the ladder"
-        case .word(let words): words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+        case .word(let words): listedAsAlternatives(words)
         case .member(let names): names.alternatives
         case .command: "program and arguments"
         }
@@ -179,11 +179,7 @@ public struct RegisteredNames: Sendable, Equatable {
     }
 
     /// The names as alternatives: "a, b or c".
-    public var alternatives: String {
-        var all = names()
-        guard let last = all.popLast() else { return "" }
-        return all.isEmpty ? last : all.joined(separator: ", ") + " or " + last
-    }
+    public var alternatives: String { listedAsAlternatives(names()) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.seam == rhs.seam }
 }

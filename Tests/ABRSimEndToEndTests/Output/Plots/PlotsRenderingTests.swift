@@ -49,24 +49,24 @@ private let pngDecoder = #"""
 /// Prints a PNG's "width height distinct-colours".
 private let pngProbe =
     pngDecoder + #"""
-    width, height, bpp, rows = decode(sys.argv[1])
-    print(width, height, len({row[x:x + bpp] for row in rows for x in range(0, len(row), bpp)}))
-    """#
+        width, height, bpp, rows = decode(sys.argv[1])
+        print(width, height, len({row[x:x + bpp] for row in rows for x in range(0, len(row), bpp)}))
+        """#
 
 /// Prints how many pixels of two PNGs of the same size differ by more than 64 in some channel (a mark present in
 /// one picture and not in the other, not an anti-aliasing shade).
 private let pngDifference =
     pngDecoder + #"""
-    w1, h1, bpp, a = decode(sys.argv[1])
-    w2, h2, _, b = decode(sys.argv[2])
-    assert (w1, h1) == (w2, h2)
-    count = 0
-    for ra, rb in zip(a, b):
-        if ra == rb: continue
-        for x in range(0, len(ra), bpp):
-            if max(abs(ra[x + k] - rb[x + k]) for k in range(min(bpp, 3))) > 64: count += 1
-    print(count)
-    """#
+        w1, h1, bpp, a = decode(sys.argv[1])
+        w2, h2, _, b = decode(sys.argv[2])
+        assert (w1, h1) == (w2, h2)
+        count = 0
+        for ra, rb in zip(a, b):
+            if ra == rb: continue
+            for x in range(0, len(ra), bpp):
+                if max(abs(ra[x + k] - rb[x + k]) for k in range(min(bpp, 3))) > 64: count += 1
+        print(count)
+        """#
 
 /// Whether `rsvg-convert` (Debian librsvg2-bin, installed by scripts/setup) is on the PATH.
 private let rsvgAvailable: Bool = {

@@ -10,43 +10,28 @@ public protocol KeepUpParameters {
 /// The keep-up predictors a scenario can name (`{"predictor": NAME, …}`), each with the factory that builds it
 /// from its parameters.
 ///
-/// The scenario decoder looks names up here (``builtIn``), and its error for an unknown name lists
-/// ``names``. Adding a predictor is one file (the type, conforming to ``KeepUpPredictor``, with its factory) and
-/// one ``register(_:_:)`` line in ``builtIn``.
-public struct KeepUpPredictorRegistry: Sendable {
+/// The scenario decoder looks names up in ``registry``, and its error for an unknown name lists its names.
+/// Adding a predictor is one file (the type, conforming to ``KeepUpPredictor``, with its factory) and one
+/// `KeepUpPredictors.registry.register(factory, name:)` call (or one entry in the built-in list).
+public enum KeepUpPredictors: Seam {
     /// Builds a predictor from its parameters (throwing bad input for a value out of range).
     public typealias Factory = @Sendable (any KeepUpParameters) throws -> any KeepUpPredictor
 
-    private var factories: [(name: String, factory: Factory)] = []
-
-    /// An empty registry.
-    public init() {}
-
-    /// The registered names, in registration order.
-    public var names: [String] { factories.map(\.name) }
-
-    /// Registers `factory` under `name` (replacing an earlier registration of that name).
-    public mutating func register(_ name: String, _ factory: @escaping Factory) {
-        factories.removeAll { $0.name == name }
-        factories.append((name, factory))
-    }
+    /// The built-in predictors, `playThrough` (the default), `lastVariantPlayThrough` and `fixedThreshold`, then
+    /// any registered later.
+    public static let registry = Registry<Factory>([
+        ("playThrough", { try PlayThroughPredictor(PlayThroughPredictor(), parameters: $0) }),
+        ("lastVariantPlayThrough", { try PlayThroughPredictor(PlayThroughPredictor.lastVariant, parameters: $0) }),
+        ("fixedThreshold", { try FixedThresholdPredictor(parameters: $0) }),
+    ])
 
     /// The predictor registered as `name`, built from `parameters`; `nil` when no predictor has that name.
-    public func makePredictor(_ name: String, parameters: any KeepUpParameters) throws -> (any KeepUpPredictor)? {
-        guard let entry = factories.first(where: { $0.name == name }) else { return nil }
-        return try entry.factory(parameters)
+    public static func makePredictor(_ name: String, parameters: any KeepUpParameters) throws
+        -> (any KeepUpPredictor)?
+    {
+        guard let factory = registry.member(named: name) else { return nil }
+        return try factory(parameters)
     }
-
-    /// The built-in predictors: `playThrough` (the default), `lastVariantPlayThrough` and `fixedThreshold`.
-    public static let builtIn: KeepUpPredictorRegistry = {
-        var registry = KeepUpPredictorRegistry()
-        registry.register("playThrough") { try PlayThroughPredictor(PlayThroughPredictor(), parameters: $0) }
-        registry.register("lastVariantPlayThrough") {
-            try PlayThroughPredictor(PlayThroughPredictor.lastVariant, parameters: $0)
-        }
-        registry.register("fixedThreshold") { try FixedThresholdPredictor(parameters: $0) }
-        return registry
-    }()
 }
 
 extension PlayThroughPredictor {
