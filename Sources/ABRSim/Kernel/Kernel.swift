@@ -21,9 +21,7 @@ public final class Kernel<Event> {
         /// When and under which sequence the event is due (later than its queue entry once it has been moved).
         var dueTime: Double
         var dueSequence: UInt64
-        /// Whether the event was cancelled.
-        var isCancelled: Bool
-        /// What happens.
+        /// What happens; `nil` once the event is cancelled or has happened.
         var event: Event?
     }
 
@@ -55,7 +53,6 @@ public final class Kernel<Event> {
         let slot: Int32
         let entry = Slot(
             serial: sequence, queuedTime: time, queuedSequence: sequence, dueTime: time, dueSequence: sequence,
-            isCancelled: false,
             event: event)
         if let free = freeSlots.popLast() {
             slot = free
@@ -71,7 +68,6 @@ public final class Kernel<Event> {
     /// Cancels the event of `handle` if it is still pending.
     public func cancel(_ handle: TimerHandle) {
         guard isPending(handle) else { return }
-        slots[Int(handle.slot)].isCancelled = true
         slots[Int(handle.slot)].event = nil
     }
 
@@ -105,7 +101,7 @@ public final class Kernel<Event> {
         let index = Int(handle.slot)
         guard index < slots.count else { return false }
         let slot = slots[index]
-        return slot.serial == handle.serial && !slot.isCancelled && slot.event != nil
+        return slot.serial == handle.serial && slot.event != nil
     }
 
     /// The time the event of `handle` is due (`nil` when it is no longer pending).
@@ -129,8 +125,9 @@ public final class Kernel<Event> {
             let index = Int(entry.payload)
             // A stale entry: the event was moved earlier and has a newer entry.
             guard slots[index].queuedSequence == entry.sequence else { continue }
-            if slots[index].isCancelled {
-                release(index)
+            // Cancelled: free the slot.
+            guard let event = slots[index].event else {
+                freeSlots.append(entry.payload)
                 continue
             }
             let dueSequence = slots[index].dueSequence
@@ -142,8 +139,8 @@ public final class Kernel<Event> {
                 queue.insert(EventQueue.Entry(time: dueTime, sequence: dueSequence, payload: entry.payload))
                 continue
             }
-            guard let event = slots[index].event else { continue }
-            release(index)
+            slots[index].event = nil
+            freeSlots.append(entry.payload)
             dispatch(event)
         }
     }
@@ -153,9 +150,4 @@ public final class Kernel<Event> {
         return nextSequence
     }
 
-    private func release(_ index: Int) {
-        slots[index].event = nil
-        slots[index].isCancelled = true
-        freeSlots.append(Int32(index))
-    }
 }
