@@ -121,7 +121,7 @@ enum CompareCommand {
         let reports = try Comparison.run(plan, jobs: jobs)
         printWarnings(warnings, command: "abrsim compare")
         let optimumNote =
-            policies.contains { $0.name == "optimal" }
+            policies.contains(where: \.isOfflineOptimum)
             ? try profile.definition.optimumNote(plan, reports: reports, jobs: jobs) : ""
         var summary = CSVWriter(columns: RunTables.summaryColumns)
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
@@ -206,7 +206,7 @@ enum CompareCommand {
         }
         // With the offline optimum among the policies: each policy's total QoE over the optimum's, on the traces
         // where neither failed.
-        if let optimal = policies.first(where: { $0.name == "optimal" })?.label {
+        if let optimal = policies.first(where: \.isOfflineOptimum)?.label {
             rows[0].append("share_of_optimal")
             for row in rows.indices.dropFirst() {
                 let pairs = samples.pairedValues("qoe_lin", policy: rows[row][0], baseline: optimal)

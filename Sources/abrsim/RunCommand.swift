@@ -60,7 +60,7 @@ enum RunCommand {
 
     /// How `optimal` treated waiting, a line per player that plays it.
     static func optimumNotes(_ scenario: Scenario) -> String {
-        scenario.players.filter { $0.policy.name == "optimal" }.map { player in
+        scenario.players.filter(\.policy.isOfflineOptimum).map { player in
             OptimumNote.line(
                 "optimal (player \(player.id))",
                 model: .faithful(

@@ -33,3 +33,8 @@ public enum OptimumNote {
         }
     }
 }
+
+extension PolicySpec {
+    /// Whether the spec names the offline optimum (`optimal`), which the commands report on apart.
+    public var isOfflineOptimum: Bool { name == BuiltInPolicies.optimal.name }
+}

@@ -11,7 +11,7 @@ public struct PensieveComparisonProfile: ComparisonProfile {
     /// The profile's note, then the certificate of the optimum's plans on the plan's traces
     /// (``PensieveOptimumCertificate``), from the rewards of `optimal`'s reports.
     public func optimumNote(_ plan: ComparisonPlan, reports: [RunReport], jobs: Int) throws -> String {
-        guard let optimal = plan.policies.first(where: { $0.name == "optimal" }) else { return "" }
+        guard let optimal = plan.policies.first(where: \.isOfflineOptimum) else { return "" }
         var rewards: [String: Double] = [:]
         for report in reports where report.players.first?.policy == optimal.label {
             rewards[report.trace] = report.players[0].summary.qoeLinear
