@@ -29,8 +29,9 @@ public struct PensieveOptimumCertificate: Sendable {
         }
     }
 
-    /// One line with its newline.
+    /// One line with its newline; empty when no trace was certified (the optimum failed on every one).
     public var line: String {
+        guard traceCount > 0 else { return "" }
         let bound = "the bound without the cap sleep's 500 ms rounding"
         if provenCount == traceCount {
             return "optimal: its plan meets \(bound) on all \(traceCount) traces, so it is the optimum: "

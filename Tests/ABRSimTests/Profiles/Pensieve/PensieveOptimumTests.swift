@@ -144,6 +144,9 @@ struct PensieveOptimumTests {
         #expect(short.provenCount == 1)
         #expect(abs(short.largestGap - 1.5) <= 1e-9)
         #expect(short.line.contains("on 1 of 2 traces and is within 1.50 of it"))
+        let none = try PensieveOptimumCertificate(
+            planRewards: [:], traces: paths, content: content, chunkCount: 18, jobs: 1)
+        #expect(none.traceCount == 0 && none.line.isEmpty)
     }
 
     /// The optimum's plan, replayed, scores at least every built-in policy on every one of the 142 test traces.
