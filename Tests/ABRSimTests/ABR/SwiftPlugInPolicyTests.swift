@@ -35,7 +35,10 @@ struct SwiftPlugInPolicyTests {
         return registry
     }
 
-    @Test func aRegisteredPlugInRunsFromAScenario() throws {
+    @Test(
+        "a policy registered from outside the library runs from a scenario by name, which the built-in registry refuses"
+    )
+    func aRegisteredPlugInRunsFromAScenario() throws {
         let directory = TestPaths.scratch("plugin")
         let path = writeFile(
             directory, "s.json",

@@ -18,7 +18,8 @@ private func rate(_ megabits: Double) -> ThroughputSample { download(bytes: mega
 private func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-12 * max(abs(a), abs(b)) }
 
 struct ThroughputSampleTests {
-    @Test func timesAndRatesFollowFromTheTimestamps() {
+    @Test("a sample's download and total seconds and its rate with and without latency follow from its timestamps")
+    func timesAndRatesFollowFromTheTimestamps() {
         let sample = ThroughputSample(bits: 4_000_000, requestTime: 10, firstByteTime: 10.5, doneTime: 12.5)
         #expect(sample.downloadSeconds == 2)
         #expect(sample.totalSeconds == 2.5)
@@ -27,7 +28,8 @@ struct ThroughputSampleTests {
         #expect(sample.bitsPerSecond(.includingLatency) == 1_600_000)
     }
 
-    @Test func everyEstimatorHonoursTheSampleTiming() {
+    @Test("every estimator gives 1 Mbit/s excluding 1 s of latency and 0.5 Mbit/s including it")
+    func everyEstimatorHonoursTheSampleTiming() {
         // 1 Mbit: 1 s of latency, then 1 s of transfer. 1 Mbit/s without latency, 0.5 Mbit/s with it.
         let sample = download(bytes: 125_000, seconds: 1, latency: 1)
         func estimates(_ timing: SampleTiming) -> [Double] {
@@ -45,7 +47,8 @@ struct ThroughputSampleTests {
 }
 
 struct LastSampleEstimatorTests {
-    @Test func answersTheDefaultThenTheLatestSample() {
+    @Test("the last-sample estimator answers its 1 Mbit/s default, then the rate of the newest sample")
+    func answersTheDefaultThenTheLatestSample() {
         var estimator = LastSampleEstimator()
         #expect(!estimator.hasEnoughData)
         #expect(estimator.estimate == 1_000_000)
@@ -55,7 +58,8 @@ struct LastSampleEstimatorTests {
         #expect(estimator.estimate == 500_000)
     }
 
-    @Test func ignoresInstantDownloadsAndForgetsOnReset() {
+    @Test("the last-sample estimator ignores zero-second downloads and returns to its default on reset")
+    func ignoresInstantDownloadsAndForgetsOnReset() {
         var estimator = LastSampleEstimator(defaultEstimate: 42)
         estimator.add(download(bytes: 1000, seconds: 0))
         #expect(estimator.estimate == 42)
@@ -67,14 +71,16 @@ struct LastSampleEstimatorTests {
 }
 
 struct HarmonicMeanEstimatorTests {
-    @Test func isTheHarmonicMeanOfTheSamples() {
+    @Test("samples of 1, 2 and 4 Mbit/s give their harmonic mean, 3 / 1.75 Mbit/s")
+    func isTheHarmonicMeanOfTheSamples() {
         var estimator = HarmonicMeanEstimator(window: 5)
         for megabits in [1.0, 2, 4] { estimator.add(rate(megabits)) }
         // 3 / (1/1 + 1/2 + 1/4) Mbit/s = 3 / 1.75 Mbit/s.
         #expect(close(estimator.estimate, 3 / 1.75 * 1_000_000))
     }
 
-    @Test func keepsOnlyTheLastWindowOfSamples() {
+    @Test("the harmonic mean forgets samples older than its window")
+    func keepsOnlyTheLastWindowOfSamples() {
         var estimator = HarmonicMeanEstimator(window: 2)
         for megabits in [0.1, 2, 4] { estimator.add(rate(megabits)) }
         // 0.1 is evicted: 2 / (1/2 + 1/4) Mbit/s = 8/3 Mbit/s.
@@ -83,7 +89,8 @@ struct HarmonicMeanEstimatorTests {
         #expect(close(estimator.estimate, 5_000_000))
     }
 
-    @Test func answersTheDefaultBeforeSamplesAndAfterReset() {
+    @Test("the harmonic mean answers its default before any sample and after a reset, then the new samples")
+    func answersTheDefaultBeforeSamplesAndAfterReset() {
         var estimator = HarmonicMeanEstimator(defaultEstimate: 300_000)
         #expect(!estimator.hasEnoughData)
         #expect(estimator.estimate == 300_000)
@@ -97,7 +104,8 @@ struct HarmonicMeanEstimatorTests {
 }
 
 struct DualEWMAEstimatorTests {
-    @Test func oneSampleGivesExactlyItsValueAfterBiasCorrection() {
+    @Test("after bias correction one sample gives exactly its rate in the hls.js, dash.js and Shaka presets")
+    func oneSampleGivesExactlyItsValueAfterBiasCorrection() {
         for preset in [DualEWMAEstimator.hlsjs, .dashjs, .shaka] {
             var estimator = preset
             estimator.add(download(bytes: 1_000_000, seconds: 2.5))
@@ -107,7 +115,8 @@ struct DualEWMAEstimatorTests {
         }
     }
 
-    @Test func twoSamplesFollowTheFormula() {
+    @Test("two samples give the hand-computed fast and slow averages, and the estimate is the smaller slow one")
+    func twoSamplesFollowTheFormula() {
         var estimator = DualEWMAEstimator.hlsjs
         estimator.add(download(bytes: 250_000, seconds: 2))  // 1 Mbit/s, weight 2
         estimator.add(download(bytes: 500_000, seconds: 1))  // 4 Mbit/s, weight 1
@@ -128,7 +137,8 @@ struct DualEWMAEstimatorTests {
         #expect(estimator.estimate == estimator.slowEstimate)
     }
 
-    @Test func dashjsWeighsOneAndAHalfPerSecondOfDownload() {
+    @Test("dash.js weighs each second of download as 1.5 in its fast average")
+    func dashjsWeighsOneAndAHalfPerSecondOfDownload() {
         var estimator = DualEWMAEstimator.dashjs
         estimator.add(download(bytes: 250_000, seconds: 2))  // 1 Mbit/s, weight 3: a = 0.5^(3/3) = 0.5
         estimator.add(download(bytes: 500_000, seconds: 1))  // 4 Mbit/s, weight 1.5: a = 0.5^(1.5/3) = √0.5
@@ -137,7 +147,8 @@ struct DualEWMAEstimatorTests {
         #expect(close(estimator.fastEstimate, raw / (1 - pow(0.5, 4.5 / 3))))
     }
 
-    @Test func hlsjsAnswersItsDefaultUntilTheFastAverageHasWeight() {
+    @Test("hls.js answers its 500 kbit/s default until the fast average has weight 0.001")
+    func hlsjsAnswersItsDefaultUntilTheFastAverageHasWeight() {
         var estimator = DualEWMAEstimator.hlsjs
         #expect(estimator.estimate == 500_000)
         // 1000 bytes in no time: floored at min(50 ms, 1000/100000 ms) = 0.01 ms, so weight 1e-5 < 0.001.
@@ -147,7 +158,8 @@ struct DualEWMAEstimatorTests {
         #expect(close(estimator.fastEstimate, 8000 / 1e-5))
     }
 
-    @Test func hlsjsFloorsShortDownloadsAtFiftyMilliseconds() {
+    @Test("hls.js counts a 10 ms download of 10 MB as lasting 50 ms")
+    func hlsjsFloorsShortDownloadsAtFiftyMilliseconds() {
         var estimator = DualEWMAEstimator.hlsjs
         // 10 MB in 10 ms: the floor is min(50 ms, 100 ms) = 50 ms, so 8e7 bits / 0.05 s.
         estimator.add(download(bytes: 10_000_000, seconds: 0.01))
@@ -155,7 +167,8 @@ struct DualEWMAEstimatorTests {
         #expect(close(estimator.estimate, 1.6e9))
     }
 
-    @Test func shakaSkipsSmallDownloadsAndWaitsFor128Kilobytes() {
+    @Test("the Shaka estimator skips downloads under 16 kB and publishes only after 128 kB, and a reset empties it")
+    func shakaSkipsSmallDownloadsAndWaitsFor128Kilobytes() {
         var estimator = DualEWMAEstimator.shaka
         estimator.add(download(bytes: 15_999, seconds: 0.001))
         estimator.add(download(bytes: 100_000, seconds: 1))
@@ -171,7 +184,8 @@ struct DualEWMAEstimatorTests {
 }
 
 struct SlidingPercentileEstimatorTests {
-    @Test func isTheWeightedMedianBySquareRootOfBytes() {
+    @Test("the ExoPlayer estimate is the median weighted by the square root of bytes, published after 2 s")
+    func isTheWeightedMedianBySquareRootOfBytes() {
         var estimator = SlidingPercentileEstimator()
         estimator.add(download(bytes: 10_000, seconds: 1))  // weight 100, 80 kbit/s
         #expect(!estimator.hasEnoughData)  // 1 s and 10 kB: too little yet
@@ -185,7 +199,8 @@ struct SlidingPercentileEstimatorTests {
         #expect(estimator.estimate == 180_000)
     }
 
-    @Test func theOldestSampleShrinksToKeepTheMaximumWeight() {
+    @Test("the oldest sample's weight shrinks so the window keeps its maximum weight")
+    func theOldestSampleShrinksToKeepTheMaximumWeight() {
         var estimator = SlidingPercentileEstimator(maxWeight: 400)
         estimator.add(download(bytes: 90_000, seconds: 8))  // weight 300, 90 kbit/s; 8 s: published
         #expect(estimator.estimate == 90_000)
@@ -195,7 +210,8 @@ struct SlidingPercentileEstimatorTests {
         #expect(estimator.estimate == 720_000)
     }
 
-    @Test func wholeSamplesLeaveTheWindowWhenTheyAreTooLight() {
+    @Test("whole old samples leave the window when their weight is no more than the excess")
+    func wholeSamplesLeaveTheWindowWhenTheyAreTooLight() {
         var estimator = SlidingPercentileEstimator(maxWeight: 500, secondsForEstimate: 0)
         estimator.add(download(bytes: 10_000, seconds: 1))  // weight 100, 80 kbit/s
         estimator.add(download(bytes: 40_000, seconds: 0.5))  // weight 200, 640 kbit/s
@@ -210,7 +226,8 @@ struct SlidingPercentileEstimatorTests {
         #expect(estimator.estimate == 1_440_000)
     }
 
-    @Test func enoughBytesPublishBeforeTwoSeconds() {
+    @Test("512 KiB of samples publish an estimate before 2 s of downloading")
+    func enoughBytesPublishBeforeTwoSeconds() {
         var estimator = SlidingPercentileEstimator(defaultEstimate: 2_400_000)
         #expect(estimator.estimate == 2_400_000)
         estimator.add(download(bytes: 524_288, seconds: 0.5))
@@ -218,7 +235,8 @@ struct SlidingPercentileEstimatorTests {
         #expect(estimator.estimate == 8_388_608)
     }
 
-    @Test func bytesOfAnInstantDownloadAreCarriedIntoTheNext() {
+    @Test("the bytes of a zero-second download are added to the next sample, and a reset forgets them")
+    func bytesOfAnInstantDownloadAreCarriedIntoTheNext() {
         var estimator = SlidingPercentileEstimator(secondsForEstimate: 0)
         estimator.add(download(bytes: 30_000, seconds: 0))
         #expect(!estimator.hasEnoughData)

@@ -4,7 +4,8 @@ import Testing
 
 /// The external policy's protocol in process: the request line a child is sent and the strict reading of replies.
 struct ExternalPolicyTests {
-    @Test func requestCarriesTheContext() throws {
+    @Test("the decide request is one JSON line carrying the context, the ladder's sizes and the throughput history")
+    func requestCarriesTheContext() throws {
         let content = try Content.constantBitrate(ladderKbps: [300, 750], segmentSeconds: 4, segmentCount: 3)
         let history = ThroughputHistory()
         history.append(
@@ -23,7 +24,8 @@ struct ExternalPolicyTests {
         #expect(ExternalPolicy.request(for: context, historyLength: 0).hasSuffix("\"history\":[]}"))
     }
 
-    @Test func repliesAreParsedStrictly() {
+    @Test("a variant or wait reply is accepted; fractional, string, negative, empty or out-of-range ones are refused")
+    func repliesAreParsedStrictly() {
         #expect(ExternalPolicy.parseReply("{\"variant\": 2}", maxVariant: 5) == .success(.variant(2)))
         #expect(ExternalPolicy.parseReply("{\"wait\": 0.5}", maxVariant: 5) == .success(.wait(seconds: 0.5)))
         for bad in ["", "3", "{\"variant\": 2.5}", "{\"variant\": \"2\"}", "{\"wait\": -1}", "{}", "{\"variant\": 6}"] {

@@ -4,7 +4,8 @@ import Testing
 
 /// An external policy named in a scenario file: its command array must hold strings.
 struct ExternalScenarioTests {
-    @Test func aPolicyArrayMustHoldStrings() throws {
+    @Test("an external policy whose command array holds a number is refused as not holding strings")
+    func aPolicyArrayMustHoldStrings() throws {
         let json = "{\"name\": \"external\", \"command\": [\"python3\", 3]}"
         let reader = JSONReader(try JSONParser.parse(Array(json.utf8), file: "s.json"), file: "s.json")
         let decoder = PlayerDecoder(

@@ -28,13 +28,16 @@ struct OptimalBoundTests {
         }
     }
 
-    @Test func optimumIsAtLeastEveryPolicysQoEOnEveryTraceWhenPlayersWait() throws { try Self.check(waits: true) }
+    @Test("on all 142 Pensieve test traces no built-in policy beats the optimum's QoE when players wait")
+    func optimumIsAtLeastEveryPolicysQoEOnEveryTraceWhenPlayersWait() throws { try Self.check(waits: true) }
 
-    @Test func optimumIsAtLeastEveryPolicysQoEOnEveryTraceWhenPlayersDoNotWait() throws {
+    @Test("on all 142 Pensieve test traces no built-in policy beats the optimum's QoE when players do not wait")
+    func optimumIsAtLeastEveryPolicysQoEOnEveryTraceWhenPlayersDoNotWait() throws {
         try Self.check(waits: false)
     }
 
-    @Test func gridsThatMakeTheSearchInexactAreRefused() throws {
+    @Test("an optimum grid of 1 s or 0.001 s is refused as outside 0.02…0.5 s")
+    func gridsThatMakeTheSearchInexactAreRefused() throws {
         for grid in ["1", "0.001"] {
             #expect {
                 try PolicyRegistry.builtIn.makePolicy(

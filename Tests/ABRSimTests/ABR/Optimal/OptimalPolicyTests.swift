@@ -11,7 +11,9 @@ struct OptimalPolicyTests {
         try Content.constantBitrate(ladderKbps: OptimalFixture.pensieveLadderKbps, segmentSeconds: 4, segmentCount: 12)
     }
 
-    @Test(arguments: traces)
+    @Test(
+        "replaying the optimal plan plays its variants and QoE, and no fixed or throughput policy scores higher",
+        arguments: traces)
     func replayReachesTheOptimumAndBeatsFixedAndThroughput(trace: String) throws {
         let curve = try OptimalFixture.pensieveCurve(trace)
         let content = try content()
@@ -39,7 +41,8 @@ struct OptimalPolicyTests {
         }
     }
 
-    @Test func registryBuildsItFromTheEnvironment() throws {
+    @Test("the registry builds optimal(qoe=hd,rebuffer=20,grid=0.2) with the plan a direct solve gives")
+    func registryBuildsItFromTheEnvironment() throws {
         let curve = try OptimalFixture.pensieveCurve("norway_bus_1")
         let content = try content()
         let settings = OptimalFixture.settings(target: 12)
@@ -57,7 +60,8 @@ struct OptimalPolicyTests {
         #expect(optimal.plan == direct)
     }
 
-    @Test func registryRefusesWithoutTheNetwork() throws {
+    @Test("the registry refuses the optimal policy when the environment has no network")
+    func registryRefusesWithoutTheNetwork() throws {
         #expect {
             try PolicyRegistry.builtIn.makePolicy(
                 PolicySpec.parse("optimal"), environment: PolicyEnvironment(seed: 1, playerIndex: 0))
@@ -66,7 +70,8 @@ struct OptimalPolicyTests {
         }
     }
 
-    @Test func neverAnswersAboveTheCap() throws {
+    @Test("the optimal policy answers the cap when its plan asks for a higher variant")
+    func neverAnswersAboveTheCap() throws {
         let plan = OptimalPlan(
             variants: [5, 5], qoe: 0, stallSeconds: 0, startupSeconds: 0, endTime: 0, statesKept: 0)
         let content = try content()

@@ -5,7 +5,8 @@ import Testing
 
 /// The offline optimum's dynamic program: physics by hand, against exhaustive search, and under refinement.
 struct OptimalTests {
-    @Test func handCaseWithAStallTradeOff() throws {
+    @Test("on a hand-worked 1 Mbit/s case the optimum avoids the stall and scores 1.5, and a stalling plan scores −7.1")
+    func handCaseWithAStallTradeOff() throws {
         // 1 Mbit/s, no RTT, ladder 500/2000 kbit/s, three 4 s segments (2 or 8 Mbit: 2 s or 8 s to fetch).
         // [0,0,0]: in at 2, 4, 6 with deadlines 6, 10, 14: no stall, QoE 1.5. [1,0,0]: in at 8, 10, 12 with
         // deadlines 12, 16, 20: no stall, 3 − |0.5 − 2| = 1.5. Any later 2000 segment takes 8 s with at most
@@ -24,7 +25,9 @@ struct OptimalTests {
         #expect(abs(evaluated!.qoe - (-7.1)) < 1e-9)
     }
 
-    @Test func physicsMatchesThePlayerOnALinkWithLatencyOutageAndOffPeriods() throws {
+    @Test(
+        "the optimum's stalls, startup, end time and QoE match the player's replay of the same plan on a varying link")
+    func physicsMatchesThePlayerOnALinkWithLatencyOutageAndOffPeriods() throws {
         let curve = try OptimalFixture.varyingCurve()
         let content = try Content.constantBitrate(ladderKbps: [300, 1200, 2850], segmentSeconds: 2, segmentCount: 9)
         let settings = OptimalFixture.settings(target: 4)
@@ -65,7 +68,9 @@ struct OptimalTests {
         return best
     }
 
-    @Test(arguments: QoEModel.allCases)
+    @Test(
+        "the optimum equals the best of all 2187 plans of a 7-segment case and reports its own plan's QoE",
+        arguments: QoEModel.allCases)
     func equalsExhaustiveSearchOnASmallCase(model: QoEModel) throws {
         // 3 variants, 7 segments: 2187 plans; a 4 s target makes OFF periods, the outage makes stalls.
         let curve = try OptimalFixture.varyingCurve()
@@ -81,7 +86,8 @@ struct OptimalTests {
         #expect(abs(evaluated.qoe - plan.qoe) < 1e-9)
     }
 
-    @Test func refiningTheGridChangesTheAnswerByLessThanOnePercent() throws {
+    @Test("halving the grid from 0.1 s moves the optimum's QoE by less than 1 %")
+    func refiningTheGridChangesTheAnswerByLessThanOnePercent() throws {
         // Stated tolerance: halving the default 0.1 s cells moves the optimum by < 1 % of its value. (On 48-segment
         // norway runs, 0.4 s → 0.1 s cells moved it by ≤ 0.25 %; 2 s cells are visibly coarser.)
         let curve = try OptimalFixture.pensieveCurve("norway_bus_1")
@@ -99,7 +105,8 @@ struct OptimalTests {
         #expect(abs(answers[3] - answers[2]) <= 0.01 * abs(answers[3]))
     }
 
-    @Test func throwsWhenTheNetworkNeverDelivers() throws {
+    @Test("the optimum is an input error when the link stops before the content can arrive")
+    func throwsWhenTheNetworkNeverDelivers() throws {
         let curve = try CapacityCurve(starts: [0, 1], ratesBps: [1e6, 0], duration: 2, atEnd: .end)
         let content = try Content.constantBitrate(ladderKbps: [500, 1000], segmentSeconds: 2, segmentCount: 3)
         let scorer = QoEScorer(model: .linear, ladderBps: content.variants.map(\.bitrateBps))

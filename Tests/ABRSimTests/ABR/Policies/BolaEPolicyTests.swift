@@ -27,7 +27,8 @@ struct BolaEPolicyTests {
             state: state, afterSeek: afterSeek)
     }
 
-    @Test func parametersFollowDashjs() {
+    @Test("the gp, Vp and thresholds of BOLA-E are dash.js's for three and eight rungs, and one rung is always chosen")
+    func parametersFollowDashjs() {
         let rule = BolaERule()
         rule.prepare(context(0, time: 0, segment: 0))
         #expect(abs(rule.gp - 2.5 * log(2.0)) < 1e-12)
@@ -46,7 +47,8 @@ struct BolaEPolicyTests {
         #expect(single.rule.state == .oneBitrate)
     }
 
-    @Test func bolaSwitchesAtTheHandComputedThresholds() {
+    @Test("the BOLA-E policy switches rung just either side of the hand-computed buffer thresholds, within the cap")
+    func bolaSwitchesAtTheHandComputedThresholds() {
         let rule = BolaERule()
         rule.prepare(context(0, time: 0, segment: 0))
         #expect(rule.qualityFromBuffer(q01 - 0.01, upTo: 2) == 0)
@@ -56,7 +58,8 @@ struct BolaEPolicyTests {
         #expect(rule.qualityFromBuffer(q12 + 0.01, upTo: 1) == 1)
     }
 
-    @Test func startupUsesThroughputThenThePlaceholderCarriesOffTime() {
+    @Test("the BOLA-E policy starts by throughput, carries idle time in its placeholder, and a stall or seek resets it")
+    func startupUsesThroughputThenThePlaceholderCarriesOffTime() {
         let policy = BolaEPolicy(abandon: false)
         // No sample yet: dash.js's initial bitrate, the highest ≤ 1000 kbit/s.
         #expect(policy.decide(context(0, time: 0, segment: 0)) == .variant(0))
@@ -102,7 +105,8 @@ struct BolaEPolicyTests {
         return policy
     }
 
-    @Test func bolaOHoldsTheSustainableVariantAndDelaysTheRequest() {
+    @Test("the BOLA-O policy keeps the sustainable rung and delays the request by the hand-computed wait")
+    func bolaOHoldsTheSustainableVariantAndDelaysTheRequest() {
         let policy = steadyAtLowest()
         // Buffer 20 s: BOLA alone says 2, but 2 is above both the last (0) and the sustainable (0) variant, so
         // BOLA-O keeps 0; delay = 20 − maxBufferLevel(0) = 20 − (10 + 4/ln2) ≈ 4.229 s.
@@ -117,12 +121,14 @@ struct BolaEPolicyTests {
         #expect(abs(policy.rule.placeholder) < 1e-9)
     }
 
-    @Test func noDelayAtTheTopAllowedVariant() {
+    @Test("the BOLA-E policy requests at once when the cap makes the current rung the top allowed one")
+    func noDelayAtTheTopAllowedVariant() {
         let policy = steadyAtLowest()
         #expect(policy.decide(context(20, time: 16.0 / 3, segment: 2, maxVariant: 0)) == .variant(0))
     }
 
-    @Test func abandonmentShrinksThePlaceholder() {
+    @Test("abandoning a crawling download to the lowest rung shrinks BOLA-E's placeholder to 10 s less the buffer")
+    func abandonmentShrinksThePlaceholder() {
         let policy = BolaEPolicy()
         _ = policy.decide(context(0, time: 0, segment: 0))
         policy.downloadFinished(
@@ -145,7 +151,8 @@ struct BolaEPolicyTests {
         #expect(abs(policy.rule.placeholder - 6.6) < 1e-9)
     }
 
-    @Test func neverExceedsTheCap() {
+    @Test("the BOLA-E policy never chooses above the cap over 300 random capped contexts")
+    func neverExceedsTheCap() {
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let policy = BolaEPolicy()
         let random = RandomSource(seed: 11)
@@ -157,7 +164,10 @@ struct BolaEPolicyTests {
         }
     }
 
-    @Test func abandonsWhenTheLinkCollapsesMidDownload() throws {
+    @Test(
+        "when the link collapses BOLA-E abandons the segment in flight, refetches it lower and stalls less than without"
+    )
+    func abandonsWhenTheLinkCollapsesMidDownload() throws {
         // 5 Mbit/s for 30 s, then 0.4 Mbit/s: the segment in flight at the collapse (or the next) is abandoned and
         // fetched again lower; without the rule nothing is abandoned and the stalls are longer.
         let ladder = PolicyBench.content([500, 1000, 2000, 4000], segments: 20)
@@ -172,7 +182,8 @@ struct BolaEPolicyTests {
         #expect(totals.stallSeconds < plainTotals.stallSeconds)
     }
 
-    @Test func reachesTheTopOnASteadyLinkWithoutStalls() throws {
+    @Test("the BOLA-E policy on a steady 5 Mbit/s link never stalls and plays the last 20 segments at the top")
+    func reachesTheTopOnASteadyLinkWithoutStalls() throws {
         let ladder = PolicyBench.content([500, 1000, 2000, 4000], segments: 40)
         let curve = try CapacityCurve(starts: [0], ratesBps: [5_000_000], duration: 1000)
         let (segments, totals) = PolicyBench.run(BolaEPolicy(), content: ladder, curve: curve)
@@ -199,7 +210,8 @@ struct DashAbandonRuleTests {
         }
     }
 
-    @Test func abandonsAfterGraceAndSixSamplesWhenTooSlow() {
+    @Test("dash.js's abandon rule fires once, at the sixth report after the grace time, when the download is too slow")
+    func abandonsAfterGraceAndSixSamplesWhenTooSlow() {
         // 16 Mbit at 2.2 Mbit/s: 7.27 s ≥ 1.8 × 4 s. At 0.6 s: six samples, > 0.5 s; target ≤ 1.98 Mbit/s → 0;
         // left 16 − 1.32 = 14.68 Mbit > 16 × 1000/4000 = 4 Mbit → abandon to 0. Once per segment.
         var rule = DashAbandonRule()
@@ -209,13 +221,15 @@ struct DashAbandonRuleTests {
         #expect(decisions.dropFirst(6).allSatisfy { $0 == .keepGoing })
     }
 
-    @Test func keepsGoingWhenTheDownloadFitsInOnePointEightSegments() {
+    @Test("dash.js's abandon rule keeps a download that will finish within 1.8 segment durations")
+    func keepsGoingWhenTheDownloadFitsInOnePointEightSegments() {
         var rule = DashAbandonRule()
         // 16 Mbit at 2.3 Mbit/s: 6.96 s < 7.2 s.
         #expect(reports(rate: 2.3e6, checks: 30, rule: &rule).allSatisfy { $0 == .keepGoing })
     }
 
-    @Test func staysIdleAboveBufferTimeDefaultAndAtTheLowestVariant() {
+    @Test("dash.js's abandon rule never fires above 18 s of buffer or for the lowest rung")
+    func staysIdleAboveBufferTimeDefaultAndAtTheLowestVariant() {
         var high = DashAbandonRule()
         #expect(reports(rate: 1e6, checks: 20, buffer: 18.5, rule: &high).allSatisfy { $0 == .keepGoing })
         var lowest = DashAbandonRule()
@@ -223,7 +237,8 @@ struct DashAbandonRuleTests {
             reports(rate: 1e5, checks: 20, variant: 0, totalBits: 4e6, rule: &lowest).allSatisfy { $0 == .keepGoing })
     }
 
-    @Test func targetsTheVariantTheMeasuredThroughputCarries() {
+    @Test("dash.js's abandon rule switches to the rung the measured throughput carries")
+    func targetsTheVariantTheMeasuredThroughputCarries() {
         // Ladder 1000/2000/3000/6000, variant 3 = 24 Mbit at 3 Mbit/s: 8 s ≥ 7.2 s; target ≤ 2.7 Mbit/s → 1;
         // left 24 − 1.8 = 22.2 Mbit > 24 × 2000/6000 = 8 Mbit → abandon to 1.
         var rule = DashAbandonRule()
@@ -232,7 +247,8 @@ struct DashAbandonRuleTests {
         #expect(decisions.last == .abandon(switchTo: 1))
     }
 
-    @Test func keepsGoingWhenLessIsLeftThanTheTargetWouldCost() {
+    @Test("dash.js's abandon rule keeps a download when fewer bits are left than the lower rung would cost")
+    func keepsGoingWhenLessIsLeftThanTheTargetWouldCost() {
         // 13 of 16 Mbit in after 9 s (1.444 Mbit/s): 11.1 s ≥ 7.2 s, target 0 costs 4 Mbit > 3 Mbit left.
         var rule = DashAbandonRule()
         let rate = 13e6 / 9

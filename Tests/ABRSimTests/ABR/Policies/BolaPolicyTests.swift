@@ -70,7 +70,8 @@ struct BolaPolicyTests {
         policy.decide(PolicyBench.context(content, buffer: buffer, maxVariant: maxVariant))
     }
 
-    @Test func parametersPutTheThresholdsAtTheBufferBounds() {
+    @Test("the Vp and γp of BOLA put the first threshold at the 10 s minimum buffer and the top's zero at 26 s")
+    func parametersPutTheThresholdsAtTheBufferBounds() {
         let p = policy.parameters(for: PolicyBench.context(content, buffer: 0))
         #expect(abs(p.vp - 16 / (3 * log(2.0))) < 1e-12)
         #expect(abs(p.gammaP - log(2.0) * 46 / 16) < 1e-12)
@@ -79,7 +80,8 @@ struct BolaPolicyTests {
         #expect(abs(p.zeroObjectiveBuffer(2) - 26) < 1e-9)
     }
 
-    @Test func switchesAtTheHandComputedThresholds() {
+    @Test("the BOLA policy changes rung just either side of the hand-computed 10 s and 46/3 s thresholds")
+    func switchesAtTheHandComputedThresholds() {
         #expect(choice(0) == .variant(0))
         #expect(choice(9.99) == .variant(0))
         #expect(choice(10.01) == .variant(1))
@@ -88,7 +90,8 @@ struct BolaPolicyTests {
         #expect(choice(25.99) == .variant(2))
     }
 
-    @Test func waitsUntilTheBufferDrainsToTheTopVariantsZero() {
+    @Test("above 26 s BOLA waits until the buffer drains to it, at the playback rate")
+    func waitsUntilTheBufferDrainsToTheTopVariantsZero() {
         guard case .wait(let seconds) = choice(27) else {
             Issue.record("expected a wait above 26 s")
             return
@@ -103,7 +106,8 @@ struct BolaPolicyTests {
         #expect(abs(drained - 1) < 1e-9)  // 2 s of media above 26 s drain in 1 s at rate 2
     }
 
-    @Test func aCapStopsAtTheCappedVariantsZero() {
+    @Test("under a cap BOLA waits above the capped rung's zero at 62/3 s")
+    func aCapStopsAtTheCappedVariantsZero() {
         // With maxVariant 1 the highest allowed objective is zero at Vp(ln 2 + γp) = 16/3 · 62/16 = 62/3 s.
         #expect(choice(20, maxVariant: 1) == .variant(1))
         guard case .wait(let seconds) = choice(21, maxVariant: 1) else {
@@ -113,7 +117,8 @@ struct BolaPolicyTests {
         #expect(abs(seconds - (21 - 62.0 / 3)) < 1e-9)
     }
 
-    @Test func segmentSizesChangeTheChoiceForVariableBitrateContent() throws {
+    @Test("on variable-bitrate content BOLA chooses differently scoring actual segment sizes than declared bitrates")
+    func segmentSizesChangeTheChoiceForVariableBitrateContent() throws {
         // Next segment: 4, 8, 8.8 Mbit. Zeros at 46/3, 62/3, 26 s. At Q = 12 s the declared bitrates score
         // 3.33/1, 8.67/2, 14/4 → variant 1; the actual sizes score 3.33/4, 8.67/8, 14/8.8 → variant 2.
         let vbr = try Content(
@@ -125,7 +130,8 @@ struct BolaPolicyTests {
         #expect(actual.decide(PolicyBench.context(vbr, buffer: 12, segment: 1)) == .variant(1))
     }
 
-    @Test func neverExceedsTheCap() {
+    @Test("the BOLA policy never chooses above the cap over 300 random capped contexts")
+    func neverExceedsTheCap() {
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let bola = BolaPolicy()
         for context in PolicyBench.cappedContexts(ladder, count: 300, seed: 7) {
@@ -133,7 +139,8 @@ struct BolaPolicyTests {
         }
     }
 
-    @Test func registryParsesParameters() throws {
+    @Test("the registry builds bola with its buffer bounds and size source, and refuses an unknown size source")
+    func registryParsesParameters() throws {
         let spec = try PolicySpec.parse("bola(minimumBuffer=5,maximumBuffer=20,sizes=segment)")
         let made = try PolicyRegistry.builtIn.makePolicy(spec, environment: PolicyEnvironment(seed: 1, playerIndex: 0))
         let bola = try #require(made as? BolaPolicy)
@@ -144,7 +151,10 @@ struct BolaPolicyTests {
         }
     }
 
-    @Test func convergesToTheTopOnALinkThatCarriesItWithoutStalls() throws {
+    @Test(
+        "the BOLA policy on a link that carries the top never stalls, ends at the top and keeps the buffer at most 30 s"
+    )
+    func convergesToTheTopOnALinkThatCarriesItWithoutStalls() throws {
         // 5 Mbit/s carries 4000 kbit/s: once the buffer passes Q23 every segment is the top and BOLA's wait keeps
         // the buffer at or below 30 s.
         let ladder = PolicyBench.content([500, 1000, 2000, 4000], segments: 60)
@@ -155,7 +165,9 @@ struct BolaPolicyTests {
         #expect(segments.allSatisfy { $0.bufferAfterSeconds <= 30 + 1e-9 })
     }
 
-    @Test func onALinkBetweenTwoVariantsOscillatesBetweenThemWithoutStalls() throws {
+    @Test(
+        "on a link between two rungs BOLA alternates between them, while BOLA-E holds the lower one, neither stalling")
+    func onALinkBetweenTwoVariantsOscillatesBetweenThemWithoutStalls() throws {
         // 3 Mbit/s lies between 2000 and 4000 kbit/s. BOLA-BASIC has no throughput check, so it alternates between
         // the two variants that bracket the link (the oscillation BOLA-O was designed to remove); bola-e, with
         // BOLA-O, holds the sustainable 2000 kbit/s.

@@ -19,7 +19,8 @@ struct BufferBasedPolicyTests {
         return nil
     }
 
-    @Test func pensieveMapChangesAtTheHandComputedBuffers() {
+    @Test("the default BBA map on the Pensieve ladder changes rung at the hand-computed buffers from 5 s to 15 s")
+    func pensieveMapChangesAtTheHandComputedBuffers() {
         let policy = BufferBasedPolicy()
         // 6 rungs, reservoir 5, cushion 10: ⌊5·(b − 5)/10⌋ = ⌊(b − 5)/2⌋ for 5 ≤ b < 15.
         let expected: [(Double, Int)] = [
@@ -34,7 +35,8 @@ struct BufferBasedPolicyTests {
         }
     }
 
-    @Test func customReservoirAndCushionMoveTheThresholds() {
+    @Test("a reservoir of 8 s and a cushion of 4 s move BBA's thresholds to the hand-computed buffers")
+    func customReservoirAndCushionMoveTheThresholds() {
         // reservoir 8, cushion 4: ⌊5·(b − 8)/4⌋: b = 8.79 → ⌊0.9875⌋ = 0, 8.8 → 1, 10 → 2, 11.99 → 4, 12 → 5.
         let policy = BufferBasedPolicy(reservoir: 8, cushion: 4)
         let expected: [(Double, Int)] = [(7.99, 0), (8.79, 0), (8.8, 1), (10, 2), (11.99, 4), (12, 5)]
@@ -43,7 +45,8 @@ struct BufferBasedPolicyTests {
         }
     }
 
-    @Test func shorterLaddersScaleTheMapByTheirRungCount() {
+    @Test("on a three-rung ladder BBA's map is scaled by the rung count")
+    func shorterLaddersScaleTheMapByTheirRungCount() {
         // 3 rungs: ⌊2·(b − 5)/10⌋: 9.99 → 0, 10 → 1, 14.99 → 1, 15 → 2.
         let ladder: [Double] = [500, 1000, 2000]
         let policy = BufferBasedPolicy()
@@ -52,7 +55,8 @@ struct BufferBasedPolicyTests {
         }
     }
 
-    @Test func neverAboveMaxVariant() {
+    @Test("under a cap the BBA choice is the uncapped choice clipped to the cap")
+    func neverAboveMaxVariant() {
         let policy = BufferBasedPolicy()
         for cap in 0...5 {
             for step in 0...80 {
@@ -66,7 +70,8 @@ struct BufferBasedPolicyTests {
         }
     }
 
-    @Test func registryBuildsItWithParameters() throws {
+    @Test("the registry builds bba with its reservoir and cushion, and refuses a zero cushion")
+    func registryBuildsItWithParameters() throws {
         let made = try PolicyRegistry.builtIn.makePolicy(
             try PolicySpec.parse("bba(reservoir=8,cushion=4)"), environment: PolicyEnvironment(seed: 0, playerIndex: 0))
         let policy = try #require(made as? BufferBasedPolicy)

@@ -18,7 +18,8 @@ struct DynamicPolicyTests {
             context: PolicyBench.context(content, buffer: 30, time: Double(segment) + 1, segment: segment + 1))
     }
 
-    @Test func switchesToBolaAtBufferTimeDefaultAndBackBelowHalf() {
+    @Test("the DYNAMIC policy switches to BOLA at 18 s of buffer and back to throughput below 9 s")
+    func switchesToBolaAtBufferTimeDefaultAndBackBelowHalf() {
         let policy = DynamicPolicy()
         for (buffer, expected) in [(17.9, false), (18, true), (9.1, true), (8.9, false), (17, false), (18.5, true)] {
             policy.observeBuffer(buffer)
@@ -26,7 +27,8 @@ struct DynamicPolicyTests {
         }
     }
 
-    @Test func throughputRuleCappedByInsufficientBufferRule() {
+    @Test("the insufficient-buffer rule caps DYNAMIC's throughput choice, except at the start and after a seek")
+    func throughputRuleCappedByInsufficientBufferRule() {
         let policy = DynamicPolicy(abandon: false)
         // No sample, empty buffer: no rule has an opinion → dash.js's initial bitrate, highest ≤ 1000 kbit/s.
         #expect(policy.decide(context(0, segment: 0)) == .variant(0))
@@ -43,7 +45,8 @@ struct DynamicPolicyTests {
         #expect(policy.decide(context(1, segment: 8, afterSeek: true)) == .variant(1))
     }
 
-    @Test func bolaTakesOverAboveEighteenSeconds() {
+    @Test("above 18 s DYNAMIC follows BOLA, and an 8 s buffer before the next download returns it to throughput")
+    func bolaTakesOverAboveEighteenSeconds() {
         let policy = DynamicPolicy(abandon: false)
         _ = policy.decide(context(0, segment: 0))
         finish(policy, segment: 0)
@@ -60,7 +63,8 @@ struct DynamicPolicyTests {
         #expect(!policy.usingBola)
     }
 
-    @Test func neverExceedsTheCap() {
+    @Test("the DYNAMIC policy never chooses above the cap over 300 random capped contexts")
+    func neverExceedsTheCap() {
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let policy = DynamicPolicy()
         let random = RandomSource(seed: 5)
@@ -72,7 +76,8 @@ struct DynamicPolicyTests {
         }
     }
 
-    @Test func reachesTheTopOnASteadyLinkWithoutStalls() throws {
+    @Test("the DYNAMIC policy on a steady 5 Mbit/s link never stalls, passes 18 s of buffer and ends at the top")
+    func reachesTheTopOnASteadyLinkWithoutStalls() throws {
         // 5 Mbit/s: 0.9 × 5 = 4.5 Mbit/s carries 4000 kbit/s; the buffer passes 18 s and BOLA keeps the top.
         let ladder = PolicyBench.content([500, 1000, 2000, 4000], segments: 40)
         let curve = try CapacityCurve(starts: [0], ratesBps: [5_000_000], duration: 1000)
@@ -83,7 +88,8 @@ struct DynamicPolicyTests {
         #expect(segments.contains { $0.bufferBeforeSeconds >= 18 })
     }
 
-    @Test func abandonsWhenTheLinkCollapsesMidDownload() throws {
+    @Test("when the link collapses DYNAMIC abandons the download in flight and refetches it at a lower rung")
+    func abandonsWhenTheLinkCollapsesMidDownload() throws {
         let ladder = PolicyBench.content([500, 1000, 2000, 4000], segments: 20)
         let curve = try CapacityCurve(starts: [0, 30], ratesBps: [5_000_000, 400_000], duration: 1000)
         let (segments, _) = PolicyBench.run(DynamicPolicy(), content: ladder, curve: curve)
@@ -92,7 +98,8 @@ struct DynamicPolicyTests {
         #expect(segments[abandoned + 1].variant < segments[abandoned].variant)
     }
 
-    @Test func registryBuildsItWithParameters() throws {
+    @Test("the registry builds dynamic with its buffer time, safety and abandon switch, and refuses abandon=2")
+    func registryBuildsItWithParameters() throws {
         let spec = try PolicySpec.parse("dynamic(bufferTimeDefault=12,safety=0.8,abandon=0)")
         let made = try PolicyRegistry.builtIn.makePolicy(spec, environment: PolicyEnvironment(seed: 1, playerIndex: 0))
         let policy = try #require(made as? DynamicPolicy)

@@ -40,7 +40,8 @@ struct ExoPlayerPolicyTests {
     /// 8 Mbit in 4 s of transfer: 2 Mbit/s. 1 MB ≥ 512 KiB, so the meter publishes its median at once.
     let twoMegabits = ThroughputSample(bits: 8_000_000, requestTime: 0, firstByteTime: 0, doneTime: 4)
 
-    @Test func initialBitrateDecidesTheFirstChoice() {
+    @Test("the first ExoPlayer choice is the highest rung within 0.7 of its initial bitrate")
+    func initialBitrateDecidesTheFirstChoice() {
         // Default 1 Mbit/s × 0.7 = 700 kbit/s: 500 fits, 1000 does not.
         #expect(
             ExoPlayerPolicy().decide(playerPolicyContext(content, segment: 0, buffer: 0, lastVariant: nil))
@@ -54,7 +55,8 @@ struct ExoPlayerPolicyTests {
         #expect(ExoPlayerPolicy(configuration: configuration).decide(first) == .variant(1))
     }
 
-    @Test func switchingUpWaitsForTenSecondsOfBuffer() {
+    @Test("the ExoPlayer policy switches up only once 10 s are buffered")
+    func switchingUpWaitsForTenSecondsOfBuffer() {
         let policy = ExoPlayerPolicy()
         #expect(policy.decide(playerPolicyContext(content, segment: 0, buffer: 0, lastVariant: nil)) == .variant(0))
         policy.downloadFinished(twoMegabits, context: playerPolicyContext(content, buffer: 4, lastVariant: 0))
@@ -64,7 +66,8 @@ struct ExoPlayerPolicyTests {
         #expect(policy.decide(playerPolicyContext(content, buffer: 10, lastVariant: 0)) == .variant(1))
     }
 
-    @Test func switchingDownIsDeferredFromTwentyFiveSecondsOfBuffer() {
+    @Test("the ExoPlayer policy keeps a higher rung while 25 s or more are buffered and switches down below")
+    func switchingDownIsDeferredFromTwentyFiveSecondsOfBuffer() {
         var configuration = ExoPlayerPolicy.Configuration()
         configuration.initialBitrate = 5_000_000  // 3.5 Mbit/s allocatable: the first choice is the top, 3000.
         let policy = ExoPlayerPolicy(configuration: configuration)
@@ -75,7 +78,8 @@ struct ExoPlayerPolicyTests {
         #expect(policy.decide(playerPolicyContext(content, buffer: 24.9, lastVariant: 3)) == .variant(1))
     }
 
-    @Test func playbackSpeedDividesTheAllocatableBandwidth() {
+    @Test("the ExoPlayer policy divides its allocatable bandwidth by the playback speed, counting a pause as speed 1")
+    func playbackSpeedDividesTheAllocatableBandwidth() {
         let policy = ExoPlayerPolicy()
         _ = policy.decide(playerPolicyContext(content, segment: 0, buffer: 0, lastVariant: nil))
         policy.downloadFinished(twoMegabits, context: playerPolicyContext(content, buffer: 4, lastVariant: 0))
@@ -86,7 +90,8 @@ struct ExoPlayerPolicyTests {
         #expect(policy.decide(playerPolicyContext(content, buffer: 15, lastVariant: 0, rate: 0)) == .variant(1))
     }
 
-    @Test func timeToFirstByteShortensTheLoadTimeWhenEnabled() {
+    @Test("with time to first byte on ExoPlayer's averaged first-byte delay lowers its choice, and off it has none")
+    func timeToFirstByteShortensTheLoadTimeWhenEnabled() {
         var configuration = ExoPlayerPolicy.Configuration()
         configuration.useTimeToFirstByte = true
         let policy = ExoPlayerPolicy(configuration: configuration)
@@ -110,7 +115,8 @@ struct ExoPlayerPolicyTests {
         #expect(plain.decide(playerPolicyContext(content, buffer: 15, lastVariant: 0)) == .variant(1))
     }
 
-    @Test func neverPicksAboveTheCap() {
+    @Test("the ExoPlayer policy never chooses above the cap, even from a higher previous rung with 30 s buffered")
+    func neverPicksAboveTheCap() {
         var configuration = ExoPlayerPolicy.Configuration()
         configuration.initialBitrate = 1e9
         let policy = ExoPlayerPolicy(configuration: configuration)
@@ -122,7 +128,9 @@ struct ExoPlayerPolicyTests {
         #expect(policy.decide(playerPolicyContext(content, buffer: 30, lastVariant: 1, maxVariant: 0)) == .variant(0))
     }
 
-    @Test func parametersAreSettableByName() throws {
+    @Test(
+        "the registry builds exoplayer with its bandwidth fraction, initial bitrate and first-byte switch set by name")
+    func parametersAreSettableByName() throws {
         let policy = try PolicyRegistry.builtIn.makePolicy(
             PolicySpec.parse("exoplayer(bandwidthFraction=0.5,initialBitrate=3000000,ttfb=on)"),
             environment: PolicyEnvironment(seed: 0, playerIndex: 0))
@@ -133,7 +141,8 @@ struct ExoPlayerPolicyTests {
         #expect(exo.decide(playerPolicyContext(content, segment: 0, buffer: 0, lastVariant: nil)) == .variant(2))
     }
 
-    @Test func steadyLinkWellAboveTheTopRungPlaysWithoutStallsAndClimbsToTheTop() throws {
+    @Test("on a 10 Mbit/s link ExoPlayer never stalls, never steps down and plays its last 10 segments at the top")
+    func steadyLinkWellAboveTheTopRungPlaysWithoutStallsAndClimbsToTheTop() throws {
         // 10 Mbit/s against a 4000 kbit/s top: 0.7 × 10 = 7 Mbit/s fits the top once the meter publishes.
         let result = try runPlayerPolicyOnConstantLink(
             "exoplayer", rateBps: 10_000_000, ladderKbps: [500, 1000, 2000, 4000], segments: 20)

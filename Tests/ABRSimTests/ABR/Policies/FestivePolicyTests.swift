@@ -20,7 +20,10 @@ struct FestivePolicyTests {
         return policy.decide(PolicyBench.context(content, buffer: 0, time: time, segment: segment))
     }
 
-    @Test func gradualSwitchingAndDelayedUpdateByHand() {
+    @Test(
+        "the FESTIVE policy moves one rung at a time, only after enough segments want it, as its hand-computed costs say"
+    )
+    func gradualSwitchingAndDelayedUpdateByHand() {
         let policy = festive()
         // t 0: no sample → lowest.
         #expect(step(policy, at: 0, segment: 0, rate: nil) == .variant(0))
@@ -40,7 +43,8 @@ struct FestivePolicyTests {
         #expect(step(policy, at: 30, segment: 8, rate: 5e6) == .variant(2))
     }
 
-    @Test func stabilityCostCanHoldADownSwitch() {
+    @Test("the stability cost of recent switches holds FESTIVE at its rung when the scores tie")
+    func stabilityCostCanHoldADownSwitch() {
         // From 2 with w = 3 Mbit/s (target 1): stay 2^n + 6 versus move 2^(n+1): down for n ≤ 2, held for n = 3.
         let policy = festive()
         _ = step(policy, at: 0, segment: 0, rate: nil)  // 0
@@ -57,7 +61,8 @@ struct FestivePolicyTests {
         #expect(step(policy, at: 54, segment: 9, rate: 5e6) == .variant(1))
     }
 
-    @Test func randomisedTargetBufferDelaysTheRequest() {
+    @Test("the FESTIVE policy waits until the buffer drains to a target drawn once per segment within 4 s below 30 s")
+    func randomisedTargetBufferDelaysTheRequest() {
         // Target drawn once per segment uniformly in [30 − 4, 30]: the same draw as a twin generator's first uniform.
         let policy = festive(seed: 42)
         let twin = RandomSource(seed: 42)
@@ -81,7 +86,8 @@ struct FestivePolicyTests {
         #expect(policy.scheduledTarget(PolicyBench.context(content, buffer: 0, segment: 6)) == next)
     }
 
-    @Test func playersGetDistinctRandomStreams() {
+    @Test("policy random streams differ between players and seeds and repeat for the same pair")
+    func playersGetDistinctRandomStreams() {
         func draws(seed: UInt64, player: Int) -> [Double] {
             let random = RandomSource(seed: seed, stream: .policy(0xFE57, player: player))
             return (0..<4).map { _ in random.uniform() }
@@ -93,7 +99,8 @@ struct FestivePolicyTests {
         #expect(a == draws(seed: 1, player: 0))
     }
 
-    @Test func neverExceedsTheCap() {
+    @Test("the FESTIVE policy never chooses above the cap over 300 random capped contexts")
+    func neverExceedsTheCap() {
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let policy = FestivePolicy(random: RandomSource(seed: 3))
         let random = RandomSource(seed: 8)
@@ -105,7 +112,8 @@ struct FestivePolicyTests {
         }
     }
 
-    @Test func climbsToTheSustainableTopOnASteadyLinkWithoutStalls() throws {
+    @Test("on a 4 Mbit/s link FESTIVE climbs 0, 1, 1, 2, holds the top, never stalls and waits for varied targets")
+    func climbsToTheSustainableTopOnASteadyLinkWithoutStalls() throws {
         // 4 Mbit/s: 0.85 × 4 = 3.4 Mbit/s carries 3000 kbit/s. Level i needs i + 1 segments wanting up, so the
         // climb 0 → 1 → 2 takes 1 + 2 segments after the first; then it holds the top.
         let curve = try CapacityCurve(starts: [0], ratesBps: [4_000_000], duration: 1000)
@@ -122,7 +130,8 @@ struct FestivePolicyTests {
         #expect(Set(delayed.map { ($0.bufferBeforeSeconds * 1000).rounded() }).count > 5)
     }
 
-    @Test func registryBuildsItWithParameters() throws {
+    @Test("the registry builds festive with its window, alpha, target buffer and spread")
+    func registryBuildsItWithParameters() throws {
         let spec = try PolicySpec.parse("festive(window=20,alpha=6,targetBuffer=20,spread=2)")
         let made = try PolicyRegistry.builtIn.makePolicy(spec, environment: PolicyEnvironment(seed: 1, playerIndex: 0))
         let policy = try #require(made as? FestivePolicy)

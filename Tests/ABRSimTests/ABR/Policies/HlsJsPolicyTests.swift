@@ -21,13 +21,15 @@ struct HlsJsPolicyTests {
         return policy
     }
 
-    @Test func feedbackSetsTheEstimates() {
+    @Test("one finished download sets the hls.js bandwidth estimate to its rate and the first-byte estimate to 5 ms")
+    func feedbackSetsTheEstimates() {
         let hls = policy(lastLoaded: 1, bitsPerSecond: 2_900_000)
         #expect(abs(hls.bandwidthEstimate - 2_900_000) < 1e-6)
         #expect(abs(hls.timeToFirstByteEstimate - 0.005) < 1e-15)
     }
 
-    @Test func switchingUpNeedsSeventyPercentOfTheEstimate() {
+    @Test("hls.js switches up only when 0.7 of the estimate carries the higher rung")
+    func switchingUpNeedsSeventyPercentOfTheEstimate() {
         // From level 1 to 2 (2000 kbit/s): 0.7 × 2.9 = 2.03 Mbit/s fits; 0.7 × 2.8 = 1.96 does not.
         // Fetch at 2.03 Mbit/s: 0.005 + 8 Mbit / 2.03 + 0.005 (playlist not loaded) = 3.95 s < 20 s of buffer.
         let context = playerPolicyContext(content, buffer: 20, lastVariant: 1)
@@ -35,14 +37,16 @@ struct HlsJsPolicyTests {
         #expect(policy(lastLoaded: 1, bitsPerSecond: 2_800_000).decide(context) == .variant(1))
     }
 
-    @Test func stayingNeedsNinetyFivePercentOfTheEstimate() {
+    @Test("hls.js keeps its rung only while 0.95 of the estimate carries it")
+    func stayingNeedsNinetyFivePercentOfTheEstimate() {
         // At level 2 already: 0.95 × 2.11 = 2.0045 Mbit/s ≥ 2 keeps it; 0.95 × 2.1 = 1.995 drops to 1.
         let context = playerPolicyContext(content, buffer: 20, lastVariant: 2)
         #expect(policy(lastLoaded: 2, bitsPerSecond: 2_110_000).decide(context) == .variant(2))
         #expect(policy(lastLoaded: 2, bitsPerSecond: 2_100_000).decide(context) == .variant(1))
     }
 
-    @Test func maxStarvationDelayAllowsSomeRebufferingWhenNothingElseFits() {
+    @Test("when no rung loads in time hls.js accepts up to maxStarvationDelay of rebuffering")
+    func maxStarvationDelayAllowsSomeRebufferingWhenNothingElseFits() {
         // Level 0 loaded, 1.5 Mbit/s. With 1 s of buffer nothing loads in time: level 1 (up, 1.05 Mbit/s) takes
         // 0.005 + 4 / 1.05 + 0.005 = 3.82 s, level 0 (0.95 × 1.5) 0.005 + 2 / 1.425 = 1.41 s, both ≥ 1 s.
         // The second pass accepts min(4 s segment, 4 s) of starvation: 3.82 < 1 + 4 → level 1.
@@ -59,7 +63,8 @@ struct HlsJsPolicyTests {
         #expect(policy(lastLoaded: 0, bitsPerSecond: 1_500_000).decide(comfortable) == .variant(1))
     }
 
-    @Test func firstLevelIsTheHighestWithinTheDefaultEstimate() throws {
+    @Test("the first hls.js level is the highest within the default estimate, raised to the lowest bitrate")
+    func firstLevelIsTheHighestWithinTheDefaultEstimate() throws {
         // No playlist loaded yet, so every fetch time is 2 × 100 ms TTFB < 4 s: only the bitrate decides, with
         // factor 1 and the estimate raised to the lowest bitrate.
         let ladder = try Content.constantBitrate(ladderKbps: [300, 600, 1200], segmentSeconds: 4, segmentCount: 5)
@@ -73,7 +78,8 @@ struct HlsJsPolicyTests {
         #expect(HlsJsPolicy().decide(highFirst) == .variant(0))  // max(500, 800) = 800 fits 800.
     }
 
-    @Test func firstLevelFallsBackToTheStartVariant() throws {
+    @Test("when every first fetch would be too slow hls.js starts at the playlist's start variant")
+    func firstLevelFallsBackToTheStartVariant() throws {
         // maxStarvationDelay 0.1 s: even 0.2 s of TTFBs is too slow, so the playlist's first variant is used.
         let sizes = Array(repeating: [2e6, 4e6, 8e6], count: 3)
         let variants = [500_000.0, 1_000_000, 2_000_000].map { Variant(bitrateBps: $0) }
@@ -85,7 +91,8 @@ struct HlsJsPolicyTests {
         #expect(HlsJsPolicy(configuration: configuration).decide(first) == .variant(2))
     }
 
-    @Test func neverPicksAboveTheCap() {
+    @Test("hls.js never chooses above the cap, at the start or with a 100 Mbit/s estimate")
+    func neverPicksAboveTheCap() {
         let hls = policy(lastLoaded: 2, bitsPerSecond: 100_000_000)
         #expect(hls.decide(playerPolicyContext(content, buffer: 20, lastVariant: 2, maxVariant: 1)) == .variant(1))
         #expect(hls.decide(playerPolicyContext(content, buffer: 20, lastVariant: 2, maxVariant: 0)) == .variant(0))
@@ -94,7 +101,8 @@ struct HlsJsPolicyTests {
         #expect(fresh.decide(first) == .variant(0))
     }
 
-    @Test func emergencyCheckWaitsForHalfASegmentAndNeverLeavesLevelOne() {
+    @Test("the hls.js emergency check keeps a hopeless level-1 download, having no lower level to search")
+    func emergencyCheckWaitsForHalfASegmentAndNeverLeavesLevelOne() {
         // Level 1 loading at 100 kbit/s with 2 s of buffer: finishing takes 38 s, far beyond the buffer, but the
         // search for a lower level starts below level 1 and stops above level 0, so hls.js keeps going.
         let hls = policy(lastLoaded: 1, bitsPerSecond: 2_000_000)
@@ -105,7 +113,8 @@ struct HlsJsPolicyTests {
         #expect(hls.downloadProgress(progress, context: context) == .keepGoing)
     }
 
-    @Test func emergencySwitchDownWaitsForTheNewLevelsDelayWhenThatIsWorthIt() {
+    @Test("the hls.js emergency switch-down forces the lower level at once and aborts only after its fetch time")
+    func emergencySwitchDownWaitsForTheNewLevelsDelayWhenThatIsWorthIt() {
         // Level 2 loading a 10 Mbit segment (segment 1) at 1.2 Mbit/s, 5 s buffered, estimate 4 Mbit/s, TTFB 5 ms.
         // At 6.1 s (2.1 s old > 2 s): 2.52 Mbit in, 7.48 / 1.2 = 6.23 s to finish > 5 s. Level 1 (playlist not
         // loaded) would take 0.005 + 4 / 1.2 + 0.005 = 3.343 s < min(5, 4.005): target 1. 6.23 ≤ 2 × 3.343, so the
@@ -131,7 +140,9 @@ struct HlsJsPolicyTests {
             hls.decide(playerPolicyContext(content, time: 9.5, segment: 2, buffer: 1.6, lastVariant: 0)) == .variant(0))
     }
 
-    @Test func emergencySwitchDownAbortsOnACollapsingLink() throws {
+    @Test(
+        "on a collapsing link hls.js aborts one download at the hand-computed time and refetches at level 0, no stall")
+    func emergencySwitchDownAbortsOnACollapsingLink() throws {
         // 20 Mbit/s until 10 s, then 1 Mbit/s; 50 ms latency; ladder 250/500/1000/4000 kbit/s, 4 s segments;
         // buffer target 8 s; playback starts with the first segment (no waiting).
         // Segment 0: first level = highest ≤ 500 kbit/s → 1 (2 Mbit, done 0.15 s). Then level 3 (16 Mbit, 0.85 s
@@ -170,7 +181,8 @@ struct HlsJsPolicyTests {
         #expect(result.totals[0].stallCount == 0)
     }
 
-    @Test func emergencySwitchDownCanBeTurnedOff() throws {
+    @Test("emergencySwitchDown=off removes the hls.js progress checks, which are 0.1 s apart by default")
+    func emergencySwitchDownCanBeTurnedOff() throws {
         let policy = try PolicyRegistry.builtIn.makePolicy(
             PolicySpec.parse("hlsjs(emergencySwitchDown=off,bandwidthUpFactor=0.8)"),
             environment: PolicyEnvironment(seed: 0, playerIndex: 0))
@@ -179,7 +191,8 @@ struct HlsJsPolicyTests {
         #expect(HlsJsPolicy().progressCheckInterval == 0.1)
     }
 
-    @Test func steadyLinkWellAboveTheTopRungPlaysWithoutStallsAndClimbsToTheTop() throws {
+    @Test("hls.js on a 10 Mbit/s link starts low, then plays every segment at the top without stalls or abandons")
+    func steadyLinkWellAboveTheTopRungPlaysWithoutStallsAndClimbsToTheTop() throws {
         // 10 Mbit/s: 0.7 × 10 = 7 Mbit/s ≥ 4000 kbit/s once the first segment has been measured.
         let result = try runPlayerPolicyOnConstantLink(
             "hlsjs", rateBps: 10_000_000, ladderKbps: [500, 1000, 2000, 4000], segments: 20)

@@ -37,7 +37,8 @@ struct MPCPolicyTests {
     // Scores: (0,0) = 2 − 4.3·r, (0,1) = 3 − 4.3·r − 1 = 2 − 4.3·r, (1,0) = 3 − 2 − 4.3·r = 1 − 4.3·r,
     // (1,1) = 4 − 1 − 4.3·r = 3 − 4.3·r. From buffer b ∈ [0.5, 1]: (1,1) rebuffers 1 − b, the others nothing, so
     // (1,1) wins when 4.3·(1 − b) < 1, i.e. b > 1 − 1/4.3 ≈ 0.7674.
-    @Test func plainMPCSwitchesUpWhereTheHandComputedScoresCross() {
+    @Test("plain MPC switches up at the buffer where the hand-computed scores cross, about 0.767 s")
+    func plainMPCSwitchesUpWhereTheHandComputedScoresCross() {
         for (buffer, expected) in [(0.0, 0), (0.7, 0), (0.76, 0), (0.77, 1), (0.8, 1), (1.0, 1), (5.0, 1)] {
             let policy = MPCPolicy(robust: false, horizon: 2)
             Self.feed(policy, [Self.sample(megabytes: 1, seconds: 1)])
@@ -50,7 +51,10 @@ struct MPCPolicyTests {
     // harmonic mean (1) is |1 − 2|/2 = 0.5, so RobustMPC predicts (4/3)/1.5 = 8/9 MB/s. From b = 0.8:
     // plain MPC: high takes 0.75 s, no rebuffer, (1,1) = 3 > 2 → 1. Robust: high takes 1.125 s, rebuffers 0.325 s,
     // (1,1) = 3 − 1.3975 = 1.6025 < (0,·) = 2 → 0.
-    @Test func robustMPCDiscountsByTheLargestRecentError() {
+    @Test(
+        "the RobustMPC policy divides its harmonic-mean prediction by one plus the largest recent error and so stays low"
+    )
+    func robustMPCDiscountsByTheLargestRecentError() {
         let samples = [Self.sample(megabytes: 1, seconds: 1), Self.sample(megabytes: 1, seconds: 0.5)]
         let plain = MPCPolicy(robust: false, horizon: 2)
         let robust = MPCPolicy(robust: true, horizon: 2)
@@ -62,7 +66,8 @@ struct MPCPolicyTests {
         #expect(Self.choice(robust, Self.context(Self.twoVariants, buffer: 0.8)) == 0)
     }
 
-    @Test func errorsOlderThanTheWindowAreForgotten() {
+    @Test("the RobustMPC policy forgets prediction errors older than its window")
+    func errorsOlderThanTheWindowAreForgotten() {
         // window 2: samples 1, 2, 2, 2 MB/s. Errors: 0, |1 − 2|/2 = 0.5, |4/3 − 2|/2 = 1/3, |2 − 2|/2 = 0.
         // The last two errors (1/3, 0) remain: prediction = 2 / (1 + 1/3) = 1.5.
         let policy = MPCPolicy(robust: true, horizon: 2, window: 2)
@@ -70,14 +75,16 @@ struct MPCPolicyTests {
         #expect(abs(policy.predictionMBps! - 1.5) < 1e-15)
     }
 
-    @Test func timingTotalAddsTheLatencyAndDownloadLeavesItOut() {
+    @Test("the MPC policy's total timing counts the latency in a sample's rate and download timing leaves it out")
+    func timingTotalAddsTheLatencyAndDownloadLeavesItOut() {
         // 1 MB: 0.5 s of latency, then 0.5 s of transfer → 1 MB/s total, 2 MB/s download.
         let sample = ThroughputSample(bits: 8_000_000, requestTime: 10, firstByteTime: 10.5, doneTime: 11)
         #expect(MPCPolicy(robust: false, timing: .includingLatency).megabytesPerSecond(sample) == 1)
         #expect(MPCPolicy(robust: false, timing: .excludingLatency).megabytesPerSecond(sample) == 2)
     }
 
-    @Test func exactTiesGoToTheSequenceLastInLexicographicOrder() {
+    @Test("an exact tie between MPC plans goes to the last in lexicographic order, the highest allowed rung")
+    func exactTiesGoToTheSequenceLastInLexicographicOrder() {
         // Horizon 1, ample buffer, last variant 0 (1000 kbit/s). Score of v: R_v/1000 − (R_v − 1000)/1000 = 1 for
         // every v (exactly, with these binary-exact values): the last sequence, the highest allowed variant, wins.
         let content = try! Content.constantBitrate(ladderKbps: [1000, 2000, 3000], segmentSeconds: 4, segmentCount: 4)
@@ -88,7 +95,8 @@ struct MPCPolicyTests {
         }
     }
 
-    @Test func planningSizeOffsetReadsTheSegmentAhead() throws {
+    @Test("with a planning offset of 1 MPC plans with the sizes of the segment after the one requested")
+    func planningSizeOffsetReadsTheSegmentAhead() throws {
         // Segment 1 is small at both variants; segment 2's high variant is 40 MB. Horizon 1, 1 MB/s, buffer 4 s.
         // Offset 0 plans segment 1: high (0.5 MB, no rebuffer) scores 2 − 1 = 1 = low's 1 → tie → high.
         // Offset 1 plans segment 2: high takes 40 s, rebuffers 36 s → low.
@@ -103,7 +111,8 @@ struct MPCPolicyTests {
         }
     }
 
-    @Test func fetchesTheStartVariantBeforeAnySample() {
+    @Test("before any sample MPC fetches the start variant, within the cap")
+    func fetchesTheStartVariantBeforeAnySample() {
         let policy = MPCPolicy(robust: true)
         var context = Self.context(Self.twoVariants, segment: 0, buffer: 0, last: nil)
         context.startVariant = 1
@@ -112,7 +121,8 @@ struct MPCPolicyTests {
         #expect(Self.choice(policy, context) == 0)
     }
 
-    @Test func registryBuildsBothWithParameters() throws {
+    @Test("the registry builds robust-mpc and mpc with their parameters, and refuses a horizon of 0")
+    func registryBuildsBothWithParameters() throws {
         let environment = PolicyEnvironment(seed: 0, playerIndex: 0)
         let spec = try PolicySpec.parse("robust-mpc(horizon=3,timing=download,planningSizeOffset=1)")
         let robust = try #require(try PolicyRegistry.builtIn.makePolicy(spec, environment: environment) as? MPCPolicy)
@@ -154,7 +164,8 @@ struct MPCSearchTests {
         planner.smoothnessPenalty = random.uniform() < 0.7 ? 1 : Double(random.integer(below: 3))
     }
 
-    @Test func prunedSearchEqualsExhaustiveSearchOnRandomProblems() {
+    @Test("the pruned MPC search chooses what exhaustive search chooses on 2000 random problems")
+    func prunedSearchEqualsExhaustiveSearchOnRandomProblems() {
         let random = RandomSource(seed: 20_150_817)
         let planner = MPCPlanner()
         for trial in 0..<2_000 {
@@ -164,7 +175,8 @@ struct MPCSearchTests {
         }
     }
 
-    @Test func prunedSearchEqualsExhaustiveSearchAtPensievesSize() {
+    @Test("the pruned MPC search chooses what exhaustive search chooses on 150 problems of 6 rungs and horizon 5")
+    func prunedSearchEqualsExhaustiveSearchAtPensievesSize() {
         let random = RandomSource(seed: 2017)
         let planner = MPCPlanner()
         for trial in 0..<150 {
@@ -175,7 +187,9 @@ struct MPCSearchTests {
 
     /// The long check (issue 8: at least 10,000 decisions in all): 20,000 problems at Pensieve's size. About 2 minutes
     /// in a debug build, so only with ABRSIM_FULL_REFERENCE=1.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["ABRSIM_FULL_REFERENCE"] == "1"))
+    @Test(
+        "the pruned MPC search chooses what exhaustive search chooses on 20,000 problems of Pensieve's size",
+        .enabled(if: ProcessInfo.processInfo.environment["ABRSIM_FULL_REFERENCE"] == "1"))
     func prunedSearchEqualsExhaustiveSearchOnTwentyThousandProblems() {
         let random = RandomSource(seed: 1_000_000_007)
         let planner = MPCPlanner()
@@ -244,7 +258,8 @@ struct MPCSearchTests {
         return chosen
     }
 
-    @Test func policyEqualsAnIndependentTranscriptionOfMpcPy() throws {
+    @Test("both MPC policies choose as an independent transcription of mpc.py on 300 random problems, within the cap")
+    func policyEqualsAnIndependentTranscriptionOfMpcPy() throws {
         let random = RandomSource(seed: 31_337)
         let ladder = [300.0, 750, 1200, 1850, 2850, 4300].map { Variant(bitrateBps: $0 * 1000) }
         for trial in 0..<300 {

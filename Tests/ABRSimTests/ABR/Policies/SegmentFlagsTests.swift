@@ -3,7 +3,8 @@ import Testing
 @testable import ABRSim
 
 struct SegmentFlagsTests {
-    @Test func holdsTheSameSegmentsAsASetAcrossWordBoundaries() {
+    @Test("segment flags hold what a set holds for 500 random indices around and beyond 64-bit word boundaries")
+    func holdsTheSameSegmentsAsASetAcrossWordBoundaries() {
         let random = RandomSource(seed: 3)
         var flags = SegmentFlags()
         var reference = Set<Int>()

@@ -20,7 +20,8 @@ struct ShakaPolicyTests {
             playerPolicyContext(content, time: time, buffer: 8, lastVariant: lastVariant, maxVariant: maxVariant))
     }
 
-    @Test func bandRuleIsTheHighestVariantWithinNinetyFivePercent() {
+    @Test("the Shaka policy picks the top rung whose bitrate × rate fits 0.95 of the estimate, or the lowest in a gap")
+    func bandRuleIsTheHighestVariantWithinNinetyFivePercent() {
         let defaults = ShakaPolicy.Configuration()
         func pick(_ estimate: Double, rate: Double = 1, _ configuration: ShakaPolicy.Configuration = defaults) -> Int {
             ShakaPolicy.variant(
@@ -38,7 +39,8 @@ struct ShakaPolicyTests {
         #expect(pick(2_000_000, gapped) == 1)
     }
 
-    @Test func firstGoodEstimateSwitchesAtOnceThenEightSecondsApart() {
+    @Test("the Shaka policy switches at once on its first good estimate, then at most once every 8 s")
+    func firstGoodEstimateSwitchesAtOnceThenEightSecondsApart() {
         let shaka = ShakaPolicy()
         // t = 0: default 1 Mbit/s → 0.95 < 1 → 0.
         #expect(choice(shaka, at: 0, lastVariant: nil) == .variant(0))
@@ -55,7 +57,8 @@ struct ShakaPolicyTests {
         #expect(choice(shaka, at: 11, lastVariant: 2) == .variant(0))
     }
 
-    @Test func noSwitchBeforeTheEstimateIsGood() {
+    @Test("the Shaka policy keeps its default estimate and first rung until 128 kB of samples of at least 16 kB arrive")
+    func noSwitchBeforeTheEstimateIsGood() {
         let shaka = ShakaPolicy()
         #expect(choice(shaka, at: 0, lastVariant: nil) == .variant(0))
         // 100 kB at 8 Mbit/s: sampled (≥ 16 kB) but under 128 kB in total, so still the default and no switch.
@@ -70,7 +73,8 @@ struct ShakaPolicyTests {
         #expect(choice(shaka, at: 52, lastVariant: 0) == .variant(2))
     }
 
-    @Test func minTimeToSwitchDelaysTheFirstSwitch() {
+    @Test("a minTimeToSwitch of 5 s delays Shaka's first switch until 8 s after its shifted last choice")
+    func minTimeToSwitchDelaysTheFirstSwitch() {
         var configuration = ShakaPolicy.Configuration()
         configuration.minTimeToSwitch = 5
         let shaka = ShakaPolicy(configuration: configuration)
@@ -83,7 +87,10 @@ struct ShakaPolicyTests {
         #expect(choice(shaka, at: 5, lastVariant: 0) == .variant(2))
     }
 
-    @Test func neverPicksAboveTheCap() {
+    @Test(
+        "the Shaka policy never chooses above the cap, redoing its choice when a cap arrives within the switch interval"
+    )
+    func neverPicksAboveTheCap() {
         let shaka = ShakaPolicy()
         _ = choice(shaka, at: 0, lastVariant: nil)
         finish(shaka, bits: 100_000_000, seconds: 1, at: 1, variant: 0)
@@ -96,7 +103,8 @@ struct ShakaPolicyTests {
             choice(ShakaPolicy(configuration: configuration), at: 0, lastVariant: nil, maxVariant: 0) == .variant(0))
     }
 
-    @Test func parametersAreSettableByName() throws {
+    @Test("the registry builds shaka with its switch interval and default estimate set by name")
+    func parametersAreSettableByName() throws {
         let policy = try PolicyRegistry.builtIn.makePolicy(
             PolicySpec.parse("shaka(switchInterval=4,defaultBandwidthEstimate=2200000)"),
             environment: PolicyEnvironment(seed: 0, playerIndex: 0))
@@ -105,7 +113,8 @@ struct ShakaPolicyTests {
         #expect(choice(shaka, at: 0, lastVariant: nil) == .variant(2))  // 0.95 × 2.2 ≥ 2
     }
 
-    @Test func steadyLinkWellAboveTheTopRungPlaysWithoutStallsAndClimbsToTheTop() throws {
+    @Test("the Shaka policy on a 10 Mbit/s link starts low, then plays every segment at the top without stalls")
+    func steadyLinkWellAboveTheTopRungPlaysWithoutStallsAndClimbsToTheTop() throws {
         // 10 Mbit/s: 0.95 × 10 ≥ 4000 kbit/s. The first segment (2 Mbit = 250 kB) makes the estimate good.
         let result = try runPlayerPolicyOnConstantLink(
             "shaka", rateBps: 10_000_000, ladderKbps: [500, 1000, 2000, 4000], segments: 20)
