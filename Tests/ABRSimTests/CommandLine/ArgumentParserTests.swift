@@ -33,7 +33,8 @@ private func failure(_ args: [String], spec: CommandSpec = run) -> String? {
 }
 
 struct ArgumentParserTests {
-    @Test func optionsFlagsAndPositionalsAreRead() throws {
+    @Test("options in both spellings, a flag and positionals before and after them are read into their places")
+    func optionsFlagsAndPositionalsAreRead() throws {
         let parsed = try parse(["study.json", "--out", "o", "--verbose", "--seed=7", "a.csv", "b.csv"], spec: run)
         #expect(parsed.positionals == ["study.json", "a.csv", "b.csv"])
         #expect(parsed.positional("SCENARIO") == "study.json")
@@ -45,7 +46,8 @@ struct ArgumentParserTests {
         #expect(!parsed.helpRequested)
     }
 
-    @Test func defaultsApplyWhenOptionsAreAbsent() throws {
+    @Test("absent options take their declared defaults or nothing, and absent flags are off")
+    func defaultsApplyWhenOptionsAreAbsent() throws {
         let parsed = try parse(["s.json"], spec: run)
         #expect(parsed.value("out") == "results")
         #expect(parsed.values("out") == ["results"])
@@ -57,19 +59,22 @@ struct ArgumentParserTests {
         #expect(parsed.positionalValues("TRACE") == [])
     }
 
-    @Test func repeatableOptionsCollectEveryValue() throws {
+    @Test("a repeatable option collects every value in order, and its single value is the last")
+    func repeatableOptionsCollectEveryValue() throws {
         let parsed = try parse(["--policy", "bba", "s.json", "--policy=bola", "--policy", "mpc"], spec: run)
         #expect(parsed.values("policy") == ["bba", "bola", "mpc"])
         #expect(parsed.value("policy") == "mpc")
     }
 
-    @Test func doubleDashEndsOptions() throws {
+    @Test("after -- every argument is a positional, even one that looks like an option or -h")
+    func doubleDashEndsOptions() throws {
         let parsed = try parse(["--seed", "1", "--", "--odd-name.json", "-h"], spec: run)
         #expect(parsed.positionals == ["--odd-name.json", "-h"])
         #expect(!parsed.helpRequested)
     }
 
-    @Test func valuesMayBeNegativeNumbersEmptyOrContainEquals() throws {
+    @Test("option values may be negative numbers, empty, contain = or be a lone -")
+    func valuesMayBeNegativeNumbersEmptyOrContainEquals() throws {
         let parsed = try parse(["-", "--rate", "-0.5", "--seed=-3", "--out=", "--policy", "a=b"], spec: run)
         #expect(try parsed.double("rate") == -0.5)
         #expect(try parsed.int("seed") == -3)
@@ -78,35 +83,40 @@ struct ArgumentParserTests {
         #expect(parsed.positionals == ["-"])
     }
 
-    @Test(arguments: [["-h"], ["--help"], ["s.json", "--bogus", "--help"], ["--out", "-h"]])
+    @Test(
+        "-h or --help is seen before an unknown option or a missing value is reported",
+        arguments: [["-h"], ["--help"], ["s.json", "--bogus", "--help"], ["--out", "-h"]])
     func helpIsDetectedBeforeAnyOtherCheck(args: [String]) throws {
         let parsed = try parse(args, spec: run)
         #expect(parsed.helpRequested)
         #expect(parsed.flag("help"))
     }
 
-    @Test(arguments: [
-        (["s.json", "--foo"], "unknown option --foo for 'abrsim run'"),
-        (["s.json", "--foo=1"], "unknown option --foo for 'abrsim run'"),
-        (["s.json", "-x"], "unknown option -x for 'abrsim run'"),
-        (["s.json", "--out"], "--out needs a value"),
-        (["s.json", "--out", "--verbose"], "--out needs a value"),
-        (["s.json", "--out", "--"], "--out needs a value"),
-        ([], "missing SCENARIO"),
-        (["--verbose"], "missing SCENARIO"),
-        (["s.json", "--seed", "x"], "--seed expects an integer, got 'x'"),
-        (["s.json", "--seed", "1.5"], "--seed expects an integer, got '1.5'"),
-        (["s.json", "--rate", "fast"], "--rate expects a number, got 'fast'"),
-        (["s.json", "--rate", "nan"], "--rate expects a number, got 'nan'"),
-        (["s.json", "--verbose=yes"], "--verbose is a flag and takes no value"),
-        (["s.json", "--verbose", "--verbose"], "--verbose is given more than once"),
-        (["s.json", "--out", "a", "--out=b"], "--out is given more than once"),
-    ])
+    @Test(
+        "each command-line mistake gets its own one-line message without a file or place",
+        arguments: [
+            (["s.json", "--foo"], "unknown option --foo for 'abrsim run'"),
+            (["s.json", "--foo=1"], "unknown option --foo for 'abrsim run'"),
+            (["s.json", "-x"], "unknown option -x for 'abrsim run'"),
+            (["s.json", "--out"], "--out needs a value"),
+            (["s.json", "--out", "--verbose"], "--out needs a value"),
+            (["s.json", "--out", "--"], "--out needs a value"),
+            ([], "missing SCENARIO"),
+            (["--verbose"], "missing SCENARIO"),
+            (["s.json", "--seed", "x"], "--seed expects an integer, got 'x'"),
+            (["s.json", "--seed", "1.5"], "--seed expects an integer, got '1.5'"),
+            (["s.json", "--rate", "fast"], "--rate expects a number, got 'fast'"),
+            (["s.json", "--rate", "nan"], "--rate expects a number, got 'nan'"),
+            (["s.json", "--verbose=yes"], "--verbose is a flag and takes no value"),
+            (["s.json", "--verbose", "--verbose"], "--verbose is given more than once"),
+            (["s.json", "--out", "a", "--out=b"], "--out is given more than once"),
+        ])
     func everyMistakeHasItsMessage(args: [String], message: String) {
         #expect(failure(args) == message)
     }
 
-    @Test func extraPositionalsAreRejected() {
+    @Test("a positional beyond those declared is refused, naming the argument and the command")
+    func extraPositionalsAreRejected() {
         let check = CommandSpec(
             name: "abrsim check", summary: "Check.", positionals: [PositionalSpec("SCENARIO", help: "")])
         #expect(failure(["a.json", "b.json"], spec: check) == "unexpected argument 'b.json' for 'abrsim check'")
@@ -114,7 +124,8 @@ struct ArgumentParserTests {
         #expect(failure(["x"], spec: none) == "unexpected argument 'x' for 'abrsim policies'")
     }
 
-    @Test func aRequiredVariadicPositionalNeedsOneArgument() throws {
+    @Test("a required variadic positional needs at least one argument and then takes them all")
+    func aRequiredVariadicPositionalNeedsOneArgument() throws {
         let info = CommandSpec(
             name: "abrsim trace info", summary: "Describe traces.",
             positionals: [PositionalSpec("TRACE", help: "Trace files", isVariadic: true)])
@@ -122,7 +133,8 @@ struct ArgumentParserTests {
         #expect(try parse(["a", "b"], spec: info).positionalValues("TRACE") == ["a", "b"])
     }
 
-    @Test func optionalPositionalsMayBeLeftOut() throws {
+    @Test("an optional positional is nil when left out and read when given")
+    func optionalPositionalsMayBeLeftOut() throws {
         let plot = CommandSpec(
             name: "abrsim plot", summary: "Plot results.",
             positionals: [
@@ -133,7 +145,8 @@ struct ArgumentParserTests {
         #expect(try parse(["r", "p"], spec: plot).positional("OUT") == "p")
     }
 
-    @Test func usageListsArgumentsOptionsDefaultsAndHelp() {
+    @Test("the usage text lists the summary, arguments, options with defaults and repeatability, and help")
+    func usageListsArgumentsOptionsDefaultsAndHelp() {
         let expected = """
             abrsim run — Run one scenario and write its CSV tables.
 
@@ -155,7 +168,8 @@ struct ArgumentParserTests {
         #expect(run.usage() == expected)
     }
 
-    @Test func longOptionNamesPutTheirHelpOnTheNextLine() {
+    @Test("an option too long for the column puts its help on the next line, aligned")
+    func longOptionNamesPutTheirHelpOnTheNextLine() {
         let spec = CommandSpec(
             name: "abrsim tune", summary: "Tune.",
             options: [.option("an-extremely-long-option-name", valueName: "VALUE", help: "Long")])
@@ -168,7 +182,8 @@ struct ArgumentParserTests {
 
 /// ``ListArgument``: commas inside parentheses belong to the item; empty items and unbalanced parentheses are errors.
 struct ListArgumentTests {
-    @Test func itemsAreSplitAtTopLevelCommasAndTrimmed() throws {
+    @Test("a list argument splits at commas outside parentheses, trims items and flattens repeated options")
+    func itemsAreSplitAtTopLevelCommasAndTrimmed() throws {
         #expect(
             try ListArgument.items(" bba , robust-mpc(horizon=5, window=3),festive ", location: "--policies")
                 == ["bba", "robust-mpc(horizon=5, window=3)", "festive"])
@@ -177,11 +192,13 @@ struct ListArgumentTests {
             try ListArgument.items(["bba", "bola,throughput"], location: "--policies") == ["bba", "bola", "throughput"])
     }
 
-    @Test(arguments: [
-        ("", "the list is empty"), ("  ", "the list is empty"), (",", "item 1 of ',' is empty"),
-        ("a,", "item 2 of 'a,' is empty"), ("a,,b", "item 2 of 'a,,b' is empty"), (" ,a", "item 1"),
-        ("a(", "'(' without its ')'"), ("a)", "')' without its '('"), ("a(b)),c(", "')' without its '('"),
-    ])
+    @Test(
+        "an empty list, an empty item or unbalanced parentheses are refused, naming the option",
+        arguments: [
+            ("", "the list is empty"), ("  ", "the list is empty"), (",", "item 1 of ',' is empty"),
+            ("a,", "item 2 of 'a,' is empty"), ("a,,b", "item 2 of 'a,,b' is empty"), (" ,a", "item 1"),
+            ("a(", "'(' without its ')'"), ("a)", "')' without its '('"), ("a(b)),c(", "')' without its '('"),
+        ])
     func emptyItemsAndUnbalancedParenthesesAreRefused(text: String, message: String) {
         let error = #expect(throws: InputError.self) { try ListArgument.items(text, location: "--policies") }
         #expect(error?.location == "--policies")

@@ -69,7 +69,8 @@ private func pensieveCopy(_ edit: (Int, String) -> String?) throws -> String {
 struct ContentTests {
     // MARK: - Constant bitrate
 
-    @Test func constantBitrateSizesAreBitrateTimesDuration() throws {
+    @Test("constant-bitrate segment sizes are bitrate × duration, with starts every 4 s and the lowest start variant")
+    func constantBitrateSizesAreBitrateTimesDuration() throws {
         let content = try Content.constantBitrate(ladderKbps: [300, 2000], segmentSeconds: 4, segmentCount: 5)
         #expect(content.variants.map(\.bitrateBps) == [300_000, 2_000_000])
         #expect(content.segmentCount == 5)
@@ -81,7 +82,8 @@ struct ContentTests {
         #expect(content.startVariantIndex == 0)
     }
 
-    @Test func constantBitrateShortensTheLastSegment() throws {
+    @Test("a constant-bitrate duration that is not a whole number of segments shortens the last one")
+    func constantBitrateShortensTheLastSegment() throws {
         let content = try Content.constantBitrate(ladderKbps: [2000], segmentSeconds: 4, durationSeconds: 10)
         #expect(content.segmentDurations == [4, 4, 2])
         #expect(content.sizeBits(segment: 2, variant: 0) == 4_000_000)
@@ -94,7 +96,8 @@ struct ContentTests {
         #expect(short.segmentDurations == [1.5])
     }
 
-    @Test func constantBitrateCarriesResolutions() throws {
+    @Test("constant-bitrate content keeps per-variant resolutions, and a count mismatch names file and path")
+    func constantBitrateCarriesResolutions() throws {
         let resolutions: [Resolution?] = [Resolution(width: 640, height: 360), nil]
         let content = try Content.constantBitrate(
             ladderKbps: [800, 3000], resolutions: resolutions, segmentSeconds: 6, segmentCount: 1)
@@ -108,7 +111,8 @@ struct ContentTests {
         #expect(error?.description == "s.json: $.content: 2 resolutions for a ladder of 1 bitrates")
     }
 
-    @Test func constantBitrateNeedsExactlyOneOfCountAndDuration() {
+    @Test("constant-bitrate content needs exactly one of a count and a duration, positive values and a ladder")
+    func constantBitrateNeedsExactlyOneOfCountAndDuration() {
         let both = thrown {
             try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 2, segmentCount: 3, durationSeconds: 6)
         }
@@ -120,7 +124,8 @@ struct ContentTests {
         #expect(thrown { try Content.constantBitrate(ladderKbps: [], segmentSeconds: 2, segmentCount: 1) } != nil)
     }
 
-    @Test func findsTheSegmentContainingAMediaTime() throws {
+    @Test("the segment containing a media time is found at boundaries, inside, and clamped below and above")
+    func findsTheSegmentContainingAMediaTime() throws {
         let content = try Content.constantBitrate(ladderKbps: [1000], segmentSeconds: 4, durationSeconds: 10)
         #expect(content.segmentIndex(containing: 0) == 0)
         #expect(content.segmentIndex(containing: 3.999) == 0)
@@ -137,7 +142,8 @@ struct ContentTests {
 
     // MARK: - Validation
 
-    @Test func validatesTheLadderAndSizes() {
+    @Test("a non-ascending ladder, empty content, a bad duration or size, a wrong shape or start variant is refused")
+    func validatesTheLadderAndSizes() {
         let variants = [Variant(bitrateBps: 1000), Variant(bitrateBps: 2000)]
         func make(
             _ variants: [Variant], _ durations: [Double], _ sizes: [[Double]], start: Int = 0
@@ -162,7 +168,8 @@ struct ContentTests {
         #expect(make(variants, [1], [[1, 2]], start: 2)?.message.hasPrefix("start variant 2") == true)
     }
 
-    @Test func keepsVariableDurationsAndSizes() throws {
+    @Test("content keeps variable durations, sizes, codecs and start variant, with starts summed from the durations")
+    func keepsVariableDurationsAndSizes() throws {
         let content = try Content(
             variants: [
                 Variant(bitrateBps: 1e6, averageBitrateBps: 8e5, codecs: "avc1.4d401f"), Variant(bitrateBps: 3e6),
@@ -177,7 +184,8 @@ struct ContentTests {
         #expect(content.segmentIndex(containing: 8.1) == 2)
     }
 
-    @Test func parsesResolutions() {
+    @Test("a resolution parses from WIDTHxHEIGHT, refuses a missing or zero side and prints back")
+    func parsesResolutions() {
         #expect(Resolution(parsing: "1280x720") == Resolution(width: 1280, height: 720))
         #expect(Resolution(parsing: "1280x") == nil)
         #expect(Resolution(parsing: "0x720") == nil)
@@ -186,7 +194,8 @@ struct ContentTests {
 
     // MARK: - Pensieve
 
-    @Test func readsPensieveSizeFiles() throws {
+    @Test("the Pensieve size files give 49 segments with their published byte sizes, or the first 48 when asked")
+    func readsPensieveSizeFiles() throws {
         let folder = TestPaths.data + "/content/pensieve-envivio"
         let content = try PensieveSizes.read(
             folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
@@ -203,7 +212,8 @@ struct ContentTests {
         #expect(first48.sizeBytes(segment: 47, variant: 5) == content.sizeBytes(segment: 47, variant: 5))
     }
 
-    @Test func refusesMoreSegmentsThanThePensieveFilesHold() {
+    @Test("asking for 60 segments of 49-segment Pensieve files is refused, naming the first file")
+    func refusesMoreSegmentsThanThePensieveFilesHold() {
         let folder = TestPaths.data + "/content/pensieve-envivio"
         let error = thrown {
             try PensieveSizes.read(folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: 60)
@@ -212,7 +222,8 @@ struct ContentTests {
         #expect(error?.message == "has 49 segment sizes, fewer than the 60 segments asked for")
     }
 
-    @Test func reportsANonIntegerPensieveLine() throws {
+    @Test("a fractional size in a Pensieve file is refused, naming the file, line and value")
+    func reportsANonIntegerPensieveLine() throws {
         let folder = try pensieveCopy { index, text in
             guard index == 2 else { return text }
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -227,7 +238,8 @@ struct ContentTests {
             error?.description == "\(folder)/video_size_2: line 3: expected a whole number of bytes, found \"12.5\"")
     }
 
-    @Test func reportsANegativePensieveLine() throws {
+    @Test("a negative size in a Pensieve file is refused, naming the file and line")
+    func reportsANegativePensieveLine() throws {
         let folder = try pensieveCopy { index, text in index == 4 ? "100\n-5\n" : text }
         defer { removeDirectory(folder) }
         let error = thrown {
@@ -237,7 +249,8 @@ struct ContentTests {
         #expect(error?.location == "line 2")
     }
 
-    @Test func reportsAZeroSizeAndAnInnerBlankLine() throws {
+    @Test("a zero size or a blank line inside a Pensieve file is refused, naming the file and line")
+    func reportsAZeroSizeAndAnInnerBlankLine() throws {
         let zero = try pensieveCopy { index, text in index == 0 ? "0\n" + text : text }
         defer { removeDirectory(zero) }
         let zeroError = thrown {
@@ -252,7 +265,8 @@ struct ContentTests {
         #expect(blankError?.description == "\(blank)/video_size_1: line 2: empty line, expected a byte count")
     }
 
-    @Test func acceptsCRLFAndTrailingBlankLinesInPensieveFiles() throws {
+    @Test("the Pensieve files with CRLF line ends and trailing blank lines read the same sizes")
+    func acceptsCRLFAndTrailingBlankLinesInPensieveFiles() throws {
         let folder = try pensieveCopy { _, text in text.split(separator: "\n").joined(separator: "\r\n") + "\r\n\n \n" }
         defer { removeDirectory(folder) }
         let content = try PensieveSizes.read(
@@ -261,7 +275,8 @@ struct ContentTests {
         #expect((0..<6).map { content.sizeBytes(segment: 0, variant: $0) } == pensieveFirstRowBytes)
     }
 
-    @Test func reportsAMissingPensieveFile() throws {
+    @Test("a missing Pensieve size file is refused by its path")
+    func reportsAMissingPensieveFile() throws {
         let folder = try pensieveCopy { index, text in index == 5 ? nil : text }
         defer { removeDirectory(folder) }
         let error = thrown {
@@ -270,7 +285,8 @@ struct ContentTests {
         #expect(error?.description == "\(folder)/video_size_5: no such file")
     }
 
-    @Test func reportsPensieveFilesOfUnequalLength() throws {
+    @Test("the Pensieve files of unequal length are refused, naming both files and both counts")
+    func reportsPensieveFilesOfUnequalLength() throws {
         let folder = try pensieveCopy { index, text in index == 3 ? String(text.dropLast(8)) : text }
         defer { removeDirectory(folder) }
         let error = thrown {
@@ -280,7 +296,8 @@ struct ContentTests {
         #expect(error?.message.hasPrefix("has 48 segment sizes but \(folder)/video_size_0 has 49") == true)
     }
 
-    @Test func reportsADescendingPensieveLadder() {
+    @Test("a descending ladder for the Pensieve files is refused, naming the folder")
+    func reportsADescendingPensieveLadder() {
         let folder = TestPaths.data + "/content/pensieve-envivio"
         let error = thrown {
             try PensieveSizes.read(folder: folder, ladderKbps: [750, 300], segmentSeconds: 4, segments: nil)
@@ -291,7 +308,8 @@ struct ContentTests {
 
     // MARK: - sabre
 
-    @Test func readsTheSabreBigBuckBunnyMovie() throws {
+    @Test("sabre's Big Buck Bunny movie gives 199 segments of 3 s over 10 rungs with its published sizes")
+    func readsTheSabreBigBuckBunnyMovie() throws {
         let content = try SabreMovie.read(path: TestPaths.data + "/content/sabre/bbb.json")
         #expect(content.segmentCount == 199)
         #expect(content.variants.count == 10)
@@ -329,7 +347,8 @@ struct ContentTests {
         return path
     }
 
-    @Test func readsAWellFormedSabreMovie() throws {
+    @Test("a well-formed sabre movie gives its segment count, durations and sizes")
+    func readsAWellFormedSabreMovie() throws {
         let path = sabreMovie()
         defer { removeDirectory(InputFile.directory(of: path)) }
         let content = try SabreMovie.read(path: path)
@@ -338,7 +357,8 @@ struct ContentTests {
         #expect(content.sizeBits(segment: 17, variant: 3) == 72_000)
     }
 
-    @Test func reportsTheJSONPathOfABadSabreSize() {
+    @Test("a string or negative size in a sabre movie is refused, naming its JSON path")
+    func reportsTheJSONPathOfABadSabreSize() {
         let path = sabreMovie(cell: { segment, level in segment == 17 && level == 3 ? "\"big\"" : "1000" })
         defer { removeDirectory(InputFile.directory(of: path)) }
         let error = thrown { try SabreMovie.read(path: path) }
@@ -348,7 +368,8 @@ struct ContentTests {
         #expect(thrown { try SabreMovie.read(path: negative) }?.location == "$.segment_sizes_bits[2][0]")
     }
 
-    @Test func reportsDescendingSabreBitrates() {
+    @Test("descending sabre bitrates are refused, naming the JSON path and both values")
+    func reportsDescendingSabreBitrates() {
         let path = sabreMovie(bitrates: "[100, 300, 200, 400]")
         defer { removeDirectory(InputFile.directory(of: path)) }
         let error = thrown { try SabreMovie.read(path: path) }
@@ -357,7 +378,8 @@ struct ContentTests {
                 == "\(path): $.bitrates_kbps[2]: bitrates must be strictly ascending: 200 is not above 300")
     }
 
-    @Test func reportsWrongSabreShapes() {
+    @Test("a short row, a string duration, an object ladder or an unknown key in a sabre movie is refused by path")
+    func reportsWrongSabreShapes() {
         let shortRow = sabreMovie(rowLength: { $0 == 5 ? 3 : 4 })
         defer { removeDirectory(InputFile.directory(of: shortRow)) }
         #expect(
@@ -380,7 +402,8 @@ struct ContentTests {
                 == #"unknown key "title" (expected one of: segment_duration_ms, bitrates_kbps, segment_sizes_bits)"#)
     }
 
-    @Test func reportsAMissingSabreKeyAndBadJSON() {
+    @Test("a missing key or a trailing comma in a sabre movie is refused, naming the key or line and column")
+    func reportsAMissingSabreKeyAndBadJSON() {
         let path = makeTemporaryDirectory() + "/movie.json"
         defer { removeDirectory(InputFile.directory(of: path)) }
         write(#"{"segment_duration_ms": 3000, "bitrates_kbps": [1]}"#, to: path)

@@ -11,7 +11,8 @@ struct LiveNQoETests {
         x == y ? 0 : abs(x - y) / max(abs(x), abs(y))
     }
 
-    @Test func everyReferenceRowMatchesWithin1e12() throws {
+    @Test("every row of LoL's per-segment NQoE reference is matched within 1e-12, each term exercised")
+    func everyReferenceRowMatchesWithin1e12() throws {
         let file = TestPaths.reference + "/live/lol_nqoe.csv"
         let table = try CSVTable.parse(try InputFile.readAll(file), file: "lol_nqoe.csv")
         #expect(table.rows.count == 20)
@@ -56,7 +57,8 @@ struct LiveNQoETests {
         #expect(final.playbackSpeedWeightedSum > 0)
     }
 
-    @Test func handComputedSession() {
+    @Test("a hand-computed two-segment live session gives LoL's weights and each term's weighted sum")
+    func handComputedSession() {
         // 2 s segments, ladder 300…3000 kbit/s: weights 2, 1, 3000, 300 × 0.05 = 15, 3000 × 0.1 = 300, 300.
         var qoe = LiveNQoE(segmentDurationSeconds: 2, maxBitrateKbps: 3000, minBitrateKbps: 300)
         #expect(
@@ -83,7 +85,8 @@ struct LiveNQoETests {
         #expect(qoe.lastBitrateKbps == 1000)
     }
 
-    @Test func latencyBandsAtTheirThresholds() {
+    @Test("the latency penalty switches band just above 1.1 s and stops counting above 1e8 s")
+    func latencyBandsAtTheirThresholds() {
         let weights = LiveNQoE.Weights(segmentDurationSeconds: 1, maxBitrateKbps: 1000, minBitrateKbps: 200)
         #expect(weights.latencyPenalty(atLatencySeconds: 1.1) == 10)
         #expect(weights.latencyPenalty(atLatencySeconds: 1.1.nextUp) == 100)
@@ -95,7 +98,8 @@ struct LiveNQoETests {
         #expect(qoe.totalQoe == 200)
     }
 
-    @Test func missingSettingsTakeLoLsDefaultsAndAZeroBitrateStartsNoSwitch() {
+    @Test("zero or NaN settings take LoL's defaults, and a switch counts only from a non-zero bitrate")
+    func missingSettingsTakeLoLsDefaultsAndAZeroBitrateStartsNoSwitch() {
         // LoL tests the settings for truth: 0 (or NaN) takes the default, except in the latency penalties.
         let weights = LiveNQoE.Weights(segmentDurationSeconds: 0, maxBitrateKbps: .nan, minBitrateKbps: 0)
         #expect(weights.bitrateReward == 1)

@@ -27,7 +27,8 @@ struct AccessLogTests {
     }
 
     /// Startup, a pause and resume, a seek while playing, a stall, the end: three periods.
-    @Test func pausesAndSeeksSplitPeriodsAndStallsDoNot() {
+    @Test("a pause and a seek each start a new access-log event and a stall does not, with each event's fields by hand")
+    func pausesAndSeeksSplitPeriodsAndStallsDoNot() {
         let timeline = [
             row(0, .loading, playhead: 0, buffer: 0),
             row(1.1, .playing, playhead: 0, buffer: 4),
@@ -82,7 +83,9 @@ struct AccessLogTests {
         #expect(c.downloadOverdue == 1 && c.numberOfMediaRequests == 2)
     }
 
-    @Test func eventsAddUpToTheRunsTotals() throws {
+    @Test(
+        "the access-log events of a stalling scenario add up to its totals, one CSV row each with Apple's field names")
+    func eventsAddUpToTheRunsTotals() throws {
         let scenario = try ScenarioLoader().load(TestPaths.scenarios + "/tunnel-stall.json")
         let report = try ScenarioRunner().run(scenario)
         let player = report.players[0]

@@ -20,7 +20,9 @@ struct ComparisonStatisticsTests {
         return samples
     }
 
-    @Test func handComputedStatisticsAndPairedDifferences() throws {
+    @Test(
+        "the mean, spread, interval and percentiles of a policy and its paired differences by trace match hand values")
+    func handComputedStatisticsAndPairedDifferences() throws {
         let statistics = ComparisonStatistics(Self.samples(), baseline: "b")
         let row = try #require(statistics.rows.first { $0.policy == "a" && $0.metric == "qoe_lin" })
         let s = try #require(row.statistics)
@@ -41,7 +43,9 @@ struct ComparisonStatisticsTests {
         #expect(startup.statistics?.count == 3 && startup.difference?.count == 3 && startup.difference?.mean == 0.5)
     }
 
-    @Test func theCSVHasOneRowPerPolicyAndMetricWithEmptyIntervalsBelowTwoValues() throws {
+    @Test(
+        "the statistics CSV has one row per policy and metric, leaving the spread and interval empty under two values")
+    func theCSVHasOneRowPerPolicyAndMetricWithEmptyIntervalsBelowTwoValues() throws {
         var samples = ComparisonSamples(metrics: ["qoe_lin"])
         samples.add(policy: "x", trace: "t") { _ in 2 }
         samples.add(policy: "y", trace: "t") { _ in 5 }
@@ -60,7 +64,8 @@ struct ComparisonStatisticsTests {
         #expect(abs(value("diff_ci95_high") - (1 + Self.t3 * (2.0 / 3).squareRoot() / 2)) < 1e-9)
     }
 
-    @Test func pairedDifferencesMatchGSLsOwnFunctions() throws {
+    @Test("paired differences over 37 traces match GSL's mean, deviation, t quantile and percentile")
+    func pairedDifferencesMatchGSLsOwnFunctions() throws {
         var samples = ComparisonSamples(metrics: ["m"])
         var a: [Double] = []
         var b: [Double] = []
@@ -85,7 +90,8 @@ struct ComparisonStatisticsTests {
         #expect(d.p75 == gsl_stats_quantile_from_sorted_data(&differences, 1, differences.count, 0.75))
     }
 
-    @Test func aTraceNamedTwiceIsPairedByOccurrence() {
+    @Test("a trace named twice is paired occurrence by occurrence")
+    func aTraceNamedTwiceIsPairedByOccurrence() {
         var samples = ComparisonSamples(metrics: ["m"])
         for (policy, values) in [("p", [1.0, 10.0]), ("q", [2.0, 30.0])] {
             for value in values { samples.add(policy: policy, trace: "same") { _ in value } }

@@ -7,7 +7,8 @@ import Testing
 /// Aggregates that do not mislead (issue 13, part 5): a failed run is not a zero, `bytes` adds up, link shares
 /// never sum above 1, `jain_qoe` says why it is empty.
 struct HonestAggregatesTests {
-    @Test func aFailedRunIsCountedAndLeftOutOfMeansAndPairedDifferences() throws {
+    @Test("a failed run is counted as failed and left out of the means and the paired differences")
+    func aFailedRunIsCountedAndLeftOutOfMeansAndPairedDifferences() throws {
         var samples = ComparisonSamples(metrics: ["qoe_lin"])
         // Baseline b on three traces; a fails on t2 (its summary would read 0, which must not count).
         for (trace, value) in [("t1", 10.0), ("t2", 20.0), ("t3", 30.0)] {
@@ -30,7 +31,8 @@ struct HonestAggregatesTests {
         #expect(field("n") == "2" && field("failed") == "1" && field("mean") == "24" && field("diff_mean") == "4")
     }
 
-    @Test func failedRowsOfASummaryFileAreFailuresToo() throws {
+    @Test("rows of a summary file whose final state is failed are counted as failures, not values")
+    func failedRowsOfASummaryFileAreFailuresToo() throws {
         let csv = "policy,trace,qoe_lin,final_state\nx,t1,5,ended\nx,t2,0,failed\ny,t1,7,ended\ny,t2,9,ended\n"
         let table = try CSVTable.parse(Array(csv.utf8), file: "summary.csv")
         let samples = try ComparisonSamples(summary: table, file: "summary.csv", metrics: ["qoe_lin"])
@@ -54,7 +56,8 @@ struct HonestAggregatesTests {
         #expect(samples.values("qoe_lin", policy: "bba").isEmpty)
     }
 
-    @Test func jainOverQoESaysWhyItIsEmpty() {
+    @Test("the Jain index over QoE is empty with a reason for negative or all-zero QoE, and 0.8 for QoE 1 and 3")
+    func jainOverQoESaysWhyItIsEmpty() {
         let negative = FairnessSummary(throughputs: [1, 1], bitrates: [1, 1], qoes: [-3, 5], weights: [1, 1])
         #expect(negative.qoe == nil && negative.qoeWeighted == nil && negative.qoeUndefinedReason == "negative_qoe")
         let zero = FairnessSummary(throughputs: [1, 1], bitrates: [1, 1], qoes: [0, 0], weights: [1, 1])
@@ -86,7 +89,8 @@ struct HonestAggregatesTests {
         return reports
     }
 
-    @Test func linkSharesOfOneInstantSumToAtMostOneAndBytesAddUpInEveryShippedScenario() throws {
+    @Test("in every shipped scenario the link shares of one instant sum to at most 1 and each player's bytes add up")
+    func linkSharesOfOneInstantSumToAtMostOneAndBytesAddUpInEveryShippedScenario() throws {
         let reports = try Self.shippedReports()
         #expect(reports.count >= 4)
         var multiPlayer = 0
@@ -119,7 +123,8 @@ struct HonestAggregatesTests {
         #expect(multiPlayer >= 2, "the check covers shared links")
     }
 
-    @Test func aSeekMidDownloadGivesACancelledRowAndTheBytesStillAddUp() throws {
+    @Test("a seek mid-download leaves one cancelled row with the bytes received, not an abandon, and the bytes add up")
+    func aSeekMidDownloadGivesACancelledRowAndTheBytesStillAddUp() throws {
         // 1 Mbit/s, 2 Mbit segments of 2 s: segment 0 arrives at 2 s; at 3 s segment 1 is half in.
         let curve = try CapacityCurve(starts: [0], ratesBps: [1e6], duration: 1000)
         let content = try Content.constantBitrate(ladderKbps: [1000], segmentSeconds: 2, segmentCount: 10)

@@ -3,7 +3,8 @@ import Testing
 @testable import ABRSim
 
 struct SampleStatisticsTests {
-    @Test func handComputedExample() {
+    @Test("five values give the hand-computed mean, deviation, 95 % interval and interpolated percentiles")
+    func handComputedExample() {
         let stats = SampleStatistics([5, 1, 4, 2, 3])
         #expect(stats.count == 5)
         #expect(stats.mean == 3)
@@ -20,7 +21,8 @@ struct SampleStatisticsTests {
         #expect(abs(stats.p95 - 4.8) < 1e-12)
     }
 
-    @Test func oneValueHasNoSpread() {
+    @Test("one value has zero deviation and interval and is every percentile")
+    func oneValueHasNoSpread() {
         let stats = SampleStatistics([7])
         #expect(stats.mean == 7)
         #expect(stats.standardDeviation == 0)

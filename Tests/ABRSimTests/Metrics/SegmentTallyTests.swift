@@ -18,7 +18,8 @@ struct SegmentTallyTests {
                      {"id": "e", "policy": "exoplayer"}]}
         """
 
-    @Test func summariesWithoutRecordsAreThoseWithRecords() throws {
+    @Test("summaries tallied without segment records equal those with them, through abandons, timeouts and stalls")
+    func summariesWithoutRecordsAreThoseWithRecords() throws {
         let folder = TestPaths.scratch("tally")
         let scenario = try ScenarioLoader().load(writeFile(folder, "s.json", Self.scenario))
         let kept = try ScenarioRunner().run(scenario, recordsTimeline: false)
@@ -56,7 +57,8 @@ struct SegmentTallyTests {
         #expect(ratio > 0 && ratio < 1)
     }
 
-    @Test func theThroughputHistoryKeepsItsNewestSamplesOnly() {
+    @Test("the throughput history counts every sample but keeps only a bounded run of the newest ones")
+    func theThroughputHistoryKeepsItsNewestSamplesOnly() {
         let history = ThroughputHistory()
         let total = 3 * ThroughputHistory.retainedCount + 7
         for index in 0..<total {

@@ -6,7 +6,8 @@ import Testing
 
 /// Reading local HLS master and media playlists into ``Content``, and the errors for broken playlists.
 struct HLSContentTests {
-    @Test func variantsAscendByBandwidthAndTheFirstListedIsTheStart() throws {
+    @Test("the HLS variants ascend by bandwidth with their attributes, and the first listed is the start variant")
+    func variantsAscendByBandwidthAndTheFirstListedIsTheStart() throws {
         let content = try HLSContent.read(masterPath: HLSFixture.presentation())
         #expect(content.variants.map(\.bitrateBps) == [500_000, 3_000_000])
         #expect(content.startVariantIndex == 1)
@@ -16,7 +17,8 @@ struct HLSContentTests {
         #expect(content.variants[0].resolution == nil)
     }
 
-    @Test func segmentsKeepTheirOwnDurationsAndSizes() throws {
+    @Test("the HLS segments keep their durations, and sizes come from byte ranges or else bandwidth × duration")
+    func segmentsKeepTheirOwnDurationsAndSizes() throws {
         let content = try HLSContent.read(masterPath: HLSFixture.presentation())
         #expect(content.segmentDurations == [6, 4.5, 2.25])
         #expect(content.duration == 12.75)
@@ -27,7 +29,8 @@ struct HLSContentTests {
         #expect(two.segmentCount == 2)
     }
 
-    @Test func theShippedExampleFollowsApplesTable() throws {
+    @Test("the shipped Apple example has Apple's ladder, and each variant averages its AVERAGE-BANDWIDTH")
+    func theShippedExampleFollowsApplesTable() throws {
         let path = TestPaths.scenarios + "/content/hls-apple/master.m3u8"
         let content = try HLSContent.read(masterPath: path)
         #expect(content.variants.map { $0.averageBitrateBps! / 1000 } == [145, 730, 2000, 4500, 7800])
@@ -56,7 +59,8 @@ struct HLSContentTests {
         return nil
     }
 
-    @Test func aMissingMediaPlaylistNamesTheMasterLineAndTheFile() throws {
+    @Test("a missing media playlist is refused, naming the master playlist's line and the file")
+    func aMissingMediaPlaylistNamesTheMasterLineAndTheFile() throws {
         let master = HLSFixture.presentation()
         try FileManager.default.removeItem(atPath: InputFile.directory(of: master) + "/low.m3u8")
         let error = try #require(readError(master))
@@ -64,20 +68,23 @@ struct HLSContentTests {
         #expect(error.message.contains("low.m3u8") && error.message.contains("no such file"))
     }
 
-    @Test func aVariantWithoutBandwidthIsAnError() throws {
+    @Test("a variant without BANDWIDTH is refused, naming its master playlist line")
+    func aVariantWithoutBandwidthIsAnError() throws {
         let master = HLSFixture.presentation(master: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=640x360\nlow.m3u8\n")
         let error = try #require(readError(master))
         #expect(error.file == master && error.location == "line 2" && error.message.contains("BANDWIDTH"))
     }
 
-    @Test func aNegativeDurationNamesTheMediaPlaylistLine() throws {
+    @Test("a negative segment duration is refused, naming the media playlist and line")
+    func aNegativeDurationNamesTheMediaPlaylistLine() throws {
         let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "-4.5", "2.25"]))
         let error = try #require(readError(master))
         #expect(error.file?.hasSuffix("low.m3u8") == true)
         #expect(error.location == "line 5" && error.message.contains("positive"))
     }
 
-    @Test func nonUTF8BytesNameTheLine() throws {
+    @Test("bytes that are not UTF-8 in a media playlist are refused, naming the file and line")
+    func nonUTF8BytesNameTheLine() throws {
         let master = HLSFixture.presentation()
         let path = InputFile.directory(of: master) + "/low.m3u8"
         var bytes = Array(HLSFixture.media(["6.0", "4.5", "2.25"]).utf8)
@@ -87,7 +94,8 @@ struct HLSContentTests {
         #expect(error.file == path && error.location == "line 2" && error.message.contains("UTF-8"))
     }
 
-    @Test func durationsMustMatchAcrossVariants() throws {
+    @Test("segment durations that differ between variants are refused, naming both playlists and the segment")
+    func durationsMustMatchAcrossVariants() throws {
         let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "4.0", "2.25"]))
         let error = try #require(readError(master))
         // Located in one playlist, naming the other (the lowest variant's is the reference).
@@ -95,7 +103,9 @@ struct HLSContentTests {
         #expect(error.message.contains("segment 1") && error.message.contains("low.m3u8"), "\(error)")
     }
 
-    @Test func otherBrokenPlaylists() throws {
+    @Test(
+        "a missing ENDLIST or TARGETDURATION, a bad duration, a duplicate or missing URI, a wrong playlist is refused")
+    func otherBrokenPlaylists() throws {
         let cases: [(master: String?, low: String?, words: String)] = [
             (nil, HLSFixture.media(["6.0", "4.5", "2.25"], endList: false), "ENDLIST"),
             (nil, "#EXTM3U\n#EXTINF:6,\nv.mp4\n#EXT-X-ENDLIST\n", "TARGETDURATION"),
@@ -116,7 +126,8 @@ struct HLSContentTests {
         }
     }
 
-    @Test func scenariosAndTheCommandLineReadMasterPlaylists() throws {
+    @Test("a scenario's hlsMaster and a content source path both read a master playlist")
+    func scenariosAndTheCommandLineReadMasterPlaylists() throws {
         let master = HLSFixture.presentation()
         let folder = InputFile.directory(of: master)
         let scenario = writeFile(

@@ -17,7 +17,8 @@ struct CatchUpFormulaTests {
     static let sigmoidAtOne = 0.73105857863000487
     static let sigmoidAtMinusFive = 0.0066928509242848554
 
-    @Test func dashjsDefaultModeGivesRateOneAtZeroDriftAndDoesNotStart() {
+    @Test("at zero drift dash.js's default catch-up gives rate 1, stays inactive and keeps the current rate")
+    func dashjsDefaultModeGivesRateOneAtZeroDriftAndDoesNotStart() {
         var controller = DashCatchupController()
         let step = controller.step(Self.state(latency: 3, rate: 1.2))
         #expect(step.newRate == 1)
@@ -26,7 +27,8 @@ struct CatchUpFormulaTests {
         #expect(step.rateAfter == 1.2)
     }
 
-    @Test func dashjsSigmoidAtAHandChosenDrift() {
+    @Test("dash.js's catch-up rate at drifts of +0.2 s and −1 s is its sigmoid, to 1e-15")
+    func dashjsSigmoidAtAHandChosenDrift() {
         var controller = DashCatchupController()
         // Drift +0.2 s: d = 1, cpr = max = 0.5: 0.5 + 1 / (1 + e^-1).
         let ahead = controller.step(Self.state(latency: 3.2))
@@ -38,7 +40,8 @@ struct CatchUpFormulaTests {
         #expect(abs(behind.newRate - (0.5 + Self.sigmoidAtMinusFive)) <= 1e-15)
     }
 
-    @Test func dashjsDeadbandKeepsSmallChangesAndScalesWithTheMaxRate() {
+    @Test("dash.js keeps the rate for changes within its deadband, which scales with the maximum rate and Safari")
+    func dashjsDeadbandKeepsSmallChangesAndScalesWithTheMaxRate() {
         var controller = DashCatchupController()
         // Drift 0.01 s: rate 0.5 + 1/(1+e^-0.05) ≈ 1.0125, within 0.02 of 1.0: kept.
         let small = controller.step(Self.state(latency: 3.01, rate: 1))
@@ -53,7 +56,8 @@ struct CatchUpFormulaTests {
         #expect(settings.minPlaybackRateChange == 0.25)
     }
 
-    @Test func dashjsClampsTheRateSettings() {
+    @Test("dash.js clamps its catch-up rate settings to −0.5…1 and turns off when both are zero")
+    func dashjsClampsTheRateSettings() {
         var settings = DashLiveCatchupSettings()
         #expect(settings.catchupPlaybackRates == (-0.5, 0.5))
         settings.playbackRateMin = -0.8
@@ -66,7 +70,8 @@ struct CatchUpFormulaTests {
         #expect(off.step(Self.state(latency: 10)).action == .inactive)
     }
 
-    @Test func dashjsSeeksWhenTheDriftExceedsMaxDrift() {
+    @Test("dash.js seeks to the live edge beyond a 12 s drift, waits for the seek, and never seeks with maxDrift 0")
+    func dashjsSeeksWhenTheDriftExceedsMaxDrift() {
         var controller = DashCatchupController()
         #expect(controller.settings.catchupMaxDrift == 12)
         let step = controller.step(Self.state(latency: 15.5, rate: 1.1))
@@ -85,7 +90,8 @@ struct CatchUpFormulaTests {
         #expect(settings.catchupMaxDrift == 12)
     }
 
-    @Test func dashjsStallFlagsHoldTheRateAtOne() {
+    @Test("dash.js holds rate 1 while stalled until the buffer passes half the live delay")
+    func dashjsStallFlagsHoldTheRateAtOne() {
         var controller = DashCatchupController()
         controller.bufferLevelStateChanged(isEmpty: true)
         #expect(controller.step(Self.state(latency: 5)).newRate == 1)
@@ -100,7 +106,8 @@ struct CatchUpFormulaTests {
         #expect(controller.step(stalled).newRate > 1.4)
     }
 
-    @Test func dashjsLoLPSlowsDownBelowPlaybackBufferMin() {
+    @Test("dash.js LoL+ slows below 0.5 s of buffer, keeps rate 1 within 2 % and uses the sigmoid beyond")
+    func dashjsLoLPSlowsDownBelowPlaybackBufferMin() {
         var controller = LiveCatchUpControllers.make("dashjs-lolp") as! DashCatchupController
         #expect(controller.settings.playbackBufferMin == 0.5)
         // Buffer 0.3 s < 0.5 s: d = 5·(0.3 − 0.5) = −1, cpr = 0.5: 0.5 + 1 / (1 + e^1) = 1.5 − 1 / (1 + e^-1).
@@ -128,7 +135,8 @@ struct CatchUpFormulaTests {
         return control
     }
 
-    @Test func exoplayerReturnsOneInsideTheUnitSpeedBand() {
+    @Test("the ExoPlayer live speed is 1 within 20 ms of the target offset")
+    func exoplayerReturnsOneInsideTheUnitSpeedBand() {
         var control = Self.configured()
         // 19.999 ms off the 4 s target: inside the 20 ms band.
         #expect(
@@ -137,7 +145,8 @@ struct CatchUpFormulaTests {
         #expect(control.targetLiveOffsetUs == 4_000_000)
     }
 
-    @Test func exoplayerIsProportionalAndClampedToTheFallbackSpeeds() {
+    @Test("the ExoPlayer live speed is proportional to the offset error, held for 1 s and clamped to 0.97…1.03")
+    func exoplayerIsProportionalAndClampedToTheFallbackSpeeds() {
         var control = Self.configured()
         // 0.2 s behind: 1 + 0.1 × 0.2 = 1.02 (in Float32).
         let speed = control.getAdjustedPlaybackSpeed(
@@ -157,7 +166,8 @@ struct CatchUpFormulaTests {
                 == 0.97)
     }
 
-    @Test func exoplayerTargetOffsetGrowsByTheRebufferIncrement() {
+    @Test("the ExoPlayer target live offset grows by 0.5 s per rebuffer, up to the maximum offset")
+    func exoplayerTargetOffsetGrowsByTheRebufferIncrement() {
         var unconfigured = DefaultLivePlaybackSpeedControl()
         unconfigured.notifyRebuffer()
         #expect(unconfigured.targetLiveOffsetUs == DefaultLivePlaybackSpeedControl.unsetTime)
@@ -175,7 +185,8 @@ struct CatchUpFormulaTests {
         #expect(capped.targetLiveOffsetUs == 4_600_000)
     }
 
-    @Test func exoplayerOverridesAndTheSpeedDisabledCase() {
+    @Test("the ExoPlayer target override applies unclamped and clears, and speeds fixed at 1 disable control")
+    func exoplayerOverridesAndTheSpeedDisabledCase() {
         var control = DefaultLivePlaybackSpeedControl()
         control.setLiveConfiguration(
             targetOffsetMs: 5000, minOffsetMs: 3000, maxOffsetMs: 10_000,
@@ -194,7 +205,9 @@ struct CatchUpFormulaTests {
         #expect(fixed.targetLiveOffsetUs == DefaultLivePlaybackSpeedControl.unsetTime)
     }
 
-    @Test func shakaUsesItsThresholdsAndPanicMode() {
+    @Test(
+        "the Shaka live sync plays 1.1 above target + 0.5 s, 0.95 below target − 0.5 s and soon after a panic rebuffer")
+    func shakaUsesItsThresholdsAndPanicMode() {
         var shaka = ShakaLiveSync()
         #expect(shaka.decide(Self.state(latency: 3.6)).playbackRate == 1.1)  // above 3 + 0.5
         #expect(shaka.decide(Self.state(latency: 3.5)).playbackRate == 1)

@@ -19,7 +19,8 @@ struct CatchUpReferenceTests {
             })
     }
 
-    @Test func dashjsRatesAndActionsMatchEveryReferenceRow() throws {
+    @Test("dash.js and LoL+ catch-up rates and actions match every dash.js reference row within 1e-12")
+    func dashjsRatesAndActionsMatchEveryReferenceRow() throws {
         let reference = try CatchUpReferenceFixture.load("dashjs_catchup.csv")
         let input = Self.blanked(reference, outputs: LiveCatchUpTable.dashOutputs)
         for controller in ["dashjs", "dashjs-lolp"] {
@@ -43,7 +44,8 @@ struct CatchUpReferenceTests {
         #expect(Set(reference.column("action")!) == ["inactive", "seek", "set_rate", "keep"])
     }
 
-    @Test func exoplayerSpeedsAndTargetOffsetsMatchEveryReferenceSession() throws {
+    @Test("the ExoPlayer speeds and target offsets match every row of the five media3 reference sessions")
+    func exoplayerSpeedsAndTargetOffsetsMatchEveryReferenceSession() throws {
         let reference = try CatchUpReferenceFixture.load("exoplayer_speed.csv")
         let outputs = [
             "speed_media3", "target_offset_us_media3", "ideal_target_offset_us_media3",
@@ -60,7 +62,8 @@ struct CatchUpReferenceTests {
         #expect(Set(reference.column("event")!) == ["config", "override", "rebuffer", "speed"])
     }
 
-    @Test func exoplayerSessionsReplayInStepOrderWhateverTheRowOrder() throws {
+    @Test("reversed ExoPlayer reference rows replay in step order and come out in their input order")
+    func exoplayerSessionsReplayInStepOrderWhateverTheRowOrder() throws {
         let reference = try CatchUpReferenceFixture.load("exoplayer_speed.csv")
         let reversed = CSVTable(columns: reference.columns, rows: reference.rows.reversed())
         let bytes = try LiveCatchUpTable.evaluate(reversed, file: "rows.csv", controllerName: "exoplayer")

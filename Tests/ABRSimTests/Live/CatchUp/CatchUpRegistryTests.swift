@@ -6,7 +6,8 @@ import Testing
 
 /// The controllers made by name, used through the protocol as a player will.
 struct CatchUpRegistryTests {
-    @Test func everyNameMakesItsControllerAndDecidesThroughTheProtocol() throws {
+    @Test("each catch-up name makes its controller, deciding the expected rate 1 s behind target; avplayer is refused")
+    func everyNameMakesItsControllerAndDecidesThroughTheProtocol() throws {
         // 1 s behind a 3 s target with 2 s buffered, playing at 1.
         let state = LiveCatchUpState(
             nowSeconds: 10, latencySeconds: 4, targetLatencySeconds: 3, bufferSeconds: 2, currentRate: 1)
@@ -29,7 +30,8 @@ struct CatchUpRegistryTests {
         #expect(throws: InputError.self) { try LiveCatchUpControllers.controller(named: "avplayer") }
     }
 
-    @Test func exoplayerThroughTheProtocolGrowsItsTargetAfterARebuffer() throws {
+    @Test("through the protocol ExoPlayer's target grows 0.5 s after a rebuffer, then eases back by 29 999 µs")
+    func exoplayerThroughTheProtocolGrowsItsTargetAfterARebuffer() throws {
         var controller = try LiveCatchUpControllers.controller(named: "exoplayer")
         let state = LiveCatchUpState(
             nowSeconds: 0, latencySeconds: 3, targetLatencySeconds: 3, bufferSeconds: 2, currentRate: 1)
@@ -43,7 +45,8 @@ struct CatchUpRegistryTests {
         #expect((controller as? DefaultLivePlaybackSpeedControl)?.targetLiveOffsetUs == 3_470_001)
     }
 
-    @Test func shakaAndNoneFillTheDecisionColumns() throws {
+    @Test("the shaka and none controllers fill the drift, rate, action and rate-after columns")
+    func shakaAndNoneFillTheDecisionColumns() throws {
         let table = CSVTable(
             columns: ["target_latency_s", "latency_s", "buffer_s", "current_rate"], rows: [["3", "4", "2", "1"]])
         let shaka = try CSVTable.parse(
