@@ -65,7 +65,9 @@ extension NetworkTests {
             }
         }
 
-        @Test(arguments: TraceEndBehavior.allCases)
+        @Test(
+            "on random curves the bits between two times and the delivery time of an amount match a piece-by-piece walk",
+            arguments: TraceEndBehavior.allCases)
         func bitsAndDeliveryTimesMatchAPieceWalk(atEnd: TraceEndBehavior) throws {
             var g = Support.SplitMix(state: 20_240_917)
             for _ in 0..<40 {
@@ -89,7 +91,8 @@ extension NetworkTests {
             }
         }
 
-        @Test func inverseOfCumulativeBitsIsTheSmallestTime() throws {
+        @Test("on random looping curves the time of a cumulative amount is the earliest time it is reached")
+        func inverseOfCumulativeBitsIsTheSmallestTime() throws {
             var g = Support.SplitMix(state: 7)
             for _ in 0..<40 {
                 let c = try randomCurve(&g, atEnd: .loop)
@@ -104,7 +107,9 @@ extension NetworkTests {
 
         /// The link's look-up from its last piece must give exactly the grid's answer: on small steps (found by
         /// stepping), large ones (the grid), steps past the end of a period and back to its start (a stale piece).
-        @Test(arguments: TraceEndBehavior.allCases)
+        @Test(
+            "looking up cumulative bits from the last piece gives exactly the grid's answer, steps forward and back",
+            arguments: TraceEndBehavior.allCases)
         func cumulativeBitsFromTheLastPieceEqualsTheGridLookUp(atEnd: TraceEndBehavior) throws {
             var g = Support.SplitMix(state: 41)
             for _ in 0..<20 {
@@ -127,7 +132,8 @@ extension NetworkTests {
             }
         }
 
-        @Test func nextChangeIsTheNextPieceStart() throws {
+        @Test("the next change after a time is a piece boundary, and the rate holds until it")
+        func nextChangeIsTheNextPieceStart() throws {
             var g = Support.SplitMix(state: 99)
             let c = try randomCurve(&g, atEnd: .loop)
             for _ in 0..<500 {

@@ -11,14 +11,16 @@ extension NetworkTests {
                 lossRates: [0, 0.5, 0.01], atEnd: atEnd)
         }
 
-        @Test func shapeAndTotals() throws {
+        @Test("a three-piece curve has three pieces, a 6 s period and 5000 bits per period")
+        func shapeAndTotals() throws {
             let c = try curve(.loop)
             #expect(c.pieceCount == 3)
             #expect(c.duration == 6)
             #expect(c.totalBitsPerPeriod == 5000)
         }
 
-        @Test func ratesLatencyAndLossInsideThePeriod() throws {
+        @Test("rate, latency and loss inside the period are those of the piece holding the time, and 0 before it")
+        func ratesLatencyAndLossInsideThePeriod() throws {
             let c = try curve(.loop)
             #expect(c.rate(at: 0) == 1000)
             #expect(c.rate(at: 1.999) == 1000)
@@ -29,7 +31,8 @@ extension NetworkTests {
             #expect(c.loss(at: 5) == 0.01)
         }
 
-        @Test func cumulativeBitsWithinAndAcrossLoops() throws {
+        @Test("cumulative bits within the period and a thousand loops later follow the pieces by hand")
+        func cumulativeBitsWithinAndAcrossLoops() throws {
             let c = try curve(.loop)
             #expect(c.cumulativeBits(at: 0) == 0)
             #expect(c.cumulativeBits(at: 1) == 1000)
@@ -43,7 +46,8 @@ extension NetworkTests {
             #expect(c.bits(from: 1, to: 6005.5) == 5_003_500 - 1000)
         }
 
-        @Test func inverseSkipsTheZeroPiece() throws {
+        @Test("the time of a cumulative amount is reached before an outage, never inside it")
+        func inverseSkipsTheZeroPiece() throws {
             let c = try curve(.loop)
             #expect(c.time(atCumulativeBits: 0) == 0)
             #expect(c.time(atCumulativeBits: 1000) == 1)
@@ -56,7 +60,8 @@ extension NetworkTests {
             #expect(abs(c.time(atCumulativeBits: 1000 * 5000 + 3500) - 6005.5) < 1e-9)
         }
 
-        @Test func timeToDeliverWaitsOutTheOutage() throws {
+        @Test("a delivery started in an outage waits for it to end and is never earlier than its start")
+        func timeToDeliverWaitsOutTheOutage() throws {
             let c = try curve(.loop)
             #expect(c.timeToDeliver(0, after: 3) == 3)
             #expect(c.timeToDeliver(1500, after: 3) == 5.5)
@@ -66,7 +71,8 @@ extension NetworkTests {
             #expect(c.timeToDeliver(1e-300, after: 3) >= 3)
         }
 
-        @Test func holdKeepsTheLastRateAfterTheEnd() throws {
+        @Test("a held curve keeps its last rate and latency after its end and never changes again")
+        func holdKeepsTheLastRateAfterTheEnd() throws {
             let c = try curve(.hold)
             #expect(c.rate(at: 100) == 3000)
             #expect(c.latency(at: 100) == 0.3)
@@ -75,7 +81,8 @@ extension NetworkTests {
             #expect(c.nextChange(after: 5.5) == .infinity)
         }
 
-        @Test func endGivesZeroCapacityAndInfiniteTimes() throws {
+        @Test("an ended curve delivers nothing after its end, so later amounts take forever")
+        func endGivesZeroCapacityAndInfiniteTimes() throws {
             let c = try curve(.end)
             #expect(c.rate(at: 6) == 0)
             #expect(c.cumulativeBits(at: 100) == 5000)
@@ -86,14 +93,16 @@ extension NetworkTests {
             #expect(c.nextChange(after: 6) == .infinity)
         }
 
-        @Test func allZeroLoopNeverDelivers() throws {
+        @Test("a looping curve of outages never delivers a bit")
+        func allZeroLoopNeverDelivers() throws {
             let c = try CapacityCurve(starts: [0, 1], ratesBps: [0, 0], duration: 2)
             #expect(c.time(atCumulativeBits: 1) == .infinity)
             #expect(c.timeToDeliver(1, after: 10) == .infinity)
             #expect(c.cumulativeBits(at: 100) == 0)
         }
 
-        @Test func nextChangeFindsBoundariesAcrossLoops() throws {
+        @Test("the next change is the next piece boundary, across loops")
+        func nextChangeFindsBoundariesAcrossLoops() throws {
             let c = try curve(.loop)
             #expect(c.nextChange(after: -1) == 0)
             #expect(c.nextChange(after: 0) == 2)
@@ -103,7 +112,10 @@ extension NetworkTests {
             #expect(c.nextChange(after: 6000 + 3) == 6005)
         }
 
-        @Test func badShapesAreInputErrors() {
+        @Test(
+            "an empty, late-starting, unordered, negative, NaN or overlong curve, a bad loss or latency count is refused"
+        )
+        func badShapesAreInputErrors() {
             #expect(throws: InputError.self) { try CapacityCurve(starts: [], ratesBps: [], duration: 1) }
             #expect(throws: InputError.self) { try CapacityCurve(starts: [1], ratesBps: [1], duration: 2) }
             #expect(throws: InputError.self) { try CapacityCurve(starts: [0, 0], ratesBps: [1, 1], duration: 2) }

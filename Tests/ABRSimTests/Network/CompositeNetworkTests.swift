@@ -16,7 +16,8 @@ extension NetworkTests {
                 ], defaultRttSeconds: 0.05, atEnd: atEnd)
         }
 
-        @Test func stretchesConcatenate() throws {
+        @Test("a preset, an outage and a constant stretch join into one curve with hand-computed bits and times")
+        func stretchesConcatenate() throws {
             let timeline = try walk()
             #expect(timeline.stretchStarts == [0, 10, 12])
             #expect(timeline.labels == ["wifi", "outage", "constant"])
@@ -32,7 +33,8 @@ extension NetworkTests {
             #expect(c.timeToDeliver(1e6, after: 9.99) == 12 + 0.6)
         }
 
-        @Test func everyPieceHasALatency() throws {
+        @Test("every piece of a composite network has its stretch's latency, or the default RTT")
+        func everyPieceHasALatency() throws {
             let c = try walk().curve
             #expect(c.latency(at: 5) == 0.002)
             #expect(c.latency(at: 11) == 0.05)
@@ -41,13 +43,15 @@ extension NetworkTests {
             #expect(c.loss(at: 15) == 0)
         }
 
-        @Test func endBehaviourAppliesToTheWhole() throws {
+        @Test("the end behaviour applies to the composite network as a whole")
+        func endBehaviourAppliesToTheWhole() throws {
             let c = try walk(.end).curve
             #expect(c.time(atCumulativeBits: 406e6) == .infinity)
             #expect(try walk(.hold).curve.rate(at: 100) == 1e6)
         }
 
-        @Test func shortTraceLoopsInsideItsStretchAndKeepsItsLatency() throws {
+        @Test("a trace shorter than its stretch loops within it and keeps its own latencies")
+        func shortTraceLoopsInsideItsStretchAndKeepsItsLatency() throws {
             let trace = Trace(
                 name: "t.json", starts: [0, 1], ratesBps: [1e6, 3e6], duration: 3, latencySeconds: [0.1, 0.2])
             let timeline = try NetworkTimeline.build(
@@ -64,7 +68,8 @@ extension NetworkTests {
             #expect(c.cumulativeBits(at: 8) == 2 * 7e6 + 1e6)
         }
 
-        @Test func explicitRttOverridesTheTraceAndNilSecondsUsesItsDuration() throws {
+        @Test("a stretch's RTT overrides its trace's latency, and a stretch without seconds lasts the trace's duration")
+        func explicitRttOverridesTheTraceAndNilSecondsUsesItsDuration() throws {
             let trace = Trace(name: "t", starts: [0], ratesBps: [2e6], duration: 4, latencySeconds: [0.1])
             let timeline = try NetworkTimeline.build(
                 [.trace(trace, seconds: nil, rttSeconds: 0.3), .trace(trace, seconds: 2, rttSeconds: nil)],
@@ -74,7 +79,8 @@ extension NetworkTests {
             #expect(timeline.curve.latency(at: 5) == 0.1)
         }
 
-        @Test func constantTraceInALongStretchIsOnePiece() throws {
+        @Test("a one-rate trace in a long stretch makes a single piece")
+        func constantTraceInALongStretchIsOnePiece() throws {
             let trace = Trace(name: "one", starts: [0], ratesBps: [12e6], duration: 0.001)
             let timeline = try NetworkTimeline.build(
                 [.trace(trace, seconds: 1000, rttSeconds: nil)], defaultRttSeconds: 0.1, atEnd: .loop)
@@ -82,7 +88,8 @@ extension NetworkTests {
             #expect(timeline.curve.totalBitsPerPeriod == 12e9)
         }
 
-        @Test func badStretchesAreInputErrors() {
+        @Test("no stretches, a zero-second stretch named by its index, or a negative rate is refused")
+        func badStretchesAreInputErrors() {
             #expect(throws: InputError.self) {
                 try NetworkTimeline.build([], defaultRttSeconds: 0, atEnd: .loop)
             }

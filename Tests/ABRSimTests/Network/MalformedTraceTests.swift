@@ -28,17 +28,19 @@ extension NetworkTests {
             #expect(error.message.contains(words), "\(error)")
         }
 
-        @Test func missingFile() {
+        @Test("a missing trace file is refused as no such file, naming the path")
+        func missingFile() {
             check("/tmp/abrsim-no-such-trace.down", nil, location: nil, mentions: "no such file")
         }
 
-        @Test func directory() {
+        @Test("a directory given as a trace is refused as a directory, with or without a format")
+        func directory() {
             let path = Support.temporaryDirectory()
             check(path, nil, location: nil, mentions: "directory")
             check(path, .mahimahi, location: nil, mentions: "directory")
         }
 
-        @Test(arguments: TraceFormat.allCases)
+        @Test("an empty trace file is refused as empty in every format", arguments: TraceFormat.allCases)
         func emptyFile(format: TraceFormat) {
             let path = Support.write("")
             guard let error = error(path, format) else { return }
@@ -46,73 +48,90 @@ extension NetworkTests {
             #expect(error.message.contains("empty") || error.message.contains("no periods"), "\(error)")
         }
 
-        @Test func emptyFileCannotBeDetected() {
+        @Test("a trace of blank lines is refused as empty at line 2")
+        func emptyFileCannotBeDetected() {
             check(Support.write("\n\n"), nil, location: "line 2", mentions: "empty")
         }
 
-        @Test func mahimahiNonInteger() {
+        @Test("a fractional mahimahi timestamp is refused as not an integer, naming its line")
+        func mahimahiNonInteger() {
             check(Support.write("1\n2\n2.5\n"), .mahimahi, location: "line 3", mentions: "integer")
         }
 
-        @Test func mahimahiNegativeTimestamp() {
+        @Test("a negative mahimahi timestamp is refused, naming its line")
+        func mahimahiNegativeTimestamp() {
             check(Support.write("-3\n"), .mahimahi, location: "line 1", mentions: "negative")
         }
 
-        @Test func mahimahiTimestampsGoingBackwards() {
+        @Test("a decreasing mahimahi timestamp is refused, naming its line")
+        func mahimahiTimestampsGoingBackwards() {
             check(Support.write("1\n5\n4\n"), nil, location: "line 3", mentions: "must not decrease")
         }
 
-        @Test func mahimahiLastTimestampZero() {
+        @Test("a mahimahi trace whose timestamps are all zero is refused as having no duration")
+        func mahimahiLastTimestampZero() {
             check(Support.write("0\n0\n"), nil, location: "line 2", mentions: "no duration")
         }
 
-        @Test func pensieveNegativeRate() {
+        @Test("a negative Pensieve rate is refused, naming its line")
+        func pensieveNegativeRate() {
             check(Support.write("0 1\n1 -2\n"), nil, location: "line 2", mentions: "negative")
         }
 
-        @Test func pensieveNonNumeric() {
+        @Test("a Pensieve rate that is not a number is refused, naming its line")
+        func pensieveNonNumeric() {
             check(Support.write("0 1\n1 abc\n"), .pensieve, location: "line 2", mentions: "not a number")
         }
 
-        @Test func pensieveNaN() {
+        @Test("a NaN Pensieve rate is refused as not finite, naming its line")
+        func pensieveNaN() {
             check(Support.write("0 1\n1 nan\n"), nil, location: "line 2", mentions: "finite")
         }
 
-        @Test func pensieveEqualTimestamps() {
+        @Test("a repeated Pensieve timestamp is refused, since timestamps must increase")
+        func pensieveEqualTimestamps() {
             check(Support.write("0 1\n1 2\n1 3\n"), nil, location: "line 3", mentions: "timestamps must increase")
         }
 
-        @Test func pensieveTimestampsGoingBackwards() {
+        @Test("a decreasing Pensieve timestamp is refused, since timestamps must increase")
+        func pensieveTimestampsGoingBackwards() {
             check(Support.write("5 1\n4 2\n"), nil, location: "line 2", mentions: "timestamps must increase")
         }
 
-        @Test func pensieveSingleLine() {
+        @Test("a one-line Pensieve trace is refused as needing at least two lines")
+        func pensieveSingleLine() {
             check(Support.write("0 1\n"), nil, location: "line 1", mentions: "at least two lines")
         }
 
-        @Test func csvUnknownColumn() {
+        @Test("an unknown CSV trace column is refused, naming the column and its line")
+        func csvUnknownColumn() {
             check(
                 Support.write("\ntime_s,bandwidth_kbps,jitter_ms\n0,1,2\n"), nil, location: "line 2",
                 mentions: "unknown column ‘jitter_ms’")
         }
 
-        @Test func csvMissingBandwidthColumn() {
+        @Test("a CSV trace without a bandwidth_kbps column is refused at its header")
+        func csvMissingBandwidthColumn() {
             check(Support.write("time_s,loss\n0,0\n1,0\n"), nil, location: "line 1", mentions: "bandwidth_kbps")
         }
 
-        @Test func csvNegativeBandwidth() {
+        @Test("a negative CSV bandwidth is refused, naming its line")
+        func csvNegativeBandwidth() {
             check(Support.write("time_s,bandwidth_kbps\n0,5\n1,-5\n"), nil, location: "line 3", mentions: "negative")
         }
 
-        @Test func csvWrongFieldCount() {
+        @Test("a CSV trace row with the wrong number of fields is refused, naming its line")
+        func csvWrongFieldCount() {
             check(Support.write("time_s,bandwidth_kbps\n0,5,7\n"), nil, location: "line 2", mentions: "fields")
         }
 
-        @Test func csvSingleRow() {
+        @Test("a CSV trace of one row is refused as needing two rows")
+        func csvSingleRow() {
             check(Support.write("time_s,bandwidth_kbps\n0,5\n"), nil, location: "line 2", mentions: "two rows")
         }
 
-        @Test func sabreWrongType() {
+        @Test("a string bandwidth in a sabre trace is refused, naming its JSON path")
+        func sabreWrongType() {
             let json = """
                 [{"duration_ms": 1000, "bandwidth_kbps": 5},
                  {"duration_ms": 1000, "bandwidth_kbps": "fast"}]
@@ -122,34 +141,40 @@ extension NetworkTests {
             )
         }
 
-        @Test func sabreNotAnArray() {
+        @Test("a sabre trace that is an object, not an array, is refused at $")
+        func sabreNotAnArray() {
             check(Support.write("{\"duration_ms\": 1}"), nil, location: "$", mentions: "found an object")
         }
 
-        @Test func sabreZeroDuration() {
+        @Test("a zero sabre period duration is refused, naming its JSON path")
+        func sabreZeroDuration() {
             check(
                 Support.write("[{\"duration_ms\": 0, \"bandwidth_kbps\": 5}]"), nil, location: "$[0].duration_ms",
                 mentions: "> 0")
         }
 
-        @Test func sabreMissingBandwidth() {
+        @Test("a sabre period without bandwidth_kbps is refused, naming the period")
+        func sabreMissingBandwidth() {
             check(Support.write("[{\"duration_ms\": 10}]"), nil, location: "$[0]", mentions: "missing bandwidth_kbps")
         }
 
-        @Test func sabreUnknownKey() {
+        @Test("an unknown key in a sabre period is refused, naming its JSON path")
+        func sabreUnknownKey() {
             check(
                 Support.write("[{\"duration_ms\": 10, \"bandwidth\": 3}]"), nil, location: "$[0].bandwidth",
                 mentions: "unknown key")
         }
 
-        @Test func sabreSyntaxErrorGivesLineAndColumn() {
+        @Test("a JSON syntax error in a sabre trace is refused with its line and column")
+        func sabreSyntaxErrorGivesLineAndColumn() {
             check(
                 Support.write("[\n  {\"duration_ms\": 10 \"bandwidth_kbps\": 3}]"), .sabre,
                 location: "line 2, column 22",
                 mentions: "expected ',' or '}'")
         }
 
-        @Test func undetectableFormat() {
+        @Test("a trace whose format cannot be told is refused at its first line")
+        func undetectableFormat() {
             check(Support.write("1 2 3\n"), nil, location: "line 1", mentions: "cannot tell the trace format")
         }
     }

@@ -24,7 +24,8 @@ struct SharedLinkTests {
         return done
     }
 
-    @Test func weightsOneAndThreeSplitTheLinkAsOneToThree() throws {
+    @Test("weights 1 and 3 split the link 1 to 3, and the flows finish at the hand-computed 8/3 s and 4 s")
+    func weightsOneAndThreeSplitTheLinkAsOneToThree() throws {
         let link = try Self.constantLink(1_000_000)
         link.startFlow(owner: 0, bits: 2_000_000, demand: FlowDemand(weight: 1), at: 0)
         link.startFlow(owner: 1, bits: 2_000_000, demand: FlowDemand(weight: 3), at: 0)
@@ -38,7 +39,8 @@ struct SharedLinkTests {
         #expect(abs(done[1].1 - 4.0) < 1e-12)
     }
 
-    @Test func anIdlePlayerTakesNothing() throws {
+    @Test("a player without a flow takes no share, and a lone flow has the whole link")
+    func anIdlePlayerTakesNothing() throws {
         let link = try Self.constantLink(1_000_000)
         link.startFlow(owner: 0, bits: 3_000_000, demand: FlowDemand(weight: 1), at: 0)
         #expect(link.share(owner: 0) == 1)
@@ -46,7 +48,8 @@ struct SharedLinkTests {
         #expect(Self.drain(link).map(\.1) == [3])
     }
 
-    @Test func aCappedFlowGivesItsSurplusToTheOthers() throws {
+    @Test("a rate-limited flow gives its surplus to the other, and both finish at the hand-computed times")
+    func aCappedFlowGivesItsSurplusToTheOthers() throws {
         let link = try Self.constantLink(1_000_000)
         link.startFlow(owner: 0, bits: 1_000_000, demand: FlowDemand(weight: 1, rateLimitBps: 200_000), at: 0)
         link.startFlow(owner: 1, bits: 1_600_000, demand: FlowDemand(weight: 1), at: 0)
@@ -59,7 +62,8 @@ struct SharedLinkTests {
         #expect(abs(done[1].1 - 5) < 1e-9)
     }
 
-    @Test func aPriorityChangeMidDownloadRetimesBothCompletions() throws {
+    @Test("a weight change mid-download retimes both completions to the hand-computed 3 s and 4 s")
+    func aPriorityChangeMidDownloadRetimesBothCompletions() throws {
         let link = try Self.constantLink(1_000_000)
         link.startFlow(owner: 0, bits: 2_000_000, demand: FlowDemand(weight: 1), at: 0)
         link.startFlow(owner: 1, bits: 2_000_000, demand: FlowDemand(weight: 1), at: 0)
@@ -73,7 +77,8 @@ struct SharedLinkTests {
         #expect(abs(done[1].1 - 4) < 1e-9)
     }
 
-    @Test func strictPriorityStarvesLowerLevelsUntilHigherOnesFinish() throws {
+    @Test("strict priority gives a low flow nothing until the high one finishes")
+    func strictPriorityStarvesLowerLevelsUntilHigherOnesFinish() throws {
         let link = try Self.constantLink(1_000_000, allocator: StrictPriorityAllocator())
         link.startFlow(owner: 0, bits: 1_000_000, demand: FlowDemand(priority: .low, weight: 1), at: 0)
         link.startFlow(owner: 1, bits: 1_000_000, demand: FlowDemand(priority: .high, weight: 1), at: 0)
@@ -83,7 +88,8 @@ struct SharedLinkTests {
         #expect(done.map(\.1) == [1, 2])
     }
 
-    @Test func equalAllocationIgnoresWeights() throws {
+    @Test("equal allocation splits the link evenly whatever the weights and priorities")
+    func equalAllocationIgnoresWeights() throws {
         let link = try Self.constantLink(1_000_000, allocator: EqualAllocator())
         link.startFlow(owner: 0, bits: 1_000_000, demand: FlowDemand(priority: .low, weight: 1), at: 0)
         link.startFlow(owner: 1, bits: 1_000_000, demand: FlowDemand(priority: .high, weight: 4), at: 0)
@@ -91,7 +97,8 @@ struct SharedLinkTests {
         #expect(done.map(\.1) == [2, 2])
     }
 
-    @Test func lossCapsAFlowAtTheMathisBound() throws {
+    @Test("with loss a flow is capped at the Mathis bound, and 100 % loss carries nothing")
+    func lossCapsAFlowAtTheMathisBound() throws {
         // 1 % loss, 100 ms RTT: 11680 bit · √1.5 / (0.1 s · 0.1) ≈ 1.4305 Mbit/s, under the 10 Mbit/s link.
         let link = try Self.constantLink(10_000_000, loss: 0.01, rtt: 0.1)
         let bound = 11680 * 1.5.squareRoot() / (0.1 * 0.1)
@@ -102,7 +109,8 @@ struct SharedLinkTests {
         #expect(SharedLink.lossBound(lossRate: 1, rttSeconds: 0.1) == 0)
     }
 
-    @Test func cappedCompletionsAreExactAcrossCapacityChanges() throws {
+    @Test("a capped and an uncapped flow finish at the hand-computed times across a capacity change")
+    func cappedCompletionsAreExactAcrossCapacityChanges() throws {
         // 1 Mbit/s for 2 s, then 4 Mbit/s. Flow 0 capped at 1.5 Mbit/s, flow 1 uncapped, equal weights.
         // [0,2): 0.5 / 0.5 Mbit/s. After 2 s: flow 0 1.5 (cap), flow 1 2.5 Mbit/s.
         // Flow 0 (3 Mbit): 1 Mbit by 2 s, 2 Mbit more at 1.5 → 2 + 4/3 s. Flow 1 (6 Mbit): 1 by 2 s,

@@ -8,11 +8,13 @@ extension NetworkTests {
         typealias Support = NetworkTestSupport
 
         /// Mean Mbit/s from reference-literature.md §4.1 (three decimals) and the data README (two).
-        @Test(arguments: [
-            ("TMobile-LTE-short.down", 16.703, 16.70, 140.0), ("Verizon-LTE-short.down", 5.028, 5.03, 140.0),
-            ("ATT-LTE-driving-2016.down", 4.560, 4.56, 120.0), ("TMobile-UMTS-driving.down", 2.020, 2.02, 928.4),
-            ("Verizon-EVDO-driving.down", 0.521, 0.52, 1062.0),
-        ])
+        @Test(
+            "each shipped mahimahi trace has the published mean rate and duration, and wider bins keep its total",
+            arguments: [
+                ("TMobile-LTE-short.down", 16.703, 16.70, 140.0), ("Verizon-LTE-short.down", 5.028, 5.03, 140.0),
+                ("ATT-LTE-driving-2016.down", 4.560, 4.56, 120.0), ("TMobile-UMTS-driving.down", 2.020, 2.02, 928.4),
+                ("Verizon-EVDO-driving.down", 0.521, 0.52, 1062.0),
+            ])
         func mahimahiMeansMatchTheTables(file: String, meanMbps: Double, readmeMbps: Double, seconds: Double) throws {
             let path = Support.traces + "/mahimahi/" + file
             #expect(try TraceFormat.detect(path: path) == .mahimahi)
@@ -28,7 +30,8 @@ extension NetworkTests {
             #expect(Support.close(binned.totalBits, trace.totalBits, relative: 1e-12))
         }
 
-        @Test func pensieveNorwayTestTracesAllRead() throws {
+        @Test("all 142 Pensieve Norway test traces read, with a time-weighted mean of 1 to 2.5 Mbit/s")
+        func pensieveNorwayTestTracesAllRead() throws {
             let folder = Support.traces + "/pensieve/test"
             let names = Support.files(in: folder).filter { $0.hasPrefix("norway_") }
             #expect(names.count == 142)
@@ -48,7 +51,9 @@ extension NetworkTests {
         }
 
         /// Total bits of a few cooked traces against a direct sum Σ bw[i]·(t[i] − t[i−1]) over the file's text.
-        @Test(arguments: ["norway_bus_1", "norway_ferry_2", "norway_train_5"])
+        @Test(
+            "a Pensieve trace's total bits equal a direct sum over its file's lines",
+            arguments: ["norway_bus_1", "norway_ferry_2", "norway_train_5"])
         func pensieveTotalsMatchADirectSum(name: String) throws {
             let path = Support.traces + "/pensieve/test/" + name
             let text = String(decoding: try InputFile.readAll(path), as: UTF8.self)
@@ -63,7 +68,8 @@ extension NetworkTests {
             #expect(Support.close(trace.totalBits, expected, relative: 1e-9))
         }
 
-        @Test func sabreThreeGTracesAllRead() throws {
+        @Test("all 86 sabre 3G traces read as sabre, with a latency for every piece")
+        func sabreThreeGTracesAllRead() throws {
             let folder = Support.traces + "/sabre/3g"
             let names = Support.files(in: folder)
             #expect(names.count == 86)
@@ -76,7 +82,8 @@ extension NetworkTests {
             }
         }
 
-        @Test func sabreExampleNetwork() throws {
+        @Test("sabre's example network reads as four 30 s periods with their rates and latencies")
+        func sabreExampleNetwork() throws {
             let trace = try TraceReader.read(path: Support.traces + "/sabre/example-network.json")
             #expect(trace.starts == [0, 30, 60, 90])
             #expect(trace.ratesBps == [5e6, 3e6, 1.5e6, 3e6])

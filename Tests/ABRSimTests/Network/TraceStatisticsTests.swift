@@ -8,7 +8,9 @@ extension NetworkTests {
     struct TraceStatisticsTests {
         typealias Support = NetworkTestSupport
 
-        @Test func wholeSecondBinsByHand() throws {
+        @Test(
+            "trace statistics over whole-second bins give the hand-computed mean, spread, percentiles and zero seconds")
+        func wholeSecondBinsByHand() throws {
             let trace = Trace(name: "h", starts: [0, 1, 2, 3], ratesBps: [1000, 0, 2000, 4000], duration: 4)
             let s = try TraceStatistics(trace)
             #expect(s.meanBps == 1750)
@@ -21,14 +23,16 @@ extension NetworkTests {
             #expect(s.zeroSeconds == 1 && s.minimumBps == 0 && s.maximumBps == 4000)
         }
 
-        @Test func binsAverageThePiecesInside() throws {
+        @Test("a one-second bin averages the pieces inside it")
+        func binsAverageThePiecesInside() throws {
             // 0–0.5 s at 0, then 2000 bit/s: bins of 1000 and 2000, none entirely at zero.
             let s = try TraceStatistics(Trace(name: "h", starts: [0, 0.5], ratesBps: [0, 2000], duration: 2))
             #expect(s.minimumBps == 1000 && s.maximumBps == 2000 && s.zeroSeconds == 0)
             #expect(s.meanBps == 1500)
         }
 
-        @Test func aShortLastBinWeighsByItsLength() throws {
+        @Test("a short last bin weighs in the mean by its length and is left out of the percentiles")
+        func aShortLastBinWeighsByItsLength() throws {
             // 2.25 s: bins 0–1 and 1–2 at 100, 2–2.25 at 500. The sliver is left out of the percentiles.
             let s = try TraceStatistics(Trace(name: "h", starts: [0, 2], ratesBps: [100, 500], duration: 2.25))
             #expect(s.maximumBps == 100 && s.p95Bps == 100)
@@ -55,14 +59,16 @@ extension NetworkTests {
             return counts
         }
 
-        @Test(arguments: [
-            // file, SD, p50, p95 (Mbit/s) and seconds at zero from reference-literature.md §4.1.
-            ("ATT-LTE-driving-2016.down", 3.89, 3.73, 11.08, 0.0),
-            ("TMobile-LTE-short.down", 9.83, 13.81, 36.60, 0),
-            ("Verizon-LTE-short.down", 3.21, 4.26, 10.81, 0),
-            ("TMobile-UMTS-driving.down", 1.58, 1.88, 5.30, 32),
-            ("Verizon-EVDO-driving.down", 0.46, 0.41, 1.44, 43),
-        ])
+        @Test(
+            "shipped mahimahi trace statistics match a direct binning of the file and the published table within 2 %",
+            arguments: [
+                // file, SD, p50, p95 (Mbit/s) and seconds at zero from reference-literature.md §4.1.
+                ("ATT-LTE-driving-2016.down", 3.89, 3.73, 11.08, 0.0),
+                ("TMobile-LTE-short.down", 9.83, 13.81, 36.60, 0),
+                ("Verizon-LTE-short.down", 3.21, 4.26, 10.81, 0),
+                ("TMobile-UMTS-driving.down", 1.58, 1.88, 5.30, 32),
+                ("Verizon-EVDO-driving.down", 0.46, 0.41, 1.44, 43),
+            ])
         func mahimahiStatisticsMatchADirectBinningAndTheTable(
             file: String, sd: Double, p50: Double, p95: Double, zero: Double
         ) throws {

@@ -11,7 +11,8 @@ extension NetworkTests {
             name: "hand", starts: [0, 2, 5], ratesBps: [1000, 0, 3000], duration: 8, latencySeconds: [0.1, 0.2, 0.3],
             lossRates: [0, 0.01, 0.02])
 
-        @Test func sliceKeepsTheWindowAndShiftsItToZero() throws {
+        @Test("a trace slice keeps its window's pieces, latency and loss, shifted to start at 0")
+        func sliceKeepsTheWindowAndShiftsItToZero() throws {
             let slice = try TraceTools.slice(Self.hand, from: 1, to: 6)
             #expect(slice.starts == [0, 1, 4])
             #expect(slice.ratesBps == [1000, 0, 3000])
@@ -23,12 +24,14 @@ extension NetworkTests {
             #expect(inner.starts == [0] && inner.ratesBps == [3000] && inner.duration == 1.5)
         }
 
-        @Test func sliceOutsideTheTraceIsAnError() {
+        @Test("a slice reaching past the trace or of zero length is refused")
+        func sliceOutsideTheTraceIsAnError() {
             #expect(throws: InputError.self) { try TraceTools.slice(Self.hand, from: 3, to: 9) }
             #expect(throws: InputError.self) { try TraceTools.slice(Self.hand, from: 4, to: 4) }
         }
 
-        @Test func scaleMultipliesRatesAndTheFinalRate() throws {
+        @Test("scaling a trace multiplies every rate and the final rate, and a negative factor is refused")
+        func scaleMultipliesRatesAndTheFinalRate() throws {
             var trace = Self.hand
             trace.finalRateBps = 500
             let scaled = try TraceTools.scale(trace, by: 2.5)
@@ -38,7 +41,8 @@ extension NetworkTests {
             #expect(throws: InputError.self) { try TraceTools.scale(trace, by: -1) }
         }
 
-        @Test func concatenatePutsTracesEndToEnd() throws {
+        @Test("concatenated traces follow end to end, latency defaulting to 0")
+        func concatenatePutsTracesEndToEnd() throws {
             let plain = Trace(name: "p", starts: [0, 1], ratesBps: [10, 20], duration: 3)
             let joined = try TraceTools.concatenate([Self.hand, plain], name: "j")
             #expect(joined.starts == [0, 2, 5, 8, 9])
@@ -48,7 +52,8 @@ extension NetworkTests {
             #expect(joined.totalBits == Self.hand.totalBits + plain.totalBits)
         }
 
-        @Test func zeroedCutsOutagesAndMergesPieces() {
+        @Test("zeroing a trace cuts outages into it and merges the pieces")
+        func zeroedCutsOutagesAndMergesPieces() {
             let cut = TraceTools.zeroed(
                 Trace(name: "z", starts: [0, 2, 5], ratesBps: [1000, 0, 3000], duration: 8), during: [(1, 3), (6, 7)])
             #expect(cut.starts == [0, 1, 5, 6, 7])
@@ -56,7 +61,8 @@ extension NetworkTests {
             #expect(cut.totalBits == 1000 + 2 * 3000)
         }
 
-        @Test func stretchesParseFromTheCommandLineForms() throws {
+        @Test("stretches parse from outage=, preset: and kbps: forms, and bad forms are refused")
+        func stretchesParseFromTheCommandLineForms() throws {
             let (outage, outageLabel) = try TraceTools.stretch(parsing: "outage=2")
             guard case .outage(let seconds) = outage else {
                 Issue.record("\(outage)")
@@ -79,7 +85,8 @@ extension NetworkTests {
             }
         }
 
-        @Test func aCompositeNetworkBecomesOneTrace() throws {
+        @Test("a composite network becomes one trace with each stretch's rate and latency")
+        func aCompositeNetworkBecomesOneTrace() throws {
             let timeline = try NetworkTimeline.build(
                 [
                     .constant(bps: 4e6, seconds: 10, rttSeconds: 0.02), .outage(seconds: 2),
@@ -101,7 +108,9 @@ extension NetworkTests {
         /// Every trace shipped in scenarios/traces, written in every other format and read back, keeps its bits
         /// per period within 0.1 %. Mahimahi is read in 1 s bins, which keep the bits exactly, to keep the test
         /// quick; the 1 ms round trip of the largest trace is in TraceCommandTests.
-        @Test(arguments: shipped)
+        @Test(
+            "every shipped trace written in every other format and read back keeps its bits within 0.1 %",
+            arguments: shipped)
         func everyShippedTraceRoundTripsThroughEveryFormat(name: String) throws {
             #expect(Self.shipped.count >= 6)
             do {

@@ -28,7 +28,9 @@ extension NetworkTests {
             return try TraceReader.read(path: path)
         }
 
-        @Test(arguments: TraceFormat.allCases)
+        @Test(
+            "a trace taken through any two formats and back keeps its bits per period within 0.1 % and its duration",
+            arguments: TraceFormat.allCases)
         func everyFormatToEveryFormatKeepsTheBitsPerPeriod(first: TraceFormat) throws {
             for source in try Self.sources() {
                 let once = try roundTrip(source, first)
@@ -45,7 +47,9 @@ extension NetworkTests {
             }
         }
 
-        @Test(arguments: [TraceFormat.pensieve, .sabre, .csv])
+        @Test(
+            "the Pensieve, sabre and CSV formats keep the rate, and the latency where written, exactly",
+            arguments: [TraceFormat.pensieve, .sabre, .csv])
         func exactFormatsKeepTheRateCurve(format: TraceFormat) throws {
             for source in try Self.sources() {
                 let back = try roundTrip(source, format)
@@ -61,13 +65,15 @@ extension NetworkTests {
             }
         }
 
-        @Test func csvRoundTripKeepsLatencyLossAndTheFinalRow() throws {
+        @Test("a hand CSV trace is written back byte for byte, latency, loss and final row included")
+        func csvRoundTripKeepsLatencyLossAndTheFinalRow() throws {
             let source = try TraceReader.read(path: Support.write(Self.handCSV, name: "hand.csv"))
             let text = String(decoding: try TraceWriter.write(source, format: .csv), as: UTF8.self)
             #expect(text == Self.handCSV)
         }
 
-        @Test func mahimahiRoundTripIsExact() throws {
+        @Test("a mahimahi trace written and read back has the same pieces and duration")
+        func mahimahiRoundTripIsExact() throws {
             let source = try TraceReader.read(path: Support.traces + "/mahimahi/Verizon-LTE-short.down")
             let back = try roundTrip(source, .mahimahi)
             #expect(back.starts == source.starts)
@@ -75,14 +81,16 @@ extension NetworkTests {
             #expect(back.duration == source.duration)
         }
 
-        @Test func mahimahiKeepsThePeriodWhenTheTraceEndsInAnOutage() throws {
+        @Test("a mahimahi trace ending in an outage keeps its period and bits")
+        func mahimahiKeepsThePeriodWhenTheTraceEndsInAnOutage() throws {
             let trace = Trace(name: "t", starts: [0, 0.5], ratesBps: [1.2e6, 0], duration: 1)
             let back = try roundTrip(trace, .mahimahi)
             #expect(back.duration == 1)
             #expect(Support.close(back.totalBits, trace.totalBits, relative: 1e-12))
         }
 
-        @Test func mahimahiCannotWriteAnEmptyTrace() {
+        @Test("a trace with no capacity cannot be written as mahimahi")
+        func mahimahiCannotWriteAnEmptyTrace() {
             let trace = Trace(name: "t", starts: [0], ratesBps: [0], duration: 1)
             #expect(throws: InputError.self) { try TraceWriter.write(trace, format: .mahimahi) }
         }

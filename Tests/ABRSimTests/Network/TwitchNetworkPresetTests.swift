@@ -19,10 +19,12 @@ struct TwitchNetworkPresetTests {
         ).network
     }
 
-    @Test(arguments: [
-        ("normal_PROFILE_CASCADE", "twitch-cascade"), ("normal_PROFILE_SPIKE", "twitch-spike"),
-        ("fast_PROFILE_CASCADE", "twitch-fast-set-cascade"),
-    ])
+    @Test(
+        "each Twitch preset's curve equals the challenge's profile table step for step, played once with no RTT",
+        arguments: [
+            ("normal_PROFILE_CASCADE", "twitch-cascade"), ("normal_PROFILE_SPIKE", "twitch-spike"),
+            ("fast_PROFILE_CASCADE", "twitch-fast-set-cascade"),
+        ])
     func curveEqualsTheChallengeTableStepForStep(file: String, name: String) throws {
         let table = try CSVTable.parse(try InputFile.readAll(Self.folder + file + ".csv"), file: file)
         let preset = try #require(NetworkStepPreset.named(file))
@@ -49,7 +51,8 @@ struct TwitchNetworkPresetTests {
         #expect(curve.rate(at: curve.duration + 1) == 0)
     }
 
-    @Test func bytesDeliverableOverOneStepAreHandComputed() throws {
+    @Test("the bytes deliverable over Twitch steps are the hand-computed ones, with 1 kbps as 1024 bit/s")
+    func bytesDeliverableOverOneStepAreHandComputed() throws {
         // Spike, step 2: 300 "kbps" = 300 × 1024 bit/s for 10 s = 3,072,000 bit = 384,000 bytes.
         let spike = try Self.network(#"{"preset": "twitch-spike"}"#).curve
         #expect(spike.bits(from: 10, to: 20) / 8 == 384_000)
@@ -65,7 +68,8 @@ struct TwitchNetworkPresetTests {
         #expect(try #require(NetworkStepPreset.named("twitch-spike")).steps[1].downlinkBps == 307_200)
     }
 
-    @Test func catalogueHoldsTheTenProfilesWithTheirLengths() {
+    @Test("the step catalogue holds the ten Twitch profiles with their lengths, aliases and no RTT")
+    func catalogueHoldsTheTenProfilesWithTheirLengths() {
         let lengths = Dictionary(
             uniqueKeysWithValues: NetworkStepPreset.catalogue.map { ($0.name, $0.durationSeconds) })
         #expect(
@@ -86,7 +90,8 @@ struct TwitchNetworkPresetTests {
         #expect(NetworkPreset.allNames.contains("twitch-slow-jitters"))
     }
 
-    @Test func aStretchLoopsTheProfileAndKeepsItsLabel() throws {
+    @Test("a stretch longer than a Twitch profile loops it and keeps its label")
+    func aStretchLoopsTheProfileAndKeepsItsLabel() throws {
         let timeline = try Self.network(
             #"{"stretches": [{"preset": "twitch-spike", "seconds": 45}, {"constantKbps": 100, "seconds": 5}]}"#)
         #expect(timeline.labels == ["twitch-spike", "constant"])
@@ -96,7 +101,8 @@ struct TwitchNetworkPresetTests {
         #expect(timeline.curve.latency(at: 35) == 0)
     }
 
-    @Test func aStepPresetRejectsItsOwnRtt() {
+    @Test("a step preset stretch with its own rttMs, or an unknown Twitch name, is refused")
+    func aStepPresetRejectsItsOwnRtt() {
         #expect(throws: InputError.self) {
             try Self.network(#"{"stretches": [{"preset": "twitch-spike", "seconds": 30, "rttMs": 20}]}"#)
         }

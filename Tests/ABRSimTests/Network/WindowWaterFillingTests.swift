@@ -10,7 +10,8 @@ struct WindowWaterFillingTests {
         SharedLink(curve: try CapacityCurve(starts: [0], ratesBps: [10e6], duration: 1000, atEnd: .hold))
     }
 
-    @Test func aConstantWindowGivesTheRestOfItsShareToTheOtherFlow() throws {
+    @Test("a window-limited flow gives the rest of its share to the other, both finishing at the hand-computed times")
+    func aConstantWindowGivesTheRestOfItsShareToTheOtherFlow() throws {
         let link = try Self.link()
         // A: 2 Mbit capped at 2 Mbit/s (share 5) → 1.0 s. B: 12 Mbit, 8 Mbit/s for 1 s, then 10 alone → 1.4 s.
         link.startFlow(owner: 0, bits: 2e6, demand: FlowDemand(), at: 0, window: .constant(2e6))
@@ -26,7 +27,8 @@ struct WindowWaterFillingTests {
         #expect(link.takeFinished(at: second) == [1])
     }
 
-    @Test func aSlowStartRampIsWaterFilledRoundByRound() throws {
+    @Test("a slow-start ramp is water-filled round by round, both flows finishing at the hand-computed times")
+    func aSlowStartRampIsWaterFilledRoundByRound() throws {
         let link = try Self.link()
         // A ramps from 1 Mbit/s, doubling every 100 ms: caps 1, 2, 4, 8 (then none: 16 ≥ the 10 Mbit/s peak).
         // Rates (A, B): (1, 9), (2, 8), (4, 6), (5, 5) for the four rounds, then (5, 5). A's 2.2 Mbit: 1.2 by
@@ -48,7 +50,8 @@ struct WindowWaterFillingTests {
         #expect(link.takeFinished(at: second) == [1])
     }
 
-    @Test func theFluidModelLeavesTheLinkUncapped() throws {
+    @Test("the fluid model's plan leaves the link uncapped")
+    func theFluidModelLeavesTheLinkUncapped() throws {
         let link = try Self.link()
         link.startFlow(
             owner: 0, bits: 1e6, demand: FlowDemand(), at: 0,
@@ -61,7 +64,8 @@ struct WindowWaterFillingTests {
 }
 
 extension WindowWaterFillingTests {
-    @Test func aRampingFlowsProjectedFinishFollowsItsRamp() throws {
+    @Test("a ramping flow's projected finish follows its ramp")
+    func aRampingFlowsProjectedFinishFollowsItsRamp() throws {
         let link = try Self.link()
         let window = TransferWindow.slowStart(initialRateBps: 1e6, roundSeconds: 0.1, ceilingBps: link.peakRateBps)
         link.startFlow(owner: 0, bits: 2.2e6, demand: FlowDemand(), at: 0, window: window)
@@ -71,7 +75,8 @@ extension WindowWaterFillingTests {
 }
 
 extension WindowWaterFillingTests {
-    @Test func aRampAcrossACapacityStepTakesTheSmallerOfCapAndCapacityInEachPiece() throws {
+    @Test("a ramp across a capacity step takes the smaller of cap and capacity, then is fluid again")
+    func aRampAcrossACapacityStepTakesTheSmallerOfCapAndCapacityInEachPiece() throws {
         // 2 Mbit/s until 0.25 s, then 10. Caps 1, 2, 4, 8 per 100 ms: 0.1 + 0.2 + 0.1 (2 for 50 ms) + 0.2 (4 for
         // 50 ms) + 0.8 = 1.4 Mbit by 0.4 s; the last 1.0 Mbit at 10 Mbit/s → 0.5 s.
         let curve = try CapacityCurve(starts: [0, 0.25], ratesBps: [2e6, 10e6], duration: 1000, atEnd: .hold)

@@ -38,7 +38,8 @@ struct DownloadModelEventCountTests {
         return Double(simulation.eventCount) / Double(segments)
     }
 
-    @Test func slowStartCostsAtMostTwiceTheEventsPerSegmentOfFluid() throws {
+    @Test("slow-start, Veritas and tcp models cost at most twice the events per segment of the fluid model")
+    func slowStartCostsAtMostTwiceTheEventsPerSegmentOfFluid() throws {
         let fluid = try Self.eventsPerSegment(model: "fluid")
         for model in ["slow-start", "veritas-v3", "veritas-v7", "tcp"] {
             let other = try Self.eventsPerSegment(model: model)

@@ -5,7 +5,8 @@ import Testing
 
 /// The `tcp` model by hand: initial window, persistent connections, restart after idle.
 struct TCPModelTests {
-    @Test func anIdleConnectionHalvesItsWindowPerRetransmissionTimeoutDownToTheInitialWindow() {
+    @Test("an idle tcp connection halves its window per retransmission timeout, down to 10, unless restart is off")
+    func anIdleConnectionHalvesItsWindowPerRetransmissionTimeoutDownToTheInitialWindow() {
         let model = TCPModel()
         // RTT 100 ms: RTO = 300 ms. Linux halves once for each RTO subtracted from the idle time that leaves it
         // positive: 0.2 s keeps 160; 0.5 s (0.2 left) halves once → 80; 1.0 s (0.7, 0.4, 0.1 left) three times
@@ -23,7 +24,8 @@ struct TCPModelTests {
         #expect(fresh.startingWindow(160, idleSeconds: 0, rtt: 0.1) == 10)
     }
 
-    @Test func theWindowStartsAtTenSegmentsPerRoundTripAndGrowsAcrossBackToBackRequests() {
+    @Test("the tcp window starts at 10 segments per round trip and grows across back-to-back requests")
+    func theWindowStartsAtTenSegmentsPerRoundTripAndGrowsAcrossBackToBackRequests() {
         let model = TCPModel()
         let rtt = 0.1
         let first = model.plan(

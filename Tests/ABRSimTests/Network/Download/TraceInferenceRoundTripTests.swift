@@ -11,7 +11,9 @@ struct TraceInferenceRoundTripTests {
     /// 20 capacities from 1.5 to 6 Mbit/s: a 150 kB segment (300 kbit/s × 4 s) leaves the ramp at all of them.
     static let capacitiesKbps = (0..<20).map { 1500 + Double($0) * 4500 / 19 }
 
-    @Test func inferredCapacityIsWithinFivePercentWherePlainReplayIsOffByTheModelsRatio() throws {
+    @Test(
+        "inverting a slow-start segments log gives capacity within 5 %, where plain replay is off by the model's ratio")
+    func inferredCapacityIsWithinFivePercentWherePlainReplayIsOffByTheModelsRatio() throws {
         let folder = TestPaths.scratch("infer-round-trip")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

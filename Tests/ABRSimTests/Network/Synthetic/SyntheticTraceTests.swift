@@ -32,7 +32,10 @@ extension NetworkTests {
             #expect(abs(sample.sd - sd) <= sdTolerance, "\(label) sd \(sample.sd) vs \(sd) ± \(sdTolerance)")
         }
 
-        @Test func lognormalDrawsHaveTheModelsLogMeanAndLogSpread() throws {
+        @Test(
+            "lognormal rates have the model's log mean and log spread, and the rates its mean and spread, within 10⁻⁶ bounds"
+        )
+        func lognormalDrawsHaveTheModelsLogMeanAndLogSpread() throws {
             let rate = LognormalRate(meanBps: 3e6, spread: 0.6)
             let model = SyntheticTraceModel(base: .lognormal(rate))
             let trace = try SyntheticTraceGenerator.generate(model, seconds: 20_000, seed: 11)
@@ -52,7 +55,8 @@ extension NetworkTests {
             #expect(abs(sample.sd - 1.8e6) <= Self.z * 1.8e6 * ((2 + excess) / (4 * n)).squareRoot())
         }
 
-        @Test func markovSojournsMatchTheirDistributions() throws {
+        @Test("a two-state chain alternates, and its exponential and gamma sojourns have their distributions' moments")
+        func markovSojournsMatchTheirDistributions() throws {
             let chain = MarkovRateModel(states: [
                 .init(rate: LognormalRate(meanBps: 8e6, spread: 0), sojourn: .exponential(meanSeconds: 20)),
                 .init(rate: LognormalRate(meanBps: 5e5, spread: 0), sojourn: .gamma(shape: 4, meanSeconds: 5)),
@@ -68,7 +72,8 @@ extension NetworkTests {
             Self.checkMoments(second, mean: 5, sd: 2.5, excessKurtosis: 1.5, "gamma sojourn")
         }
 
-        @Test func markovTransitionsFollowTheMatrix() throws {
+        @Test("the Markov transitions happen at the matrix's probabilities within 10⁻⁶ bounds")
+        func markovTransitionsFollowTheMatrix() throws {
             let state = MarkovRateModel.State(
                 rate: LognormalRate(meanBps: 1e6, spread: 0), sojourn: .exponential(meanSeconds: 1))
             let matrix = [[0, 0.25, 0.75], [0.5, 0, 0.5], [1, 0, 0]]
@@ -87,7 +92,8 @@ extension NetworkTests {
             }
         }
 
-        @Test func outageGapsAndDurationsMatchTheirDistributions() throws {
+        @Test("outage gaps and durations have their distributions' means and spreads")
+        func outageGapsAndDurationsMatchTheirDistributions() throws {
             let model = OutageModel(perMinute: 2, duration: .gamma(shape: 2, meanSeconds: 4))
             let intervals = model.intervals(seconds: 1_000_000, RandomSource(seed: 9)).dropLast()
             let durations = intervals.map { $0.end - $0.start }
@@ -97,7 +103,8 @@ extension NetworkTests {
             Self.checkMoments(durations, mean: 4, sd: 4 / 2.0.squareRoot(), excessKurtosis: 3, "outage")
         }
 
-        @Test func outagesZeroTheBaseWithoutChangingIt() throws {
+        @Test("outages set the rate to zero about 5 s a minute and leave the base rate untouched elsewhere")
+        func outagesZeroTheBaseWithoutChangingIt() throws {
             let base = SyntheticTraceModel(base: .lognormal(LognormalRate(meanBps: 2e6, spread: 0.3)))
             var withOutages = base
             withOutages.outages = OutageModel(perMinute: 1, duration: .exponential(meanSeconds: 5))
@@ -118,7 +125,8 @@ extension NetworkTests {
             #expect(zeroSeconds > 0.04 * 3600 && zeroSeconds < 0.12 * 3600)
         }
 
-        @Test func theSameSeedGivesTheSameTrace() throws {
+        @Test("a decoded synthetic model gives the same trace for the same seed and another for another seed")
+        func theSameSeedGivesTheSameTrace() throws {
             let json = #"""
                 {"model": "markov", "seconds": 600, "sampleSeconds": 0.5,
                  "states": [{"meanKbps": 6000, "spread": 0.3, "meanSojournSeconds": 30},
@@ -136,7 +144,8 @@ extension NetworkTests {
             #expect(try TraceWriter.write(one, format: .csv) == TraceWriter.write(two, format: .csv))
         }
 
-        @Test func aPresetGivesTheMeanRttAndLoss() throws {
+        @Test("a synthetic model named after a preset takes the preset's mean, RTT and loss")
+        func aPresetGivesTheMeanRttAndLoss() throws {
             let json = #"{"model": "lognormal", "preset": "3g-lossy", "spread": 0.2}"#
             let decoded = try SyntheticModelDecoder().decode(
                 JSONReader(JSONParser.parse(Array(json.utf8), file: "m"), file: "m"))
@@ -146,20 +155,22 @@ extension NetworkTests {
             #expect(trace.latencySeconds == Array(repeating: 0.2, count: 10))
         }
 
-        @Test(arguments: [
-            (#"{"model": "lognormal", "meanKbps": 100, "spread": -1}"#, "$.spread"),
-            (#"{"model": "wavy", "meanKbps": 100}"#, "$.model"),
-            (#"{"model": "lognormal"}"#, "$"),
-            (
-                #"{"model": "markov", "states": [{"meanKbps": 1, "meanSojournSeconds": 1}, {"meanKbps": 2, "meanSojournSeconds": 1}], "transitions": [[1, 0], [1, 0]]}"#,
-                "$.transitions[0]"
-            ),
-            (
-                #"{"model": "lognormal", "meanKbps": 1, "outages": {"perMinute": 0, "meanSeconds": 1}}"#,
-                "$.outages.perMinute"
-            ),
-            (#"{"model": "lognormal", "meanKbps": 1, "jitter": 3}"#, "$"),
-        ])
+        @Test(
+            "an invalid synthetic model is refused, naming the file and the JSON path at fault",
+            arguments: [
+                (#"{"model": "lognormal", "meanKbps": 100, "spread": -1}"#, "$.spread"),
+                (#"{"model": "wavy", "meanKbps": 100}"#, "$.model"),
+                (#"{"model": "lognormal"}"#, "$"),
+                (
+                    #"{"model": "markov", "states": [{"meanKbps": 1, "meanSojournSeconds": 1}, {"meanKbps": 2, "meanSojournSeconds": 1}], "transitions": [[1, 0], [1, 0]]}"#,
+                    "$.transitions[0]"
+                ),
+                (
+                    #"{"model": "lognormal", "meanKbps": 1, "outages": {"perMinute": 0, "meanSeconds": 1}}"#,
+                    "$.outages.perMinute"
+                ),
+                (#"{"model": "lognormal", "meanKbps": 1, "jitter": 3}"#, "$"),
+            ])
         func invalidModelsNameTheJSONPath(json: String, location: String) {
             do {
                 _ = try SyntheticModelDecoder().decode(

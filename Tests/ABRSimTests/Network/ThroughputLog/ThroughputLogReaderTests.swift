@@ -8,7 +8,8 @@ import Testing
 struct ThroughputLogReaderTests {
     static let folder = TestPaths.packageRoot + "/Tests/Fixtures/throughput-logs/"
 
-    @Test func pufferSentAndAckedTablesJoinIntoOneSessionsRequests() throws {
+    @Test("the Puffer sent and acked tables join into one session's requests, timed half an RTT inside")
+    func pufferSentAndAckedTablesJoinIntoOneSessionsRequests() throws {
         let log = try ThroughputLogReader.read(
             path: Self.folder + "video_sent.csv", format: .puffer, acked: Self.folder + "video_acked.csv")
         // Session sessA (the first); its third chunk was never acknowledged. RTT 100 ms: first byte half an RTT
@@ -31,7 +32,8 @@ struct ThroughputLogReaderTests {
         #expect(trace.starts == [0, 1.1])
     }
 
-    @Test func anAccessLogEventStandsForItsMeanRequestTimedFromTheRequest() throws {
+    @Test("an access-log event stands for its mean request, which slow start inverts to 4.5 Mbit/s")
+    func anAccessLogEventStandsForItsMeanRequestTimedFromTheRequest() throws {
         let path = TestPaths.packageRoot + "/Tests/Fixtures/bad/ok/access_log.csv"
         let log = try ThroughputLogReader.read(path: path, format: .accessLog)
         #expect(log.samples.count == 1)
