@@ -39,7 +39,8 @@ private func contents(_ path: String) throws -> String {
 }
 
 struct AtomicFileWriterTests {
-    @Test func writeCreatesAFileAndReplacesAnExistingOne() throws {
+    @Test("an atomic write creates a file, replaces an existing one and leaves no temporary")
+    func writeCreatesAFileAndReplacesAnExistingOne() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let target = scratch.file("summary.csv")
@@ -50,14 +51,16 @@ struct AtomicFileWriterTests {
         #expect(scratch.listing() == ["summary.csv"])
     }
 
-    @Test func anEmptyFileCanBeWritten() throws {
+    @Test("an atomic write of no bytes leaves an empty file")
+    func anEmptyFileCanBeWritten() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.write([], to: scratch.file("empty"))
         #expect(try InputFile.size(scratch.file("empty")) == 0)
     }
 
-    @Test func aPathUnderARegularFileFailsWithNotADirectory() throws {
+    @Test("writing under a regular file fails with not-a-directory, naming the path, and writes nothing")
+    func aPathUnderARegularFileFailsWithNotADirectory() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.write(Array("x".utf8), to: scratch.file("plain"))
@@ -69,7 +72,8 @@ struct AtomicFileWriterTests {
         #expect(scratch.listing() == ["plain"])
     }
 
-    @Test func aMissingParentDirectoryFailsClearly() {
+    @Test("writing into a missing folder fails with no-such-file, naming the path")
+    func aMissingParentDirectoryFailsClearly() {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let target = scratch.file("missing/out.csv")
@@ -78,7 +82,8 @@ struct AtomicFileWriterTests {
         #expect(error?.description == "\(target): cannot create a file there: No such file or directory")
     }
 
-    @Test func aDirectoryIsNotReplacedByAFile() throws {
+    @Test("a directory is never replaced by a file of the same name")
+    func aDirectoryIsNotReplacedByAFile() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.createDirectory(scratch.file("results"))
@@ -88,7 +93,8 @@ struct AtomicFileWriterTests {
         #expect(scratch.listing() == ["results"])
     }
 
-    @Test func createDirectoryMakesParentsAndAcceptsExistingOnes() throws {
+    @Test("creating a folder makes its parents, tolerates doubled slashes and accepts an existing one")
+    func createDirectoryMakesParentsAndAcceptsExistingOnes() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.createDirectory(scratch.file("a/b//c/"))
@@ -96,7 +102,8 @@ struct AtomicFileWriterTests {
         #expect(InputFile.isDirectory(scratch.file("a/b/c")))
     }
 
-    @Test func createDirectoryRefusesToGoThroughAFile() throws {
+    @Test("creating a folder under a regular file fails with not-a-directory, naming the path")
+    func createDirectoryRefusesToGoThroughAFile() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.write([0], to: scratch.file("f"))
@@ -108,7 +115,8 @@ struct AtomicFileWriterTests {
 }
 
 struct OutputBundleTests {
-    @Test func commitWritesEveryFileAndCreatesTheDirectory() throws {
+    @Test("committing a bundle creates the folder and writes each file once, the last content added winning")
+    func commitWritesEveryFileAndCreatesTheDirectory() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         var bundle = OutputBundle()
@@ -122,7 +130,8 @@ struct OutputBundleTests {
         #expect(try contents(directory + "/summary.csv") == "second\n")
     }
 
-    @Test func aFailingFileLeavesEveryOldFileAndNoTemporaries() throws {
+    @Test("when one file of a bundle cannot be written every old file stays and no temporary is left")
+    func aFailingFileLeavesEveryOldFileAndNoTemporaries() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.write(Array("old a".utf8), to: scratch.file("a.csv"))
@@ -136,7 +145,8 @@ struct OutputBundleTests {
         #expect(scratch.listing() == ["a.csv", "b.csv"])
     }
 
-    @Test func aFileThatCannotBeWrittenRemovesTheOthersTemporaries() throws {
+    @Test("when a later file's temporary cannot be created the earlier temporaries are removed and old files stay")
+    func aFileThatCannotBeWrittenRemovesTheOthersTemporaries() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.write(Array("old a".utf8), to: scratch.file("a.csv"))
@@ -152,7 +162,8 @@ struct OutputBundleTests {
         #expect(scratch.listing() == ["a.csv"])
     }
 
-    @Test func anUnwritableDirectoryWritesNothing() throws {
+    @Test("a bundle aimed under a regular file fails with not-a-directory and writes nothing")
+    func anUnwritableDirectoryWritesNothing() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         try AtomicFileWriter.write([0], to: scratch.file("file"))

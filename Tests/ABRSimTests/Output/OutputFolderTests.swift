@@ -22,7 +22,8 @@ struct OutputFolderTests {
 
     func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
-    @Test func aFreshFolderGetsItsFilesAndACompleteManifest() throws {
+    @Test("a fresh output folder gets its files and a complete manifest naming command, input and files")
+    func aFreshFolderGetsItsFilesAndACompleteManifest() throws {
         let scratch = TestPaths.scratch("folder")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let out = scratch + "/results/a"
@@ -35,7 +36,8 @@ struct OutputFolderTests {
         #expect(OutputManifest.read(directory: out) == .valid(OutputManifest.parse(text(out + "/.abrsim-output"))!))
     }
 
-    @Test func aRerunReplacesItsFilesAndRemovesWhatItNoLongerWrites() throws {
+    @Test("a rerun replaces its files, removes those and the folders it no longer writes, and keeps others")
+    func aRerunReplacesItsFilesAndRemovesWhatItNoLongerWrites() throws {
         let out = TestPaths.scratch("rerun")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let plotsIdentity = OutputIdentity(command: "plots", subject: out, fingerprint: "-")
@@ -49,7 +51,8 @@ struct OutputFolderTests {
         #expect(text(out + "/s.csv") == "new\n")
     }
 
-    @Test func anotherInputsOutputIsRefusedAndLeftAlone() throws {
+    @Test("a folder holding another input's or command's output is refused and left unchanged")
+    func anotherInputsOutputIsRefusedAndLeftAlone() throws {
         let out = TestPaths.scratch("other")
         defer { try? FileManager.default.removeItem(atPath: out) }
         try OutputFolder(out, identity: runA, force: false).commit(bundle(["s.csv": "a\n"]))
@@ -66,7 +69,8 @@ struct OutputFolderTests {
         #expect(text(out + "/s.csv") == "a\n")
     }
 
-    @Test func forceReplacesAnotherOutputButKeepsUnknownFiles() throws {
+    @Test("--force replaces another output, keeping files abrsim did not write")
+    func forceReplacesAnotherOutputButKeepsUnknownFiles() throws {
         let out = TestPaths.scratch("force")
         defer { try? FileManager.default.removeItem(atPath: out) }
         try OutputFolder(out, identity: runA, force: false).commit(bundle(["s.csv": "a\n", "a-only.csv": "a\n"]))
@@ -80,7 +84,8 @@ struct OutputFolderTests {
         #expect(manifest.identity == runB && manifest.isComplete && manifest.files == ["s.csv"])
     }
 
-    @Test func filesWithoutAManifestOrAnUnknownFormatAreRefused() throws {
+    @Test("a folder of files without a manifest or with an old manifest format is refused unless forced")
+    func filesWithoutAManifestOrAnUnknownFormatAreRefused() throws {
         let out = TestPaths.scratch("foreign")
         defer { try? FileManager.default.removeItem(atPath: out) }
         writeFile(out, "summary.csv", "from an older abrsim\n")
@@ -103,7 +108,8 @@ struct OutputFolderTests {
         #expect(text(out + "/summary.csv") == "new\n")
     }
 
-    @Test func temporariesOfDeadWritersAreIgnoredThenRemoved() throws {
+    @Test("temporaries of dead writers are ignored and then removed, and a live writer's are kept")
+    func temporariesOfDeadWritersAreIgnoredThenRemoved() throws {
         let out = TestPaths.scratch("temporaries")
         defer { try? FileManager.default.removeItem(atPath: out) }
         // A pid that cannot be running: above the kernel's maximum.
@@ -117,7 +123,8 @@ struct OutputFolderTests {
         #expect(listing(out) == [".abrsim-output", live, "summary.csv"])
     }
 
-    @Test func temporaryNamesAreRecognised() {
+    @Test("temporary names give their writer's process id, and other names give none")
+    func temporaryNamesAreRecognised() {
         #expect(OutputFolder.writer(ofTemporary: ".summary.csv.tmp-123-4") == 123)
         #expect(OutputFolder.writer(ofTemporary: ".runs.csv.merge-77") == 77)
         for name in ["summary.csv", ".abrsim-output", ".sweep", ".x.tmp-12", ".x.tmp-a-1", "x.tmp-1-2", ".tmp-1-2"] {
@@ -125,7 +132,8 @@ struct OutputFolderTests {
         }
     }
 
-    @Test func aFailedWriteLeavesThePreviousOutputWhole() throws {
+    @Test("a failed write leaves the previous output and manifest whole, and a fresh folder is removed")
+    func aFailedWriteLeavesThePreviousOutputWhole() throws {
         let out = TestPaths.scratch("failed")
         defer { try? FileManager.default.removeItem(atPath: out) }
         try OutputFolder(out, identity: runA, force: false).commit(bundle(["a.csv": "old\n", "b.csv": "old\n"]))
@@ -142,13 +150,15 @@ struct OutputFolderTests {
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }
 
-    @Test func pathsAreMadeAbsoluteLexically() {
+    @Test("paths are made absolute lexically, resolving dots and doubled slashes")
+    func pathsAreMadeAbsoluteLexically() {
         #expect(absolutePath("/a/./b//c/../d") == "/a/b/d")
         #expect(absolutePath("/..") == "/")
         #expect(absolutePath("x/y").hasSuffix("/x/y") && absolutePath("x/y").hasPrefix("/"))
     }
 
-    @Test func identitiesFingerprintTheirInputFile() throws {
+    @Test("an output identity fingerprints its input file with FNV-1a, and a folder gets none")
+    func identitiesFingerprintTheirInputFile() throws {
         let scratch = TestPaths.scratch("fingerprint")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let path = writeFile(scratch, "s.json", "a")

@@ -23,7 +23,8 @@ import Testing
         ])
     static let summary = CSVTable(columns: ["player", "startup_s"], rows: [["p", "0.5"]])
 
-    @Test func handBuiltSessionGivesTheExpectedJSON() throws {
+    @Test("a hand-built session exports the hand-written P.1203 JSON, abandoned requests left out and stalls listed")
+    func handBuiltSessionGivesTheExpectedJSON() throws {
         var settings = P1203Export.Settings()
         settings.resolutions = [0: "640x360", 1: "960x540", 2: "1280x720"]
         settings.fps = 30
@@ -40,7 +41,8 @@ import Testing
         #expect(sessions[0].json == expected)
     }
 
-    @Test func everyExportHasTheSchemasKeysAndTypes() throws {
+    @Test("a P.1203 export has exactly the schema's keys and types, segment starts following their durations")
+    func everyExportHasTheSchemasKeysAndTypes() throws {
         let sessions = try P1203Export.sessions(
             segments: Self.segments, timeline: Self.timeline, summary: Self.summary, settings: .init(), file: "r")
         let root = try JSONReader(JSONParser.parse(Array(sessions[0].json.utf8), file: "p.json"), file: "p.json")
@@ -79,7 +81,8 @@ import Testing
         try root.finish()
     }
 
-    @Test func noStartupAndNoStallGiveAnEmptyStallingList() throws {
+    @Test("a session without startup delay or stall exports an empty stalling list")
+    func noStartupAndNoStallGiveAnEmptyStallingList() throws {
         let timeline = CSVTable(columns: Self.timeline.columns, rows: [["0", "p", "playing", "0"]])
         let summary = CSVTable(columns: ["player", "startup_s"], rows: [["p", ""]])
         let sessions = try P1203Export.sessions(
@@ -87,7 +90,8 @@ import Testing
         #expect(sessions[0].json.contains(#""I23":{"stalling":[],"streamId":42}"#))
     }
 
-    @Test func aMissingColumnNamesTheFile() {
+    @Test("a segments table missing a column is refused, naming the file and the column")
+    func aMissingColumnNamesTheFile() {
         let broken = CSVTable(columns: ["player", "segment"], rows: [])
         #expect(throws: InputError(file: "r/segments.csv", location: "line 1", "no column 'variant'")) {
             try P1203Export.sessions(

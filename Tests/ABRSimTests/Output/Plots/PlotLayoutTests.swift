@@ -5,7 +5,8 @@ import Testing
 @testable import ABRSim
 
 struct PlotLayoutTests {
-    @Test func theCapacityAxisIsLogarithmicExactlyWhenTheBinsSpanMoreThanTenTimes() {
+    @Test("the capacity axis is logarithmic exactly when the nonzero bins span more than ten times, with decade ticks")
+    func theCapacityAxisIsLogarithmicExactlyWhenTheBinsSpanMoreThanTenTimes() {
         // Largest over the 1st percentile of the nonzero bins: 10 × is linear, just above is logarithmic.
         #expect(CapacityAxis.logScale([1, 10]) == nil)
         #expect(CapacityAxis.logScale([1, 10.01]) == LogScale(minimum: 1, maximum: 10.01))
@@ -33,7 +34,8 @@ struct PlotLayoutTests {
         #expect(map(0) == 200 && map(-1) == 200 && map(1e9) == 0)
     }
 
-    @Test func stretchesRepeatHoldOrEndAsTheNetworkDoes() {
+    @Test("plotted stretches loop, hold or end as the network does, and a looping day is capped")
+    func stretchesRepeatHoldOrEndAsTheNetworkDoes() {
         let starts = [0.0, 10, 12]
         let labels = ["a.down", "outage", "b"]
         func rows(_ atEnd: TraceEndBehavior, _ end: Double) -> [String] {
@@ -97,7 +99,8 @@ struct PlotLayoutTests {
         return data
     }
 
-    @Test func stretchBoundariesAndOutagesAreMarkedAtTheirTimesOnEveryTimePanel() {
+    @Test("stretch boundaries and outages are drawn at their times on every time panel, labels on the capacity panel")
+    func stretchBoundariesAndOutagesAreMarkedAtTheirTimesOnEveryTimePanel() {
         let data = syntheticRun(players: ["main", "tile1", "tile2"])
         let svg = SVGElements(TimelinePlot.svg(data, players: [0, 1, 2]).text)
         #expect(svg.strayCoordinates == [])
@@ -118,7 +121,8 @@ struct PlotLayoutTests {
         #expect(svg.elements.contains { $0.name == "text" && $0.text == "0.1" })
     }
 
-    @Test func aSteadyLinkWithAnOutageKeepsALinearAxis() {
+    @Test("a steady link with an outage and one edge bin keeps a linear capacity axis")
+    func aSteadyLinkWithAnOutageKeepsALinearAxis() {
         var data = syntheticRun(players: ["main"])
         data.capacity = data.capacity.map { ($0.time, $0.kbps == 0 ? 0 : 4000) }
         // One bin cut by the outage's edge at a tenth of the rate does not make it logarithmic.
@@ -129,7 +133,8 @@ struct PlotLayoutTests {
         #expect(svg.role("outage").count == 3)
     }
 
-    @Test func everyPlayerGetsItsOwnPanelsAndItsOwnBandOfTheLink() {
+    @Test("each player gets labelled panels in a band of its own and its own band of the stacked link shares")
+    func everyPlayerGetsItsOwnPanelsAndItsOwnBandOfTheLink() {
         let ids = ["main", "tile1", "tile2", "tile3"]
         let data = syntheticRun(players: ids)
         let svg = SVGElements(TimelinePlot.svg(data, players: [0, 1, 2, 3]).text)
@@ -158,7 +163,8 @@ struct PlotLayoutTests {
         #expect(bandsOfTheLink.map { $0.attributes["fill"] } == (0..<4).map { Palette.series($0) })
     }
 
-    @Test func stackedSharesSumThePlayersAtEveryChange() {
+    @Test("stacked shares sum the players' link shares at every change")
+    func stackedSharesSumThePlayersAtEveryChange() {
         let row = { (t: Double, share: Double) in
             RunPlotData.TimelineRow(
                 time: t, state: "playing", timeControlStatus: "playing", bufferSeconds: 0, linkShare: share,
@@ -186,7 +192,8 @@ struct PlotLayoutTests {
         }
     }
 
-    @Test func barLabelsAreWholeDistinctAndDoNotOverlap() {
+    @Test("bar and difference plot labels are whole, distinct, inside the picture and never overlap")
+    func barLabelsAreWholeDistinctAndDoNotOverlap() {
         var samples = ComparisonSamples(metrics: ["qoe_lin"])
         let policies = [
             "bba(reservoir=5,cushion=10)", "bba(reservoir=5,cushion=30)", "bba(reservoir=10,cushion=10)",
@@ -228,7 +235,8 @@ struct PlotLayoutTests {
         #expect(CategoryChart.wrap(policies[6]).allSatisfy { $0.count <= CategoryChart.lineCharacters })
     }
 
-    @Test func pairedDifferencesShowTheMeanAndItsStudentInterval() {
+    @Test("the difference plot and its table show the paired mean and its Student interval, n/a for one trace")
+    func pairedDifferencesShowTheMeanAndItsStudentInterval() {
         // b − a per trace, paired by trace (b's runs in another order): 1, 2, 4. Mean 7/3; sd = √(7/3) (the
         // squared deviations 16/9, 1/9, 25/9 sum to 42/9, over n − 1 = 2); t(0.975, 2) = 4.302653;
         // half-width = 4.302653 × √(7/3) / √3 = 3.79464.
@@ -269,7 +277,8 @@ struct PlotLayoutTests {
                 .isEmpty)
     }
 
-    @Test func thePageSaysWhatRanAndShowsTheColumnsAPersonNeeds() throws {
+    @Test("the plot page shows the description, the command, a link to the results and twelve summary columns")
+    func thePageSaysWhatRanAndShowsTheColumnsAPersonNeeds() throws {
         var data = syntheticRun(players: ["main", "tile1"])
         let columns = RunTables.summaryColumns
         data.summary = CSVTable(
@@ -294,7 +303,8 @@ struct PlotLayoutTests {
         #expect(columns.count > 30 && shown.count == 12)
     }
 
-    @Test func commandLinesAndLinksAreWrittenAsAShellAndABrowserReadThem() {
+    @Test("command lines are quoted as a shell reads them and links are relative as a browser reads them")
+    func commandLinesAndLinksAreWrittenAsAShellAndABrowserReadThem() {
         #expect(
             ShellCommand.line(["abrsim", "sweep", "s.json", "--policies", "bba(reservoir=5..15:5),mpc"])
                 == "abrsim sweep s.json --policies 'bba(reservoir=5..15:5),mpc'")
@@ -304,7 +314,8 @@ struct PlotLayoutTests {
         #expect(PlotPage.relativeLink(from: "/x/r", to: "/x/r") == "")
     }
 
-    @Test func theTimelineOfSixteenLongPlayersStaysBoundedAndFinite() {
+    @Test("the timeline of sixteen long players stays within its byte bound with every coordinate finite")
+    func theTimelineOfSixteenLongPlayersStaysBoundedAndFinite() {
         // 16 players of 6 000 timeline rows each (96 000 together: the stacked shares are binned per pixel
         // column) and 600 requests each.
         var players: [RunPlotData.Player] = []

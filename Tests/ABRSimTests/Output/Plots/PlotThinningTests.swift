@@ -24,7 +24,8 @@ struct PlotThinningTests {
         return result
     }
 
-    @Test func minMaxKeepsFirstLowestHighestAndLastOfEachColumnInOrder() {
+    @Test("min-max thinning keeps each pixel column's first, lowest, highest and last points in order")
+    func minMaxKeepsFirstLowestHighestAndLastOfEachColumnInOrder() {
         // Column 400 has a spike down to 0 at 4005; column 600 a peak of 200 at 6003; column 700 a peak (7002)
         // before a trough (7006). Flat columns keep their first and last point (2 each).
         let points = series([4005: 0, 6003: 200, 7002: 300, 7006: -50])
@@ -41,7 +42,8 @@ struct PlotThinningTests {
         #expect(kept.map(\.y).min() == -50 && kept.map(\.y).max() == 300)
     }
 
-    @Test func seriesUpToTheLimitAreKeptPointForPoint() {
+    @Test("a series within the limit is kept point for point, and thinning twice changes nothing")
+    func seriesUpToTheLimitAreKeptPointForPoint() {
         let points = series([17: 3])
         let same = PlotThinning.minMax(points, left: 80, width: 800, limit: 8000)
         #expect(same.count == 8000 && zip(same, points).allSatisfy { $0 == $1 })
@@ -56,7 +58,8 @@ struct PlotThinningTests {
         #expect(PlotThinning.minMax(once, left: 80, width: 800).count == once.count)
     }
 
-    @Test func pointsOutsideThePanelFallInTheEdgeColumns() {
+    @Test("points outside the panel are thinned in its edge columns")
+    func pointsOutsideThePanelFallInTheEdgeColumns() {
         let points = (0..<10).map { (x: -100 + Double($0) * 200, y: Double($0)) }  // x from -100 to 1700
         let kept = PlotThinning.minMax(points, left: 0, width: 800, limit: 5)
         // Columns 0 (x = -100, clamped), 100, 300, 500 and 700 hold one point each; x ≥ 900 all fall in the last
@@ -64,7 +67,8 @@ struct PlotThinningTests {
         #expect(kept.map(\.y) == [0, 1, 2, 3, 4, 5, 9])
     }
 
-    @Test func spansKeepTheKeyCoveringMostOfEachColumn() {
+    @Test("thinned spans keep the key covering most of each column, merged, or all spans within the limit")
+    func spansKeepTheKeyCoveringMostOfEachColumn() {
         // 100 columns; each column is 3/4 "a" then 1/4 "b", except columns 50..<60 that are all "b".
         var spans: [(key: String, x0: Double, x1: Double)] = []
         for column in 0..<100 {
@@ -84,7 +88,8 @@ struct PlotThinningTests {
         #expect(same.count == spans.count && zip(same, spans).allSatisfy { $0 == $1 })
     }
 
-    @Test func shadedIntervalsThatOverlapOrTouchAreMergedAndNoneIsLost() {
+    @Test("shaded intervals that overlap or touch are merged over the limit and none is lost")
+    func shadedIntervalsThatOverlapOrTouchAreMergedAndNoneIsLost() {
         let intervals: [(x0: Double, width: Double)] = [(10, 1), (10.5, 1), (11.5, 2), (20, 1), (30.25, 1)]
         let merged = PlotThinning.mergedIntervals(intervals, limit: 4)
         #expect(merged.map(\.x0) == [10, 20, 30.25])
@@ -92,7 +97,8 @@ struct PlotThinningTests {
         #expect(PlotThinning.mergedIntervals(intervals, limit: 5).count == 5)
     }
 
-    @Test func streamedCoordinatesAreTheSameBytesAsSVGNumber() {
+    @Test("streamed SVG coordinates are the same bytes as svgNumber for 2000 random and edge values")
+    func streamedCoordinatesAreTheSameBytesAsSVGNumber() {
         var values: [Double] = [0, -0.0, 0.004, -0.004, 0.005, 1.005, -1.005, 12.5, 12.25, 99.995, 100, 1e15, -1e15]
         values += [1e15 - 0.5, 123_456_789.987, .nan, .infinity, -.infinity, 0.1 + 0.2, 7.0 / 3, -7.0 / 3]
         var state: UInt64 = 12_345
@@ -108,7 +114,8 @@ struct PlotThinningTests {
         }
     }
 
-    @Test func theTimelineOfALongRunStaysSmall() {
+    @Test("the timeline of a 100 000-row run stays within its byte bound, well-formed, stalls still drawn")
+    func theTimelineOfALongRunStaysSmall() {
         // A player of 100 000 timeline rows (stalling every 60 s for 6 s) and 10 000 requests; unthinned, the
         // timeline would be several megabytes.
         var timeline: [RunPlotData.TimelineRow] = []
@@ -148,7 +155,8 @@ struct PlotThinningTests {
 }
 
 struct CSVChunksTests {
-    @Test func chunksHoldTheRowsOfTheWholeFileAndErrorsNameItsLines() throws {
+    @Test("chunks of a CSV of any size and read piece hold the whole file's rows, and errors name its lines")
+    func chunksHoldTheRowsOfTheWholeFileAndErrorsNameItsLines() throws {
         let folder = TestPaths.scratch()
         // Quoted fields with a comma, a quote and a line break; CRLF row ends; no final line end.
         let text = "a,b\r\n1,\"x,y\"\r\n2,\"say \"\"hi\"\"\"\n3,\"two\nlines\"\n4,z\n5,w"

@@ -5,7 +5,8 @@ import Testing
 @testable import ABRSim
 
 struct PlotsTests {
-    @Test func niceScalesHaveRoundTicksCoveringTheData() {
+    @Test("nice scales have round ticks covering the data, widened for a single value")
+    func niceScalesHaveRoundTicksCoveringTheData() {
         // Range 7.8 → nice 10; step nice(10 / 4 = 2.5) = 2 (2.5 < 3 rounds to 2).
         let bitrate = NiceScale(minimum: 0, maximum: 7.8, maximumTicks: 5)
         #expect(bitrate.ticks == [0, 2, 4, 6, 8])
@@ -27,7 +28,8 @@ struct PlotsTests {
         #expect(NiceScale(minimum: 0, maximum: 0).ticks.last == 1)
     }
 
-    @Test func niceNumbersAreOneTwoOrFiveTimesAPowerOfTen() {
+    @Test("nice numbers are 1, 2 or 5 times a power of ten, rounded or ceiled")
+    func niceNumbersAreOneTwoOrFiveTimesAPowerOfTen() {
         #expect(NiceScale.niceNumber(0.074, rounding: false) == 0.1)
         #expect(NiceScale.niceNumber(1.4, rounding: true) == 1)
         #expect(NiceScale.niceNumber(2.9, rounding: true) == 2)
@@ -37,7 +39,8 @@ struct PlotsTests {
         #expect(NiceScale.niceNumber(2000, rounding: false) == 2000)
     }
 
-    @Test func numbersAreWrittenWithAtMostTwoDecimalsAndNoNegativeZero() {
+    @Test("numbers in SVG have at most two decimals and no negative zero, and fixed decimals pad")
+    func numbersAreWrittenWithAtMostTwoDecimalsAndNoNegativeZero() {
         #expect(svgNumber(12) == "12")
         #expect(svgNumber(12.5) == "12.5")
         #expect(svgNumber(-3.14159) == "-3.14")
@@ -50,7 +53,8 @@ struct PlotsTests {
         #expect(fixedDecimals(-1234.5678, 3) == "-1234.568")
     }
 
-    @Test func textIsEscapedAndTheDocumentParsesAsXML() {
+    @Test("text in SVG is escaped, coordinates rounded, and the document parses as XML")
+    func textIsEscapedAndTheDocumentParsesAsXML() {
         #expect(escapeXML("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;")
         var svg = SVGDocument(width: 100, height: 50)
         svg.text("bba(reservoir=5,cushion=10) <&> \"x\"", x: 10, y: 20, rotation: -90)
@@ -61,7 +65,8 @@ struct PlotsTests {
         #expect(!isWellFormedXML("<svg><text>a < b</text></svg>"))
     }
 
-    @Test func thePaletteIsOkabeIto() {
+    @Test("the palette is Okabe-Ito's eight distinct colours, repeating after eight")
+    func thePaletteIsOkabeIto() {
         #expect(Palette.series.count == 8)
         #expect(Set(Palette.series).count == 8)
         #expect(Palette.series(0) == "#0072B2")
@@ -75,7 +80,8 @@ struct PlotsTests {
             bufferSeconds: buffer, linkShare: share, likelyToKeepUp: state == "playing")
     }
 
-    @Test func theBufferDrainsWhilePlayingAndJumpsWhenSegmentsArrive() {
+    @Test("the plotted buffer drains while playing and jumps when segments arrive, abandoned ones ignored")
+    func theBufferDrainsWhilePlayingAndJumpsWhenSegmentsArrive() {
         // Playing from 0 with 10 s; a segment arrives at 4 (buffer 6 → 12); the next row at 15 says buffering.
         let player = RunPlotData.Player(
             id: "p", policy: "x", timeline: [row(0, "playing", buffer: 10), row(15, "buffering", buffer: 0)],
@@ -96,7 +102,8 @@ struct PlotsTests {
         #expect(TimelinePlot.bufferPoints(waiting).map(\.value) == [0, 0, 6])
     }
 
-    @Test func theShareIsTheLinkShareTimesTheCapacityAtEveryChange() {
+    @Test("the plotted share is the link share times the capacity at every change")
+    func theShareIsTheLinkShareTimesTheCapacityAtEveryChange() {
         let player = RunPlotData.Player(
             id: "p", policy: "x",
             timeline: [row(0, "loading", share: 0), row(5, "playing", share: 1), row(15, "playing", share: 0.5)],
@@ -107,7 +114,8 @@ struct PlotsTests {
         #expect(series.map(\.value) == [0, 1, 2, 1])
     }
 
-    @Test func capacityBinsHoldTheMeanRateOfTheirSpan() throws {
+    @Test("capacity bins hold the mean rate of their span, at most 800 over a long run")
+    func capacityBinsHoldTheMeanRateOfTheirSpan() throws {
         // 4 Mbit/s for 1 s, then 0 for 1 s: over 2 s with 0.1 s bins, ten bins of 4000 kbit/s, ten of 0.
         let curve = try CapacityCurve(starts: [0, 1], ratesBps: [4_000_000, 0], duration: 2)
         let samples = CapacityTable.samples(curve: curve, end: 2)
@@ -125,7 +133,8 @@ struct PlotsTests {
         #expect(abs(straddle[0].kbps - (1.05 * 1 + 0.2 * 3) / 1.25) < 1e-12)
     }
 
-    @Test func barsAndCDFsAreValidSVGWithOneSeriesPerPolicy() {
+    @Test("bar and CDF plots are valid SVG with one series per policy, and the HTML page escapes and rounds")
+    func barsAndCDFsAreValidSVGWithOneSeriesPerPolicy() {
         var samples = ComparisonSamples(metrics: ["qoe_lin"])
         for (trace, values) in [("t1", [1.0, 2.0]), ("t2", [3.0, 5.0]), ("t3", [2.0, -1.0])] {
             samples.add(policy: "a&b", trace: trace) { _ in values[0] }
