@@ -19,7 +19,10 @@ struct HandPhysicsTests {
         return (simulation, simulation.run())
     }
 
-    @Test func notWaitingStallsBetweenEverySegment() throws {
+    @Test(
+        "a player that does not wait, on a link at half the bitrate, starts at 8 s and stalls 4 s before each later segment"
+    )
+    func notWaitingStallsBetweenEverySegment() throws {
         let (_, result) = try run(waits: false)
         let totals = result.totals[0]
         // First segment arrives at 8 s and plays at once; each later one arrives 4 s after the buffer empties.
@@ -33,7 +36,8 @@ struct HandPhysicsTests {
         #expect(result.segments[0].dropFirst().allSatisfy { $0.stallSeconds == 4 })
     }
 
-    @Test func waitingToMinimizeStallsStartsWhenPlayThroughHolds() throws {
+    @Test("a player that waits to minimise stalls starts at 44 s, when playing through holds, and never stalls")
+    func waitingToMinimizeStallsStartsWhenPlayThroughHolds() throws {
         let (_, result) = try run(waits: true)
         let totals = result.totals[0]
         // The last segment arrives at 80 s and starts 36 s of media after the first frame: start at 80 − 36 = 44 s.
@@ -43,7 +47,8 @@ struct HandPhysicsTests {
         #expect(abs(totals.endTime! - 84) < 1e-9)
     }
 
-    @Test func timelineRecordsStartupStallsAndEnd() throws {
+    @Test("the timeline starts loading while evaluating the buffering rate, records nine stalls and ends at 84 s")
+    func timelineRecordsStartupStallsAndEnd() throws {
         let (_, result) = try run(waits: false)
         let rows = result.timeline[0]
         #expect(rows.first?.state == .loading)

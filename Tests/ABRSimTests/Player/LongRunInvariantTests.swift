@@ -72,14 +72,16 @@ struct LongRunInvariantTests {
     /// The hour's run, shared by the tests that read it (run once: it is the slowest part of the suite).
     static let hour = Result { try check("hour-4-players") }
 
-    @Test func anHourForFourPlayersKeepsExactAccounts() throws {
+    @Test("an hour for four players keeps exact accounts: no negative buffer, each segment once, time adding up")
+    func anHourForFourPlayersKeepsExactAccounts() throws {
         let (report, violations) = try Self.hour.get()
         #expect(report.players.count == 4)
         #expect(report.players.allSatisfy { $0.summary.finalState == .ended && $0.summary.segments == 600 })
         #expect(violations.isEmpty, "\(violations)")
     }
 
-    @Test func theCheckCatchesANegativeBufferAndAMissingSecond() throws {
+    @Test("the invariant check catches a negative buffer and a missing second of play")
+    func theCheckCatchesANegativeBufferAndAMissingSecond() throws {
         let (report, _) = try Self.hour.get()
         var broken = report
         broken.players[0].timeline[5].bufferSeconds = -1e-12
@@ -91,7 +93,9 @@ struct LongRunInvariantTests {
         #expect(found.contains { $0.hasPrefix("p01: session") })
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["ABRSIM_LONG"] == "1"))
+    @Test(
+        "a day for sixteen players keeps exact accounts: no negative buffer, each segment once, time adding up",
+        .enabled(if: ProcessInfo.processInfo.environment["ABRSIM_LONG"] == "1"))
     func aDayForSixteenPlayersKeepsExactAccounts() throws {
         let (report, violations) = try Self.check("day-16-players")
         #expect(report.players.count == 16)

@@ -24,7 +24,8 @@ struct MultiPlayerTests {
         try CapacityCurve(starts: [0], ratesBps: [bps], duration: seconds, latencySeconds: [0])
     }
 
-    @Test func highPriorityDownloadsFinishFirstByTheWeightTable() throws {
+    @Test("with weights 1 and 3 the high-priority download finishes at 8/3 s and the low one at 4 s")
+    func highPriorityDownloadsFinishFirstByTheWeightTable() throws {
         // 1 Mbit/s, weights low 1 / high 3, one 2 Mbit segment each: by hand, high at 8/3 s, low at 4 s.
         let shared = try Self.content([500], segments: 1)
         let players = [
@@ -39,7 +40,8 @@ struct MultiPlayerTests {
         #expect(abs(result.segments[0][0].doneTime - 4) < 1e-9)
     }
 
-    @Test func aPriorityActionRetimesTheDownloadsInFlight() throws {
+    @Test("a priority action at 1 s retimes both downloads in flight to the hand-computed 3.25 s and 4 s")
+    func aPriorityActionRetimesTheDownloadsInFlight() throws {
         // Equal until 1 s (0.5 Mbit each of 2), then "a" goes high (4 vs 2): a gets 2/3 Mbit/s, b 1/3.
         // a needs 1.5 Mbit more: 2.25 s, done at 3.25 s; b has 0.5 + 0.75 = 1.25 Mbit then, the last 0.75 alone
         // takes 0.75 s: done at 4 s.
@@ -55,7 +57,8 @@ struct MultiPlayerTests {
         #expect(abs(result.segments[1][0].doneTime - 4) < 1e-9)
     }
 
-    @Test func equalAllocationGivesIdenticalPlayersIdenticalResults() throws {
+    @Test("under equal allocation two players differing only in priority get identical variants, times and stalls")
+    func equalAllocationGivesIdenticalPlayersIdenticalResults() throws {
         let trace = try TraceReader.read(
             path: TestPaths.scenarios + "/traces/Verizon-LTE-short.down", mahimahiBinMs: 100)
         let shared = try Self.content([300, 750, 1200, 1850, 2850, 4300], segments: 30)
@@ -75,7 +78,8 @@ struct MultiPlayerTests {
         #expect(result.totals[0].stallSeconds == result.totals[1].stallSeconds)
     }
 
-    @Test func peakBitrateAndResolutionCapTheVariants() throws {
+    @Test("a peak bitrate or maximum resolution caps the variants, the lowest when none fits, even for a fixed policy")
+    func peakBitrateAndResolutionCapTheVariants() throws {
         let ladder = try Content.constantBitrate(
             ladderKbps: [500, 1000, 2000, 4000],
             resolutions: [
@@ -103,7 +107,10 @@ struct MultiPlayerTests {
         #expect(result.segments[0].allSatisfy { $0.variant == 1 })
     }
 
-    @Test func seekingBackHitsTheCacheAtDiskSpeed() throws {
+    @Test(
+        "seeking back cancels the download in flight and serves cached segments at disk speed, the rest from the network"
+    )
+    func seekingBackHitsTheCacheAtDiskSpeed() throws {
         // 1 Mbit/s, 2 Mbit segments (2 s each), loaded back to back: segment k arrives at 2(k + 1) s. At 15 s
         // segments 0–6 are in and segment 7 is half loaded; the user seeks back to 0. Segment 7's request is
         // cancelled (1 Mbit transferred), segments 0–6 come from disk at 100 Mbit/s (0.02 s each, no throughput
@@ -124,7 +131,8 @@ struct MultiPlayerTests {
         #expect(afterSeek.map(\.segment) == [7, 8, 9])
     }
 
-    @Test func aSmallCacheEvictsTheLeastRecentlyUsed() {
+    @Test("a full segment cache evicts the least recently used segment")
+    func aSmallCacheEvictsTheLeastRecentlyUsed() {
         let content = try! Self.content([500], segments: 4)
         let cache = SegmentCache(capacityBytes: 500_000, diskBitsPerSecond: 1e8)
         cache.store(content: content, segment: 0, variant: 0, bytes: 250_000)
@@ -136,7 +144,8 @@ struct MultiPlayerTests {
         #expect(cache.storedBytes == 500_000)
     }
 
-    @Test func coordinatedPlayersKeepOnePlayheadAndWaitTogether() throws {
+    @Test("coordinated players start together, keep one playhead, and wait for each other with the coordinated reason")
+    func coordinatedPlayersKeepOnePlayheadAndWaitTogether() throws {
         let scenario = try ScenarioLoader().load(TestPaths.scenarios + "/multiview-coordinated.json")
         let report = try ScenarioRunner().run(scenario)
         let a = report.players[0].timeline
@@ -160,7 +169,8 @@ struct MultiPlayerTests {
         #expect((a + b).contains { $0.waitingReason == .waitingForCoordinatedPlayback })
     }
 
-    @Test func routingAPlayerAwayGivesTheOthersTheLink() throws {
+    @Test("routing a player to its own network gives the other the whole shared link")
+    func routingAPlayerAwayGivesTheOthersTheLink() throws {
         // Two players share 2 Mbit/s; at 0 s player "tv" moves to an external route of its own, so "phone"
         // downloads at the full 2 Mbit/s: 2 Mbit segments in 1 s each.
         let shared = try Self.content([500], segments: 4)
@@ -175,7 +185,8 @@ struct MultiPlayerTests {
         #expect(abs(result.segments[1][0].doneTime - 0.4) < 1e-9)
     }
 
-    @Test func raisingATilesPriorityNeverLowersItsShare() throws {
+    @Test("raising a tile's priority from low to default to high never lowers its link share")
+    func raisingATilesPriorityNeverLowersItsShare() throws {
         let base = try ScenarioLoader().load(TestPaths.scenarios + "/multiview-priority.json")
         var shares: [Double] = []
         for level in [NetworkResourcePriority.low, .default, .high] {
@@ -189,7 +200,8 @@ struct MultiPlayerTests {
         #expect(shares[0] < shares[2])
     }
 
-    @Test func jainIndexByHand() {
+    @Test("the Jain index and its weighted form match hand values, are empty for negatives and give the unfairness")
+    func jainIndexByHand() {
         #expect(jainIndex([1, 1, 1, 1]) == 1)
         #expect(jainIndex([1, 0, 0, 0]) == 0.25)
         // (1 + 3)² / (2 · (1 + 9)) = 16/20.

@@ -41,7 +41,8 @@ struct PlayerBehaviourTests {
         return Simulation(curve: curve, players: players).run()
     }
 
-    @Test func roundTripTimeDelaysEachFirstByte() throws {
+    @Test("a 0.5 s round trip delays each first byte, and the throughput sample leaves it out")
+    func roundTripTimeDelaysEachFirstByte() throws {
         var setup = Setup()
         setup.rttSeconds = 0.5
         setup.variant = 0
@@ -56,7 +57,8 @@ struct PlayerBehaviourTests {
         #expect(result.totals[0].stallCount == 0)
     }
 
-    @Test func forwardBufferTargetPausesLoading() throws {
+    @Test("loading pauses above the forward buffer target and resumes when the buffer drains back to it")
+    func forwardBufferTargetPausesLoading() throws {
         var setup = Setup()
         setup.variant = 0
         setup.target = 8
@@ -70,7 +72,8 @@ struct PlayerBehaviourTests {
         #expect(result.segments[0].map(\.bufferAfterSeconds) == [4, 6, 8, 10, 10, 10])
     }
 
-    @Test func offPeriodsWhenTheLinkIsFast() throws {
+    @Test("on a fast link the player idles above its target until the buffer drains back, without stalls")
+    func offPeriodsWhenTheLinkIsFast() throws {
         var setup = Setup()
         setup.rateBps = 4_000_000
         setup.variant = 0
@@ -88,7 +91,8 @@ struct PlayerBehaviourTests {
         #expect(result.totals[0].stallCount == 0)
     }
 
-    @Test func pauseStopsThePlayheadButNotLoading() throws {
+    @Test("a pause stops the playhead while loading goes on, and play ends the session 10 s later")
+    func pauseStopsThePlayheadButNotLoading() throws {
         var setup = Setup()
         setup.variant = 0
         setup.segments = 5
@@ -104,7 +108,8 @@ struct PlayerBehaviourTests {
         #expect(result.timeline[0].contains { $0.state == .paused && $0.time == 3 })
     }
 
-    @Test func doubleRateDrainsTwiceAsFast() throws {
+    @Test("at rate 2 the buffer drains twice as fast, 16 s of media playing by 10 s without a stall")
+    func doubleRateDrainsTwiceAsFast() throws {
         var setup = Setup()
         setup.variant = 0
         setup.segments = 4
@@ -116,7 +121,8 @@ struct PlayerBehaviourTests {
         #expect(result.totals[0].playedSeconds == 16)
     }
 
-    @Test func seekDropsTheBufferAndRefills() throws {
+    @Test("a seek cancels the download in flight, drops the buffer and refills from the new position")
+    func seekDropsTheBufferAndRefills() throws {
         var setup = Setup()
         setup.variant = 0
         setup.segments = 10
@@ -140,7 +146,8 @@ struct PlayerBehaviourTests {
         #expect(result.totals[0].finalState == .ended)
     }
 
-    @Test func fixedThresholdPredictorWaitsForItsBuffer() throws {
+    @Test("the fixed-threshold predictor starts playback once 8 s are buffered")
+    func fixedThresholdPredictorWaitsForItsBuffer() throws {
         var setup = Setup()
         setup.variant = 0
         setup.segments = 4
@@ -151,7 +158,8 @@ struct PlayerBehaviourTests {
         #expect(result.totals[0].startupSeconds == 4)
     }
 
-    @Test func aLinkThatNeverDeliversFailsThePlayer() throws {
+    @Test("a link that never delivers fails the player with its reason, before any segment")
+    func aLinkThatNeverDeliversFailsThePlayer() throws {
         var setup = Setup()
         setup.rateBps = 0
         let result = try run(setup)
@@ -160,7 +168,8 @@ struct PlayerBehaviourTests {
         #expect(result.timeline[0].last?.state == .failed(reason: "the network delivers no more data"))
     }
 
-    @Test func aTraceThatEndsStopsTheRun() throws {
+    @Test("a trace that ends at 20 s ends the run by then")
+    func aTraceThatEndsStopsTheRun() throws {
         var setup = Setup()
         setup.atEnd = .end
         setup.traceSeconds = 20
@@ -170,7 +179,8 @@ struct PlayerBehaviourTests {
         #expect(result.endTime <= 20)
     }
 
-    @Test func twoEqualPlayersShareTheLinkEvenly() throws {
+    @Test("two equal players share the link evenly, each segment arriving at half the rate")
+    func twoEqualPlayersShareTheLinkEvenly() throws {
         var setup = Setup()
         setup.variant = 0
         setup.segments = 2
@@ -181,7 +191,8 @@ struct PlayerBehaviourTests {
         #expect(result.segments[0][0].throughputBps == 500_000)
     }
 
-    @Test func withoutAutoplayThePlayerLoadsAndWaitsForPlay() throws {
+    @Test("without autoplay the player loads, waits ready to play and starts on play")
+    func withoutAutoplayThePlayerLoadsAndWaitsForPlay() throws {
         var setup = Setup()
         setup.variant = 0
         setup.segments = 2
@@ -197,7 +208,8 @@ struct PlayerBehaviourTests {
 /// A policy that waits (BOLA's "no positive utility") suspends loading, which counts as a full buffer: a player
 /// waiting to minimise stalling resumes instead of waiting forever for downloads the policy will not make.
 struct PolicyWaitTests {
-    @Test func bolaEAfterATunnelStallResumesAndEnds() throws {
+    @Test("a BOLA-E wait after a tunnel stall counts as a full buffer, so the player resumes and ends")
+    func bolaEAfterATunnelStallResumesAndEnds() throws {
         var scenario = try ScenarioLoader().load(TestPaths.scenarios + "/tunnel-stall.json")
         scenario.players[0].policy = PolicySpec(name: "bola-e")
         scenario.durationSeconds = 3600

@@ -13,7 +13,7 @@ struct SimulationLifetimeTests {
             estimator: LastSampleEstimator())
     }
 
-    @Test(arguments: [nil, "together"])
+    @Test("a finished simulation is freed with its players, coordinated or not", arguments: [nil, "together"])
     func aFinishedRunIsFreedWithItsPlayers(group: String?) throws {
         let content = try Content.constantBitrate(ladderKbps: [1000], segmentSeconds: 4, segmentCount: 3)
         let curve = try CapacityCurve(starts: [0], ratesBps: [4_000_000], duration: 100, atEnd: .loop)

@@ -30,7 +30,9 @@ struct RequestTimeoutTests {
     static func near(_ a: Double?, _ b: Double) -> Bool { a.map { abs($0 - b) < 1e-9 } ?? false }
 
     /// Uncapped (zero-capacity index) and capped by a rate limit above the link (piece walk): the same timings.
-    @Test(arguments: [Double.infinity, 10e6])
+    @Test(
+        "a 20 s outage times out three attempts, retried after 1, 2 and 4 s, and playback then runs without a stall",
+        arguments: [Double.infinity, 10e6])
     func anOutageTimesRequestsOutAndRetriesAfterOneTwoAndFourSeconds(rateLimitBps: Double) throws {
         // Outage [0, 20), then 2 Mbit/s. Attempt 1 at 0 times out at 5; retry at 6 → 11; retry at 13 → 18;
         // retry at 22 (after 4 s) gets the network back: 4 Mbit in 2 s, done at 24; segment 1 done at 26.
@@ -52,7 +54,8 @@ struct RequestTimeoutTests {
         #expect(totals.bytes == 1_000_000)
     }
 
-    @Test func afterTheRetryLimitThePlayerFailsNamingTheSegmentAndTheAttempts() throws {
+    @Test("past its retry limit the player fails at 27 s, its reason naming the segment and the attempts")
+    func afterTheRetryLimitThePlayerFailsNamingTheSegmentAndTheAttempts() throws {
         // Outage for the first 60 s, retry limit 3: timeouts at 5, 11, 18 and, after the retry at 22, at 27.
         let result = Simulation(
             curve: try Self.curve([(0, 0), (60, 2)]), players: [try Self.player(retries: 3)]
@@ -68,7 +71,8 @@ struct RequestTimeoutTests {
         #expect(Self.near(last.time, 27))
     }
 
-    @Test func theIdleTimerCountsFromTheLastByteAndDiscardsThePartialSegment() throws {
+    @Test("the request timeout counts from the last byte, and the partial segment's bytes are counted but discarded")
+    func theIdleTimerCountsFromTheLastByteAndDiscardsThePartialSegment() throws {
         // 1 Mbit/s for 1 s, nothing until 7 s, then 1 Mbit/s: 1 Mbit arrives, the request is idle from 1 s and
         // times out at 6 s (125 000 bytes wasted); the retry at 7 s takes 4 s.
         let result = Simulation(
@@ -81,7 +85,8 @@ struct RequestTimeoutTests {
         #expect(Self.near(result.totals[0].bytes, 625_000))
     }
 
-    @Test func aGapShorterThanTheTimeoutOnlyDelaysTheSegment() throws {
+    @Test("a 4 s gap under the 5 s timeout only delays the segment")
+    func aGapShorterThanTheTimeoutOnlyDelaysTheSegment() throws {
         // Nothing in [1, 5): the 4 s gap is under the 5 s timeout; the last 3 Mbit arrive in [5, 8).
         let result = Simulation(
             curve: try Self.curve([(0, 1), (1, 0), (5, 1)]), players: [try Self.player(segments: 1)]
@@ -92,7 +97,9 @@ struct RequestTimeoutTests {
     }
 
     /// Uncapped, and capped (a rate limit equal to the link: the piece walk) with the same timings.
-    @Test(arguments: [Double.infinity, 1e6])
+    @Test(
+        "a player starved by strict priority times out and fails at 11 s while the other finishes on time",
+        arguments: [Double.infinity, 1e6])
     func aPlayerStarvedByStrictPriorityFailsWhileTheOtherFinishes(highRateLimitBps: Double) throws {
         // 1 Mbit/s split by strict priority: `high` downloads back to back (done at 4, 8, 12, 16, 20) and `low`
         // gets nothing: timeouts at 5 and, after the retry at 6, at 11, where it fails (one retry allowed).
@@ -113,7 +120,8 @@ struct RequestTimeoutTests {
         #expect(Self.near(result.totals[1].endTime, 11))
     }
 
-    @Test func timeoutsAreDeterministic() throws {
+    @Test("two runs of four players with timeouts on a gapped looping link give the same records")
+    func timeoutsAreDeterministic() throws {
         // Four players, a looping curve with gaps shorter and longer than the 5 s timeout: two runs, same records.
         func run() throws -> SimulationResult {
             let players = try (0..<4).map { i in
@@ -131,7 +139,8 @@ struct RequestTimeoutTests {
         #expect(first.totals.contains { $0.timedOutRequests > 0 })
     }
 
-    @Test func whenTheStarvedPlayerFailsTheOtherGetsTheWholeLink() throws {
+    @Test("when a player on a dead route fails the other player has the whole shared link")
+    func whenTheStarvedPlayerFailsTheOtherGetsTheWholeLink() throws {
         // Weighted sharing, 2 Mbit/s; `dead` is routed to a network that never delivers and fails at 5 s with no
         // retry. `live` alone on the shared link gets 2 Mbit/s: 4 Mbit in 2 s.
         let live = try Self.player("live", segments: 1)
@@ -149,7 +158,8 @@ struct RequestTimeoutTests {
         #expect(Self.near(result.totals[1].endTime, 5))
     }
 
-    @Test func defaultsFollowFoundationAndHlsJs() {
+    @Test("request defaults are Foundation's 60 s timeout and hls.js's four retries after 1, 2, 4 and 8 s")
+    func defaultsFollowFoundationAndHlsJs() {
         let settings = RequestRetrySettings()
         #expect(settings.timeoutSeconds == 60)
         #expect(settings.maximumRetries == 4)
@@ -157,7 +167,8 @@ struct RequestTimeoutTests {
         #expect(PlayerSettings().requests == settings)
     }
 
-    @Test func theCurveKeepsEachIndexItBuiltForItsCopiesAndRunsOnOtherThreads() throws {
+    @Test("a curve keeps each zero-capacity index it built for its copies and for other threads")
+    func theCurveKeepsEachIndexItBuiltForItsCopiesAndRunsOnOtherThreads() throws {
         let curve = try CapacityCurve(starts: [0, 2, 4, 5, 8], ratesBps: [0, 1e6, 0, 1e6, 0], duration: 10)
         let copy = curve
         #expect(curve.zeroCapacityIndex(minimumLength: 4).starts == [8])
@@ -168,7 +179,8 @@ struct RequestTimeoutTests {
         #expect(starts == (0..<64).map { $0.isMultiple(of: 2) ? [8] : [4, 8] })
     }
 
-    @Test func zeroStretchesMergeAcrossTheLoopOfTheCurve() throws {
+    @Test("zero-capacity stretches merge across the curve's loop and are found after any time")
+    func zeroStretchesMergeAcrossTheLoopOfTheCurve() throws {
         // Zero on [0, 2), [4, 5) and [8, 10) of a 10 s loop: a 4 s stretch from 8 to 12, 18 to 22, … and a 1 s one.
         let curve = try CapacityCurve(starts: [0, 2, 4, 5, 8], ratesBps: [0, 1e6, 0, 1e6, 0], duration: 10)
         let long = ZeroCapacityIndex(curve, minimumLength: 4)

@@ -26,7 +26,9 @@ struct TricklingRequestTimeoutTests {
     static let failure = "segment 0 timed out 5 times (no data for 60 s; retry limit 4)"
 
     /// The first attempt used to time out only when the float tolerance outgrew the trickle (6900 s).
-    @Test(arguments: [0.0, 0.08])
+    @Test(
+        "a rate limit under one byte per timeout times out five attempts and fails at 315 s, with or without RTT",
+        arguments: [0.0, 0.08])
     func aRateLimitBelowOneBytePerTimeoutFailsAfterFiveAttemptsAt315Seconds(rttSeconds: Double) throws {
         // Each attempt times out 60 s after its request (the RTT counts): 0→60, 61→121, 123→183, 187→247,
         // 255→315 = 60+1+60+2+60+4+60+8+60.
@@ -41,7 +43,9 @@ struct TricklingRequestTimeoutTests {
 
     /// Starved for part of the time: 0.1 Mbit/s for 10 s, then a trickle (1e-6 bit/s, under a 2 Mbit/s rate
     /// limit) or total loss (RTT 0.05 s). Either way the link is capped (the piece walk).
-    @Test(arguments: [false, true])
+    @Test(
+        "a capped flow starved after 10 s by a trickle or total loss times out 60 s later, keeping whole bytes",
+        arguments: [false, true])
     func aCappedFlowStarvedAfterTenSecondsTimesOutSixtySecondsLater(byLoss: Bool) throws {
         // Attempt 1 gets 1 Mbit in [0, 10) (0.995 Mbit from 0.05 with the RTT), then nothing (or 6e-5 bit): idle
         // from 10 s, it times out at 70 (not when a later review sees the old bits); then 71→131, 133→193,
@@ -59,7 +63,8 @@ struct TricklingRequestTimeoutTests {
         #expect(RequestTimeoutTests.near(result.totals[0].endTime, 325))
     }
 
-    @Test func aTricklingFlowTimesOutOnScheduleWhileAnotherCappedFlowKeepsChangingTheLink() throws {
+    @Test("a trickling flow times out on schedule while another capped flow changes the link every 2 s")
+    func aTricklingFlowTimesOutOnScheduleWhileAnotherCappedFlowKeepsChangingTheLink() throws {
         // 5 Mbit/s; `busy` (rate limit 2 Mbit/s) downloads 40 segments back to back, done every 2 s until 80 s,
         // so the link changes (and reviews `slow`) every 2 s. `slow` trickles at 1e-6 bit/s and still times
         // out at 60, 121, 183, 247 and fails at 315.
@@ -79,7 +84,8 @@ struct TricklingRequestTimeoutTests {
         #expect(RequestTimeoutTests.near(result.totals[1].endTime, 315))
     }
 
-    @Test func theLinkRecordsTheLastDataOfACappedFlowIgnoringATrickle() throws {
+    @Test("the link records a capped flow's last data time, counting a trickle as no data")
+    func theLinkRecordsTheLastDataOfACappedFlowIgnoringATrickle() throws {
         // 1 Mbit/s on [0, 10), 1e-6 bit/s on [10, 20), 1 Mbit/s after; the flow (limit 2 Mbit/s) counts rates
         // under 8/60 bit/s as nothing: last data at 10 until 20, then at the latest update.
         let curve = try CapacityCurve(starts: [0, 10, 20], ratesBps: [1e6, 1e-6, 1e6], duration: 100)
@@ -97,7 +103,8 @@ struct TricklingRequestTimeoutTests {
         #expect(link.lastDataTime(owner: 1) == -.infinity)
     }
 
-    @Test func anUncappedFlowsLastDataIsWhereTheCapacityLastWasPositive() throws {
+    @Test("an uncapped flow's last data time is where the capacity was last positive")
+    func anUncappedFlowsLastDataIsWhereTheCapacityLastWasPositive() throws {
         // No caps: 1 Mbit/s on [0, 10), an outage on [10, 30): updated at 25, the last bit came at 10.
         let curve = try CapacityCurve(starts: [0, 10, 30], ratesBps: [1e6, 0, 1e6], duration: 100)
         let link = SharedLink(curve: curve)

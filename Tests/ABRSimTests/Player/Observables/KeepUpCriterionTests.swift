@@ -44,7 +44,10 @@ struct KeepUpCriterionTests {
         return result
     }
 
-    @Test func waitingCostsLittleStallOverNotWaitingForEveryPolicy() throws {
+    @Test(
+        "for every policy, waiting to minimise stalls costs at most 1.5 × the mean and 2 × the longest stall of not waiting"
+    )
+    func waitingCostsLittleStallOverNotWaitingForEveryPolicy() throws {
         let waiting = try sweep(waits: true)
         let notWaiting = try sweep(waits: false)
         for (name, w) in waiting {

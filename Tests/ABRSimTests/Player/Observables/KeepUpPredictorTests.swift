@@ -32,7 +32,8 @@ struct KeepUpPredictorTests {
         [(PlayThroughPredictor.lastVariant, variant), (PlayThroughPredictor(), random.integer(below: variant + 1))]
     }
 
-    @Test func playThroughMatchesABruteForceScanOnVariableBitrateContent() throws {
+    @Test("the play-through verdicts on random variable-bitrate content are those of a brute-force scan")
+    func playThroughMatchesABruteForceScanOnVariableBitrateContent() throws {
         let random = RandomSource(seed: 11)
         var checked = 0
         for _ in 0..<300 {
@@ -72,7 +73,8 @@ struct KeepUpPredictorTests {
     /// Constant sizes and durations (the last segment shorter) make every later segment add the same lateness, so
     /// the predictor jumps to the last segment when the rate is below the bitrate: the verdicts must still be
     /// the brute force's, with as many "unlikely until …" verdicts as "likely" ones.
-    @Test func playThroughMatchesABruteForceScanOnConstantBitrateContent() throws {
+    @Test("the play-through verdicts on random constant-bitrate content are a brute-force scan's, both kinds common")
+    func playThroughMatchesABruteForceScanOnConstantBitrateContent() throws {
         let random = RandomSource(seed: 12)
         var rechecks = 0
         var likely = 0
@@ -127,7 +129,8 @@ struct KeepUpPredictorTests {
             inFlightSegment: nil, variant: 1, rttSeconds: 0, content: content, lowestVariant: lowest)
     }
 
-    @Test func anAdaptingPlayerIsLikelyWhenALowerVariantPlaysThrough() throws {
+    @Test("an adapting player is likely to keep up when a lower rung plays through, a last-variant one waits 36 s")
+    func anAdaptingPlayerIsLikelyWhenALowerVariantPlaysThrough() throws {
         let adaptive = PlayThroughPredictor()
         let lastChosen = PlayThroughPredictor(variants: .lastChosen)
         // The policy may switch down: 500 kbit/s plays through, so likely now.
@@ -137,7 +140,8 @@ struct KeepUpPredictorTests {
         #expect(adaptive.evaluate(try Self.handContext(estimate: 1e6, lowest: 1)) == .unlikely(recheckAt: 46))
     }
 
-    @Test func whenNoVariantPlaysThroughTheRecheckIsTheEarliestOverTheVariants() throws {
+    @Test("when no rung plays through the recheck is the earliest over the rungs, 9 s rather than 144 s")
+    func whenNoVariantPlaysThroughTheRecheckIsTheEarliestOverTheVariants() throws {
         // At 0.4 Mbit/s: 500 kbit/s segments take 5 s each, so segment j lands at 5j against 4j (9 s late at j = 9);
         // 2000 kbit/s ones take 20 s (16j late: 144 s). The player asks again after the smaller, 9 s.
         let adaptive = PlayThroughPredictor()
@@ -147,7 +151,8 @@ struct KeepUpPredictorTests {
                 == .unlikely(recheckAt: 154))
     }
 
-    @Test func afterAStallOnlyTheNextEightSecondsOfMediaAreJudged() throws {
+    @Test("after a stall only the next 8 s of media are judged, while the last-variant rule looks to the end")
+    func afterAStallOnlyTheNextEightSecondsOfMediaAreJudged() throws {
         // Recovering from a stall, only segment 1 starts within 8 s of the playhead (segment 2 starts at 8). At
         // 0.4 Mbit/s it lands at 5 s against 4 s at 500 kbit/s (1 s late), at 20 s at 2000 kbit/s: recheck at 11.
         #expect(
@@ -163,7 +168,8 @@ struct KeepUpPredictorTests {
                 == .unlikely(recheckAt: 46))
     }
 
-    @Test func fixedThresholdsAfterAStallAskForMore() {
+    @Test("the fixed-threshold predictor asks for 1.5 s to start but 2 s after a stall")
+    func fixedThresholdsAfterAStallAskForMore() {
         let content = try! Content.constantBitrate(ladderKbps: [1000], segmentSeconds: 4, segmentCount: 10)
         var context = KeepUpContext(
             time: 0, bufferSeconds: 1.5, isBufferFull: false, isFullyLoaded: false, isRecoveringFromStall: false,

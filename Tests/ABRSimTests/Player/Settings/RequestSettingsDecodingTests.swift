@@ -6,7 +6,8 @@ import Testing
 
 /// The `requests` key of a player: decoded values and defaults.
 struct RequestSettingsDecodingTests {
-    @Test func everyKeyIsRead() throws {
+    @Test("every key of a player's requests object is read into its settings")
+    func everyKeyIsRead() throws {
         let path = writeFile(
             TestPaths.scratch("requests"), "s.json",
             RequestSettingsFixture.scenario(
@@ -18,7 +19,8 @@ struct RequestSettingsDecodingTests {
         #expect((1...4).map { settings.delay(beforeRetry: $0) } == [0.5, 1.5, 4, 4])
     }
 
-    @Test func anEmptyObjectKeepsTheDefaults() throws {
+    @Test("an empty requests object keeps the default request settings")
+    func anEmptyObjectKeepsTheDefaults() throws {
         let path = writeFile(TestPaths.scratch("requests"), "s.json", RequestSettingsFixture.scenario(requests: "{}"))
         #expect(try ScenarioLoader().load(path).players[0].settings.requests == RequestRetrySettings())
     }
