@@ -3,13 +3,15 @@ import Testing
 @testable import ABRSim
 
 struct RandomSourceTests {
-    @Test func sameSeedGivesSameSequence() {
+    @Test("two random sources with the same seed draw the same sequence")
+    func sameSeedGivesSameSequence() {
         let a = RandomSource(seed: 42)
         let b = RandomSource(seed: 42)
         for _ in 0..<100 { #expect(a.uniform() == b.uniform()) }
     }
 
-    @Test func exponentialDrawsHaveTheirMean() {
+    @Test("200 000 exponential draws have their mean within five standard errors")
+    func exponentialDrawsHaveTheirMean() {
         let source = RandomSource(seed: 7)
         let n = 200_000
         var sum = 0.0

@@ -32,7 +32,8 @@ struct ExpectationDecoderTests {
         }
     }
 
-    @Test func aPlayerDefaultsToEveryPlayerInFileOrder() throws {
+    @Test("an expectation without a player applies to every player in file order, located by its JSON path")
+    func aPlayerDefaultsToEveryPlayerInFileOrder() throws {
         let scenario = try Self.load(#"[{"metric": "startup_s", "max": 2.5}]"#)
         #expect(scenario.expectations.count == 1)
         let expectation = scenario.expectations[0]
@@ -42,7 +43,8 @@ struct ExpectationDecoderTests {
         #expect(expectation.location == "$.expect[0]")
     }
 
-    @Test func policyFiltersMatchTheNameOrTheFullLabel() throws {
+    @Test("an expectation's policy filter matches a player's policy name or its full label")
+    func policyFiltersMatchTheNameOrTheFullLabel() throws {
         let scenario = try Self.load(
             #"""
             [{"policy": "bba", "metric": "avg_bitrate_kbps", "min": 1800},
@@ -53,13 +55,15 @@ struct ExpectationDecoderTests {
         #expect(scenario.expectations[2].bound == .range(min: 0, max: 3))
     }
 
-    @Test func equalsTakesAWordForTextColumnsAndANumberOtherwise() throws {
+    @Test("equals takes a word for a text column and a number for a numeric one")
+    func equalsTakesAWordForTextColumnsAndANumberOtherwise() throws {
         let scenario = try Self.load(
             #"[{"metric": "final_state", "equals": "ended"}, {"metric": "stall_count", "equals": 0}]"#)
         #expect(scenario.expectations.map(\.bound) == [.equalsText("ended"), .equalsNumber(0)])
     }
 
-    @Test func everyMeasuredSummaryColumnIsAMetric() throws {
+    @Test("every measured summary column, and no identity column, can be an expectation's metric")
+    func everyMeasuredSummaryColumnIsAMetric() throws {
         let measured = RunTables.summaryColumns.filter { !["scenario", "player", "policy", "trace"].contains($0) }
         #expect(MetricExpectation.metrics == measured)
         for metric in measured where !MetricExpectation.textColumns.contains(metric) {
@@ -68,7 +72,8 @@ struct ExpectationDecoderTests {
         }
     }
 
-    @Test func aScenarioWithoutExpectHasNoExpectations() throws {
+    @Test("a scenario without an expect list has no expectations")
+    func aScenarioWithoutExpectHasNoExpectations() throws {
         let path = writeFile(
             TestPaths.scratch("expect"), "s.json",
             #"{"network": {"preset": "lte"}, "content": {"ladderKbps": [500], "segmentSeconds": 4, "segments": 1},"#
@@ -121,7 +126,9 @@ struct ExpectationDecoderTests {
         Case(label: "not an array", items: #"{"metric": "stall_count"}"#, mentions: ["$.expect", "an array"]),
     ]
 
-    @Test(arguments: cases) func mistakesNameTheFileAndTheJSONPath(_ testCase: Case) {
+    @Test(
+        "each mistake in an expect list is refused, naming the file, its JSON path and what is wrong", arguments: cases)
+    func mistakesNameTheFileAndTheJSONPath(_ testCase: Case) {
         let error = Self.loadError(testCase.items)
         #expect(error != nil)
         let text = error?.description ?? ""

@@ -22,7 +22,8 @@ struct ExpectationEvaluatorTests {
         try ExpectationEvaluator.evaluate(scenario, report: ScenarioRunner().run(scenario))
     }
 
-    @Test func boundsAreInclusiveAndNeedANumber() {
+    @Test("expectation bounds are inclusive, need a number for a range, and compare words exactly")
+    func boundsAreInclusiveAndNeedANumber() {
         let range = MetricExpectation.Bound.range(min: 1, max: 2)
         #expect(range.holds(for: "1") && range.holds(for: "2") && range.holds(for: "1.5"))
         #expect(!range.holds(for: "0.999") && !range.holds(for: "2.001"))
@@ -34,14 +35,16 @@ struct ExpectationEvaluatorTests {
         #expect(!MetricExpectation.Bound.equalsText("ended").holds(for: "failed"))
     }
 
-    @Test func boundsDescribeThemselvesAsWritten() {
+    @Test("expectation bounds describe themselves as they are written in a scenario")
+    func boundsDescribeThemselvesAsWritten() {
         #expect(MetricExpectation.Bound.range(min: nil, max: 1).description == "max 1")
         #expect(MetricExpectation.Bound.range(min: 1800, max: nil).description == "min 1800")
         #expect(MetricExpectation.Bound.range(min: 0.5, max: 2.5).description == "min 0.5, max 2.5")
         #expect(MetricExpectation.Bound.equalsText("ended").description == "equals ended")
     }
 
-    @Test func handComputedStartupFailsAMaxAndPassesAWiderOne() throws {
+    @Test("a hand-computed 2.1 s startup fails a 1 s maximum and passes 2…2.2, with the PASS and FAIL lines")
+    func handComputedStartupFailsAMaxAndPassesAWiderOne() throws {
         let scenario = try Self.scenario(
             expect: #"""
                 [{"metric": "startup_s", "max": 1}, {"metric": "startup_s", "min": 2, "max": 2.2},
@@ -61,7 +64,8 @@ struct ExpectationEvaluatorTests {
         #expect(results[4].line.hasSuffix("main final_state = ended (equals ended)"))
     }
 
-    @Test func anExpectationForEveryPlayerGivesOneResultPerPlayerInOrder() throws {
+    @Test("an expectation for every player gives one result per player, in order")
+    func anExpectationForEveryPlayerGivesOneResultPerPlayerInOrder() throws {
         let scenario = try Self.scenario(
             expect: #"[{"metric": "segments", "equals": 3}]"#,
             extraPlayers: #", {"id": "second", "policy": "fixed"}"#)
@@ -71,7 +75,8 @@ struct ExpectationEvaluatorTests {
         #expect(results.map(\.passed) == [true, true])
     }
 
-    @Test func aMissingValueFailsWithNoValue() throws {
+    @Test("a metric with no value, the startup of a player never asked to play, fails as no value")
+    func aMissingValueFailsWithNoValue() throws {
         // A player that is never asked to play has no startup: an empty field in summary.csv.
         let scenario = try Self.scenario(
             expect: #"[{"player": "idle", "metric": "startup_s", "max": 100}]"#,
@@ -84,7 +89,8 @@ struct ExpectationEvaluatorTests {
         #expect(results[0].failureMessage == "no value, bound max 100")
     }
 
-    @Test func roundingNeverHidesWhyABoundFailed() {
+    @Test("a displayed value is rounded to three places unless that would hide why a bound failed")
+    func roundingNeverHidesWhyABoundFailed() {
         func result(_ measured: String, _ bound: MetricExpectation.Bound) -> ExpectationResult {
             let expectation = MetricExpectation(metric: "stall_s", bound: bound, players: ["p"])
             return ExpectationResult(

@@ -11,7 +11,8 @@ struct ExpectationSuiteTests {
         #"{"network": {"preset": "wifi"}, "content": {"ladderKbps": [500], "segmentSeconds": 4, "segments": 2},"#
         + #" "players": [{"id": "a", "policy": "fixed"}], "expect": [{"metric": "segments", "equals": 2}]}"#
 
-    @Test func foldersAreSearchedRecursivelyForJSONOnlyInPathOrder() throws {
+    @Test("scenario folders are searched recursively for visible JSON files, once each, in path order")
+    func foldersAreSearchedRecursivelyForJSONOnlyInPathOrder() throws {
         let root = TestPaths.scratch("suite")
         for folder in ["sub/deeper", ".hidden", "b"] {
             try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
@@ -24,14 +25,16 @@ struct ExpectationSuiteTests {
         #expect(files == expected)
     }
 
-    @Test func aMissingPathOrAFolderWithoutScenariosIsAnError() throws {
+    @Test("a missing path or a folder without scenarios is refused")
+    func aMissingPathOrAFolderWithoutScenariosIsAnError() throws {
         let root = TestPaths.scratch("suite")
         writeFile(root, "readme.txt", "no scenarios")
         #expect(throws: InputError.self) { try ExpectationSuite.scenarioFiles([root]) }
         #expect(throws: InputError.self) { try ExpectationSuite.scenarioFiles([root + "/missing.json"]) }
     }
 
-    @Test func resultsKeepFileOrderWhateverTheThreadCount() throws {
+    @Test("a suite's results keep file order and verdicts whatever the thread count")
+    func resultsKeepFileOrderWhateverTheThreadCount() throws {
         let root = TestPaths.scratch("suite")
         for (index, preset) in ["3g", "wifi", "edge", "lte", "dsl"].enumerated() {
             let text = Self.minimal.replacingOccurrences(of: "\"wifi\"", with: "\"\(preset)\"")
@@ -48,7 +51,8 @@ struct ExpectationSuiteTests {
         #expect(serial.map { $0[0].passed } == [false, true, false, true, true])
     }
 
-    @Test func junitEscapesTextAndParsesAsXML() throws {
+    @Test("the JUnit report escapes its text, counts tests and failures, and parses as XML")
+    func junitEscapesTextAndParsesAsXML() throws {
         let report = JUnitReport(
             name: "check <all> & \"more\"",
             suites: [

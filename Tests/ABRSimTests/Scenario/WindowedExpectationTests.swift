@@ -35,7 +35,8 @@ struct WindowedExpectationTests {
             metric, of: player, in: MetricExpectation.Window(fromSeconds: from, toSeconds: to))
     }
 
-    @Test func bitrateIsTheDurationWeightedMeanOfTheSegmentsRequestedInTheWindow() {
+    @Test("windowed bitrate is the duration-weighted mean of the segments requested in the window, abandons left out")
+    func bitrateIsTheDurationWeightedMeanOfTheSegmentsRequestedInTheWindow() {
         // (1000 × 4 + 4000 × 2) / 6 = 2000; the abandoned request does not count.
         #expect(value("avg_bitrate_kbps", 0, 10) == "2000")
         #expect(value("avg_bitrate_kbps", 0, 5) == "1000", "the end is exclusive")
@@ -43,7 +44,8 @@ struct WindowedExpectationTests {
         #expect(value("avg_bitrate_kbps", 5.5, 100) == nil, "no segment: no value")
     }
 
-    @Test func stallsCountWhereTheyBeginAndTheirSecondsAreClipped() {
+    @Test("windowed stalls count where they begin, and their seconds are clipped to the window")
+    func stallsCountWhereTheyBeginAndTheirSecondsAreClipped() {
         #expect(value("stall_count", 0, 8) == "1")
         #expect(value("stall_count", 0, 8.5) == "2")
         #expect(value("stall_count", 4, 8) == "0", "a stall that began before the window is not counted")
@@ -69,7 +71,8 @@ struct WindowedExpectationTests {
         return try ScenarioLoader().load(writeFile(TestPaths.scratch("window"), "window.json", text))
     }
 
-    @Test func aRunWithAnOutageStallsOnceInTheWindowThatHoldsIt() throws {
+    @Test("a run with an outage stalls once, in the window that holds it, with the check lines for windows")
+    func aRunWithAnOutageStallsOnceInTheWindowThatHoldsIt() throws {
         let scenario = try Self.outageScenario(
             expect: #"""
                 [{"metric": "stall_count", "toSeconds": 10, "equals": 0},
@@ -98,23 +101,25 @@ struct WindowedExpectationTests {
         }
     }
 
-    @Test(arguments: [
-        (
-            #"{"metric": "stall_s", "fromSeconds": 20, "toSeconds": 10, "max": 1}"#, "$.expect[0].toSeconds",
-            "toSeconds 10 must be greater than fromSeconds 20"
-        ),
-        (
-            #"{"metric": "stall_s", "fromSeconds": 5, "toSeconds": 5, "max": 1}"#, "$.expect[0].toSeconds",
-            "must be greater"
-        ),
-        (#"{"metric": "stall_s", "fromSeconds": -1, "max": 1}"#, "$.expect[0].fromSeconds", "0 or more"),
-        (
-            #"{"metric": "startup_s", "fromSeconds": 0, "max": 1}"#, "$.expect[0].fromSeconds",
-            "startup_s has no meaning over a window"
-        ),
-        (#"{"metric": "stall_s", "fromSecond": 0, "max": 1}"#, "$.expect[0]", "fromSecond"),
-        (#"{"metric": "stall_s", "toSeconds": "10", "max": 1}"#, "$.expect[0].toSeconds", "expected a number"),
-    ])
+    @Test(
+        "each mistake in an expectation's window is refused, naming its JSON path",
+        arguments: [
+            (
+                #"{"metric": "stall_s", "fromSeconds": 20, "toSeconds": 10, "max": 1}"#, "$.expect[0].toSeconds",
+                "toSeconds 10 must be greater than fromSeconds 20"
+            ),
+            (
+                #"{"metric": "stall_s", "fromSeconds": 5, "toSeconds": 5, "max": 1}"#, "$.expect[0].toSeconds",
+                "must be greater"
+            ),
+            (#"{"metric": "stall_s", "fromSeconds": -1, "max": 1}"#, "$.expect[0].fromSeconds", "0 or more"),
+            (
+                #"{"metric": "startup_s", "fromSeconds": 0, "max": 1}"#, "$.expect[0].fromSeconds",
+                "startup_s has no meaning over a window"
+            ),
+            (#"{"metric": "stall_s", "fromSecond": 0, "max": 1}"#, "$.expect[0]", "fromSecond"),
+            (#"{"metric": "stall_s", "toSeconds": "10", "max": 1}"#, "$.expect[0].toSeconds", "expected a number"),
+        ])
     func windowMistakesNameTheJSONPath(_ item: String, _ path: String, _ words: String) throws {
         let error = try #require(Self.loadError(item))
         #expect(error.description.contains(path), "\(error.description)")

@@ -50,14 +50,17 @@ struct FuzzRegressionTests {
         ("outages-1e300-per-minute.json", "$.network.synthetic.outages.perMinute", "1e-06…10000, found 1e+300"),
     ]
 
-    @Test(.timeLimit(.minutes(10)), arguments: refusedScenarios)
+    @Test(
+        "each fuzz-found scenario asking for unbounded work is refused quickly, naming the key and its bound",
+        .timeLimit(.minutes(10)), arguments: refusedScenarios)
     func scenariosThatAskForUnboundedWorkAreRefused(name: String, location: String, phrase: String) throws {
         let error = try Self.scenarioError(name)
         #expect(error.location == location)
         #expect(error.message.contains(phrase))
     }
 
-    @Test func oneSegmentMoreThanTheLimitIsRefusedEitherWay() {
+    @Test("one segment more than the limit is refused, by count or by duration")
+    func oneSegmentMoreThanTheLimitIsRefusedEitherWay() {
         let limit = Content.maximumSegmentCount
         #expect(throws: InputError.self) {
             try Content.constantBitrate(ladderKbps: [100], segmentSeconds: 1, segmentCount: limit + 1)
@@ -67,7 +70,8 @@ struct FuzzRegressionTests {
         }
     }
 
-    @Test func markovVisitsAndOutageIntervalsStopAtTheirLimit() throws {
+    @Test("the Markov visits and outage intervals stop at their limit however tiny the draws")
+    func markovVisitsAndOutageIntervalsStopAtTheirLimit() throws {
         // The generator's second line of defence: a skewed draw cannot run past the cap either.
         let chain = MarkovRateModel(
             states: [
@@ -94,13 +98,16 @@ struct FuzzRegressionTests {
         ("sabre-1e-320-ms.json", "shorter than a microsecond"),
     ]
 
-    @Test(.timeLimit(.minutes(10)), arguments: refusedTraces)
+    @Test(
+        "trace info refuses each fuzz-found trace too long or too short to index, quickly, in one line",
+        .timeLimit(.minutes(10)), arguments: refusedTraces)
     func traceInfoRefusesTracesTooLongOrTooShortToIndex(name: String, phrase: String) throws {
         let error = try Self.traceInfoError(name)
         #expect(error.message.contains(phrase), "\(error)")
     }
 
-    @Test func aCurveCarryingADenormalNumberOfBitsIsRefused() {
+    @Test("a curve of a denormal rate is refused, while a tiny normal rate still inverts exactly")
+    func aCurveCarryingADenormalNumberOfBitsIsRefused() {
         // 1e-320 bit/s for 1 s: pieces per bit overflowed to infinity, so time(atCumulativeBits:) trapped.
         #expect(throws: InputError.self) {
             try CapacityCurve(starts: [0], ratesBps: [1e-300 / 1e20], duration: 1, atEnd: .loop)  // a denormal, 1e-320

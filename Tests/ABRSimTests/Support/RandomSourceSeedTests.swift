@@ -9,7 +9,8 @@ struct RandomSourceSeedTests {
         return (0..<count).map { _ in random.uniform() }
     }
 
-    @Test func seedsTwoToTheThirtyTwoApartDrawDifferently() {
+    @Test("seeds that differ only above their low 32 bits draw differently")
+    func seedsTwoToTheThirtyTwoApartDrawDifferently() {
         for low: UInt64 in [0, 1, 7, 4_294_967_295] {
             let base = Self.draws(low)
             for high: UInt64 in [1, 2, 0xFFFF_FFFF] {
@@ -18,7 +19,8 @@ struct RandomSourceSeedTests {
         }
     }
 
-    @Test func theStateStartsWithTheMixedSeedAndStream() {
+    @Test("the generator state starts with the SplitMix64-mixed seed and stream")
+    func theStateStartsWithTheMixedSeedAndStream() {
         // Words 0–3 are the SplitMix64 finaliser of the seed and of the stream: a bijection, so no two pairs share
         // a state. mix(0) is 0, the finaliser's fixed point; the stream's words are mixed with a constant first.
         let words = RandomSource.stateWords(seed: 1 << 32, stream: 0)
@@ -29,7 +31,8 @@ struct RandomSourceSeedTests {
         #expect(words.count == 624)
     }
 
-    @Test func streamsOfOneSeedDiffer() {
+    @Test("the streams of one seed draw differently from each other and the same each time")
+    func streamsOfOneSeedDiffer() {
         let streams: [RandomStream] = [
             .plain, .syntheticRates(network: 0, stretch: 0), .syntheticRates(network: 0, stretch: 1),
             .syntheticRates(network: 1, stretch: 0), .syntheticOutages(network: 0, stretch: 0),
@@ -39,7 +42,8 @@ struct RandomSourceSeedTests {
         #expect(Self.draws(9, .policy(0xFE57, player: 1)) == Self.draws(9, .policy(0xFE57, player: 1)))
     }
 
-    @Test func drawsAreUniform() {
+    @Test("100 000 draws from a seed above 2^32 have mean 1/2 and fill every tenth evenly")
+    func drawsAreUniform() {
         // 100 000 uniforms from a seed above 2^32: mean 1/2 (standard error 0.0009) and every tenth populated.
         let random = RandomSource(seed: 0xDEAD_BEEF_CAFE, stream: .plain)
         var bins = [Int](repeating: 0, count: 10)

@@ -28,7 +28,8 @@ struct PensieveEngineTests {
     // Chunk 0 rebuffers its whole delay and leaves 4 s; then the buffer grows by 4 − delay ≈ 3.525 s per chunk:
     // 4 + 16·3.525 = 60.4 > 60 at chunk 16, so it sleeps ⌈0.4/0.5⌉·0.5 = 0.5 s → 59.9; afterwards it stays in
     // (59.5, 60]. Reward: 0.75 per chunk, minus 4.3 × chunk 0's delay.
-    @Test func constantLinkMatchesTheHandComputedBufferAndDelays() throws {
+    @Test("on a constant link the Pensieve engine's delays, buffer, sleeps and reward match hand values chunk by chunk")
+    func constantLinkMatchesTheHandComputedBufferAndDelays() throws {
         let trace = try PensieveCookedTrace(name: "flat", times: [0, 1], bandwidthsMbps: [8, 8])
         let run = PensieveProfile.simulate(trace: trace, content: Self.content, policy: FixedPolicy(variant: 1))
         let delaySeconds = 375_000 / 1e6 / 0.95 + 0.08
@@ -50,7 +51,8 @@ struct PensieveEngineTests {
 
     // (0, 1] runs at 0 and is crossed; (1, 2] at 8 Mbit/s delivers 950,000 bytes. Chunk 0 (375,000 bytes) takes
     // 1 + 0.394737 s + 80 ms. Chunk 1 then has 0.605263 s of (1, 2] (575,000 bytes: enough), so 0.394737 s again.
-    @Test func zeroRateIntervalsAreCrossed() throws {
+    @Test("the Pensieve engine crosses zero-rate intervals and wraps the trace, with hand-computed delays")
+    func zeroRateIntervalsAreCrossed() throws {
         let trace = try PensieveCookedTrace(name: "gap", times: [0, 1, 2], bandwidthsMbps: [5, 0, 8])
         let run = PensieveProfile.simulate(trace: trace, content: Self.content, policy: FixedPolicy(variant: 1))
         let transfer = 375_000 / 1e6 / 0.95
@@ -61,7 +63,10 @@ struct PensieveEngineTests {
         #expect(abs(run.chunks[2].delayMs - (1 - 2 * transfer + 1 + 175_000 / 1e6 / 0.95 + 0.08) * 1000) < 1e-6)
     }
 
-    @Test func policiesSeeThePreviousBufferAndExactPensieveSamples() throws {
+    @Test(
+        "under the Pensieve engine a policy sees the previous chunk's buffer and samples that rebuild its delays exactly"
+    )
+    func policiesSeeThePreviousBufferAndExactPensieveSamples() throws {
         let trace = try PensieveCookedTrace(name: "flat", times: [0, 1, 2.5], bandwidthsMbps: [8, 3, 6])
         let policy = RecordingPolicy(variant: 3)
         let run = PensieveProfile.simulate(trace: trace, content: Self.content, policy: policy)
@@ -84,7 +89,8 @@ struct PensieveEngineTests {
         }
     }
 
-    @Test func policySpecDefaultsFillOnlyWhatTheUserLeftOut() throws {
+    @Test("the Pensieve profile's policy defaults fill only the parameters the user left out")
+    func policySpecDefaultsFillOnlyWhatTheUserLeftOut() throws {
         let bba = PensieveProfile.policySpecDefaults(try PolicySpec.parse("bba(cushion=12)"))
         #expect(bba.label == "bba(cushion=12,reservoir=5)")
         let mpc = PensieveProfile.policySpecDefaults(try PolicySpec.parse("robust-mpc"))
@@ -93,7 +99,8 @@ struct PensieveEngineTests {
         #expect(PensieveProfile.policySpecDefaults(try PolicySpec.parse("fixed")) == (try PolicySpec.parse("fixed")))
     }
 
-    @Test func cookedTraceErrorsNameTheProblem() {
+    @Test("a cooked trace of one point, of no bandwidth after the start, or going back in time is refused")
+    func cookedTraceErrorsNameTheProblem() {
         #expect(throws: InputError.self) {
             try PensieveCookedTrace(name: "one", times: [0], bandwidthsMbps: [1])
         }

@@ -57,10 +57,12 @@ struct PensieveOptimumTests {
             .totalReward
     }
 
-    @Test(arguments: [
-        "norway_ferry_10", "norway_metro_7", "norway_tram_54", "norway_bus_10", "norway_bus_15", "norway_car_1",
-        "norway_train_13", "norway_tram_10",
-    ])
+    @Test(
+        "the Pensieve optimum of six chunks equals exhaustive search and its plan replays to its reward",
+        arguments: [
+            "norway_ferry_10", "norway_metro_7", "norway_tram_54", "norway_bus_10", "norway_bus_15", "norway_car_1",
+            "norway_train_13", "norway_tram_10",
+        ])
     func sixChunksMatchTheExhaustiveSearch(name: String) throws {
         let trace = try Self.trace(name)
         let (variants, reward) = PensieveOptimum.solve(trace: trace, content: Self.content, chunkCount: 6)
@@ -71,7 +73,9 @@ struct PensieveOptimumTests {
 
     /// Eighteen chunks on a two-variant ladder (2^17 plans): long enough for the buffer to reach the 60 s cap
     /// and sleep, the one step the pruning relies on most.
-    @Test(arguments: ["norway_ferry_10", "norway_car_1"])
+    @Test(
+        "the Pensieve optimum of 18 chunks that reach the buffer cap equals exhaustive search and replays",
+        arguments: ["norway_ferry_10", "norway_car_1"])
     func sessionsThatReachTheCapMatchTheExhaustiveSearch(name: String) throws {
         let trace = try Self.trace(name)
         let content = try Self.subLadder([0, 5])
@@ -91,7 +95,9 @@ struct PensieveOptimumTests {
 
     /// The relaxed bound is the exhaustive optimum of the model without the sleep's rounding (so the search is
     /// exact there) and at least the real model's optimum, on sessions whose buffer reaches the cap and sleeps.
-    @Test(arguments: ["norway_ferry_10", "norway_car_1"])
+    @Test(
+        "the unrounded bound equals the exhaustive optimum without sleep rounding and bounds the real one",
+        arguments: ["norway_ferry_10", "norway_car_1"])
     func theUnroundedBoundIsExactAndBoundsTheRealOptimum(name: String) throws {
         let trace = try Self.trace(name)
         let content = try Self.subLadder([0, 5])
@@ -104,7 +110,8 @@ struct PensieveOptimumTests {
 
     /// Without rounding the sleep is exactly the excess over the cap: the buffer ends at 60 s, where the real
     /// model leaves it up to 500 ms below.
-    @Test func theUnroundedSleepLeavesTheBufferAtTheCap() throws {
+    @Test("without rounding the sleep leaves the buffer at the 60 s cap, where rounding leaves it within 500 ms below")
+    func theUnroundedSleepLeavesTheBufferAtTheCap() throws {
         let trace = try Self.trace("norway_ferry_10")
         var rounded = PensieveEngine(trace: trace)
         var exact = PensieveEngine(trace: trace)
@@ -125,7 +132,8 @@ struct PensieveOptimumTests {
     }
 
     /// The certificate counts the traces where the plan meets the bound, and the largest gap elsewhere.
-    @Test func theCertificateReportsTheGapToTheBound() throws {
+    @Test("the optimum's certificate counts the traces where the plan meets the bound and gives the largest gap")
+    func theCertificateReportsTheGapToTheBound() throws {
         let names = ["norway_ferry_10", "norway_car_1"]
         let content = try Self.subLadder([0, 5])
         var rewards: [String: Double] = [:]
@@ -181,5 +189,6 @@ struct PensieveOptimumTests {
         #expect(all.isEmpty, "\(all.count) shortfalls: \(all.prefix(10))")
     }
 
-    @Test func optimumBoundsEveryPolicyOnEveryTestTrace() throws { try Self.checkBound(chunks: 8) }
+    @Test("under the Pensieve profile the optimum scores at least every built-in policy on all 142 test traces")
+    func optimumBoundsEveryPolicyOnEveryTestTrace() throws { try Self.checkBound(chunks: 8) }
 }

@@ -31,7 +31,8 @@ struct PensieveProfileTests {
         }
     }
 
-    @Test func bufferBasedMatchesEveryReferenceTrace() throws {
+    @Test("the Pensieve profile's BBA matches the totals of Pensieve's simulator on all 71 reference traces")
+    func bufferBasedMatchesEveryReferenceTrace() throws {
         let totals = try Data.totals("bb_test.csv")
         #expect(totals.count == 71)
         for expected in totals {
@@ -39,14 +40,16 @@ struct PensieveProfileTests {
         }
     }
 
-    @Test func bufferBasedMatchesReferenceChunkRows() throws {
+    @Test("the Pensieve profile's BBA matches Pensieve's chunk rows on three traces")
+    func bufferBasedMatchesReferenceChunkRows() throws {
         let chunks = try Data.chunks("bb_test_chunks.csv")
         for name in ["norway_bus_10", "norway_ferry_11", "norway_tram_54"] {
             checkChunks(try Data.run("bba", trace: name), try #require(chunks[name]))
         }
     }
 
-    @Test func robustMPCMatchesReferenceTraces() throws {
+    @Test("the Pensieve profile's RobustMPC matches the totals of Pensieve's simulator on all 71 reference traces")
+    func robustMPCMatchesReferenceTraces() throws {
         let totals = try Data.totals("robustmpc_test.csv")
         #expect(totals.count == 71)
         // All 71 take about 1.5 s in a debug build, thanks to the pruned search.
@@ -55,7 +58,8 @@ struct PensieveProfileTests {
         }
     }
 
-    @Test func robustMPCMatchesReferenceChunkRows() throws {
+    @Test("the Pensieve profile's RobustMPC matches Pensieve's chunk rows on three traces")
+    func robustMPCMatchesReferenceChunkRows() throws {
         let chunks = try Data.chunks("robustmpc_test_chunks.csv")
         for name in ["norway_bus_10", "norway_car_2", "norway_train_13"] {
             checkChunks(try Data.run("robust-mpc", trace: name), try #require(chunks[name]))

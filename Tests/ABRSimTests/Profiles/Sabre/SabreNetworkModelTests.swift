@@ -33,7 +33,8 @@ struct SabreNetworkModelTests {
     // Period 0: 100 ms, 1000 kbit/s, latency 80 ms; period 1: 1000 ms, 2000 kbit/s, latency 40 ms.
     // After 60 ms, 40 ms of period 0 remain: the latency uses them for 40/80 = half of itself, the other half
     // at period 1's 40 ms is 20 ms: 60 ms in all. Then 20,000 bits at 2000 bits/ms: 10 ms.
-    @Test func latencyIsSplitProRataAcrossAPeriodBoundary() {
+    @Test("sabre's latency is split pro rata across a network period boundary, as worked by hand")
+    func latencyIsSplitProRataAcrossAPeriodBoundary() {
         let sim = Self.simulation([
             SabreNetworkPeriod(durationMs: 100, bandwidthKbps: 1000, latencyMs: 80),
             SabreNetworkPeriod(durationMs: 1000, bandwidthKbps: 2000, latencyMs: 40),
@@ -48,7 +49,8 @@ struct SabreNetworkModelTests {
     }
 
     // One period of 1000 ms at 1000 kbit/s, no latency: 2,500,000 bits take 2500 ms, looping twice.
-    @Test func theTraceLoops() {
+    @Test("sabre's network trace loops when a download outlasts it")
+    func theTraceLoops() {
         let sim = Self.simulation([SabreNetworkPeriod(durationMs: 1000, bandwidthKbps: 1000, latencyMs: 0)])
         let metric = sim.download(size: 2_500_000, index: 0, quality: 0, bufferLevel: 0, check: .none)
         #expect(metric.time == 2500)
@@ -59,7 +61,8 @@ struct SabreNetworkModelTests {
     // With abandonment checks at 1000 kbit/s and a 20 ms latency, the first step is max(12000 bits, (50 − 20) ms ×
     // 1000) = 30,000 bits (30 ms); then 50,000-bit steps of 50 ms. At 100 kbit/s the 12,000-bit floor rules:
     // 120 ms steps.
-    @Test func progressStepsAreAtLeast12000BitsAnd50Ms() {
+    @Test("sabre's progress reports come every 50 ms and at least 12,000 bits")
+    func progressStepsAreAtLeast12000BitsAnd50Ms() {
         let fast = Self.simulation([SabreNetworkPeriod(durationMs: 10_000, bandwidthKbps: 1000, latencyMs: 20)])
         let recorder = Recorder()
         fast.abr = recorder
@@ -78,7 +81,8 @@ struct SabreNetworkModelTests {
 
     // A bandwidth-0 period is waited out whole while the 12,000-bit floor is owed, and the first step then ends
     // at the floor: 500 ms + 12 ms. Then 50,000-bit steps of 50 ms; the last 38,000 bits take 38 ms.
-    @Test func aZeroBandwidthPeriodIsWaitedOut() {
+    @Test("a zero-bandwidth sabre period is waited out whole before the first progress report")
+    func aZeroBandwidthPeriodIsWaitedOut() {
         let sim = Self.simulation([
             SabreNetworkPeriod(durationMs: 500, bandwidthKbps: 0, latencyMs: 0),
             SabreNetworkPeriod(durationMs: 10_000, bandwidthKbps: 1000, latencyMs: 0),
@@ -93,7 +97,10 @@ struct SabreNetworkModelTests {
 
     // The buffer plays segment by segment: 4 s from one 3 s segment is 3 s played and 1 s of rebuffering, one
     // event; time passing on an empty buffer adds stall time but no event.
-    @Test func rebufferEventsCountOnlyWhenADrainEmptiesTheBuffer() {
+    @Test(
+        "a sabre rebuffer event counts only when a drain empties the buffer, and switches are credited as segments start"
+    )
+    func rebufferEventsCountOnlyWhenADrainEmptiesTheBuffer() {
         let sim = Self.simulation([SabreNetworkPeriod(durationMs: 1000, bandwidthKbps: 1000, latencyMs: 0)])
         sim.bufferContents = [1]
         sim.depleteBuffer(1000)
@@ -113,7 +120,8 @@ struct SabreNetworkModelTests {
 
     // EWMA with half-lives 3 s and 8 s after one 1000 ms download at 1000 kbit/s, latency 100 ms: both
     // bias-corrected averages equal the sample exactly.
-    @Test func ewmaIsBiasCorrected() {
+    @Test("sabre's EWMA is bias-corrected and takes the lower average, and its sliding window the lower mean")
+    func ewmaIsBiasCorrected() {
         let ewma = SabreEWMA(halfLifeSeconds: [3, 8], segmentTime: 3000)
         let first = ewma.push(time: 1000, throughput: 1000, latency: 100)
         #expect(abs(first.throughput - 1000) < 1e-9 && abs(first.latency - 100) < 1e-9)

@@ -4,7 +4,8 @@ import Testing
 
 /// Python's `repr`, `%d`, `%f` and `round`, checked against what Python 3.11 prints for the same doubles.
 struct SabrePythonFormatTests {
-    @Test func reprIsPythonsShortestRoundTrip() {
+    @Test("repr of a double gives Python's shortest round-trip text")
+    func reprIsPythonsShortestRoundTrip() {
         let cases: [(Double, String)] = [
             (30000, "30000.0"), (60000, "60000.0"), (1e16, "1e+16"), (1_234_567_890_123_456, "1234567890123456.0"),
             (0.0001, "0.0001"), (0.00001, "1e-05"), (0.1 + 0.2, "0.30000000000000004"), (1.5e-7, "1.5e-07"),
@@ -14,7 +15,8 @@ struct SabrePythonFormatTests {
         for (value, text) in cases { #expect(PythonFormat.repr(value) == text, "\(value)") }
     }
 
-    @Test func percentDTruncatesAndPercentFRoundsExactly() {
+    @Test("%d truncates, %f rounds exactly to six decimals, and round ties to even, as Python does")
+    func percentDTruncatesAndPercentFRoundsExactly() {
         #expect(PythonFormat.percentD(2.9) == "2")
         #expect(PythonFormat.percentD(-2.9) == "-2")
         #expect(PythonFormat.percentD(-0.3) == "0")

@@ -63,7 +63,8 @@ struct SabreReferenceTests {
         }
     }
 
-    @Test func all369SharedReferenceRunsMatchEveryMetric() throws {
+    @Test("all 369 shared sabre reference runs match every metric to the printed digit")
+    func all369SharedReferenceRunsMatchEveryMetric() throws {
         let table = try Self.table(Self.fixtures + "/results.csv")
         #expect(table.rows.count == 369)
         let column = { (name: String) in table.columns.firstIndex(of: name)! }
@@ -93,7 +94,8 @@ struct SabreReferenceTests {
         #expect(exact == 369 * 24)
     }
 
-    @Test func extraRunsOnOtherNetworksMoviesAndFlagsMatch() throws {
+    @Test("the extra sabre runs over other networks, movies and flags match every metric within 1e-6")
+    func extraRunsOnOtherNetworksMoviesAndFlagsMatch() throws {
         let table = try Self.table(Self.fixtures + "/extra/extra.csv")
         #expect(table.rows.count >= 100)
         let runner = Runner()
@@ -112,7 +114,8 @@ struct SabreReferenceTests {
         }
     }
 
-    @Test func verboseLogsMatchSabreLineForLine() throws {
+    @Test("sabre's verbose logs, abandonments included, are matched line for line")
+    func verboseLogsMatchSabreLineForLine() throws {
         let runs = try String(decoding: InputFile.readAll(Self.fixtures + "/verbose/runs.txt"), as: UTF8.self)
         let runner = Runner()
         var abandonments = 0

@@ -37,7 +37,8 @@ private func expectError(
 }
 
 struct JSONParserTests {
-    @Test func parsesEveryKindOfValue() throws {
+    @Test("every kind of JSON value parses to its value, nested and empty ones included")
+    func parsesEveryKindOfValue() throws {
         let value = try parse(#" { "a": [1, -2.5, true, false, null], "b": {"c": "d"}, "e": [], "f": {} } "#)
         let expected = JSONValue.object(
             JSONObject([
@@ -49,7 +50,8 @@ struct JSONParserTests {
         #expect(value == expected)
     }
 
-    @Test func keepsObjectKeysInDocumentOrder() throws {
+    @Test("object keys keep their document order and look up by name")
+    func keepsObjectKeysInDocumentOrder() throws {
         guard case .object(let object) = try parse(#"{"zeta": 1, "alpha": 2, "mid": 3}"#) else {
             Issue.record("not an object")
             return
@@ -59,14 +61,16 @@ struct JSONParserTests {
         #expect(object["missing"] == nil)
     }
 
-    @Test func parsesScalarDocuments() throws {
+    @Test("a document may be a lone number, string, null or boolean")
+    func parsesScalarDocuments() throws {
         #expect(try parse("42") == .number(42))
         #expect(try parse(" \"x\" ") == .string("x"))
         #expect(try parse("null") == .null)
         #expect(try parse("true\r\n") == .bool(true))
     }
 
-    @Test func unescapesTrickyStrings() throws {
+    @Test("escapes, unicode escapes, surrogate pairs and raw UTF-8 in strings are decoded")
+    func unescapesTrickyStrings() throws {
         #expect(try parse(#""a\"b\\c\/d\b\f\n\r\t""#) == .string("a\"b\\c/d\u{8}\u{C}\n\r\t"))
         #expect(try parse(#""\u0041\u00e9\u20AC\u0000""#) == .string("Aé€\u{0}"))
         #expect(try parse(#""\uD83D\uDE00 smile""#) == .string("😀 smile"))
@@ -75,14 +79,16 @@ struct JSONParserTests {
         #expect(try parse("\"mixed é\\n😀\"") == .string("mixed é\n😀"))
     }
 
-    @Test func roundTripsStringsThroughTheQuoter() throws {
+    @Test("strings written by the JSON quoter parse back as themselves")
+    func roundTripsStringsThroughTheQuoter() throws {
         let samples = ["plain", "quote \" and \\ backslash", "tab\tnew\nline\r", "\u{1} control", "é 😀 日本"]
         for sample in samples {
             #expect(try parse(JSONString.quoted(sample)) == .string(sample))
         }
     }
 
-    @Test func parsesNumbers() throws {
+    @Test("numbers parse as the nearest double, negative zero, exponents and underflow included")
+    func parsesNumbers() throws {
         guard case .number(let negativeZero) = try parse("-0") else {
             Issue.record("not a number")
             return
@@ -99,19 +105,22 @@ struct JSONParserTests {
         #expect(try parse("[0,-1,10]") == .array([.number(0), .number(-1), .number(10)]))
     }
 
-    @Test func skipsAByteOrderMark() throws {
+    @Test("a byte-order mark is skipped, and columns after it count from the document")
+    func skipsAByteOrderMark() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)
         #expect(try JSONParser.parse(bytes, file: "bom.json") == .object(JSONObject([("a", .number(1))])))
         let bad: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1,]".utf8)
         #expect(parseError(bad)?.location == "line 1, column 3")
     }
 
-    @Test func rejectsAnEmptyDocument() {
+    @Test("an empty or blank document is refused at the end of the input")
+    func rejectsAnEmptyDocument() {
         expectError("", at: "line 1, column 1", containing: "empty document")
         expectError("  \n\t\n", at: "line 3, column 1", containing: "empty document")
     }
 
-    @Test func rejectsInvalidUTF8() {
+    @Test("invalid, surrogate, overlong or stray UTF-8 is refused at its column")
+    func rejectsInvalidUTF8() {
         let inString: [UInt8] = Array("[\"ab".utf8) + [0xC3, 0x28] + Array("\"]".utf8)
         let error = parseError(inString)
         #expect(error?.location == "line 1, column 5")
@@ -124,12 +133,14 @@ struct JSONParserTests {
         #expect(parseError(outside)?.message.contains("invalid UTF-8") == true)
     }
 
-    @Test func rejectsUnterminatedStrings() {
+    @Test("an unterminated string is refused where it opens")
+    func rejectsUnterminatedStrings() {
         expectError("{\"a\": \"abc", at: "line 1, column 7", containing: "unterminated string")
         expectError("[\"ab\\", at: "line 1, column 2", containing: "unterminated string")
     }
 
-    @Test func rejectsBadEscapes() {
+    @Test("a bad escape, hex sequence or lone surrogate is refused at the string")
+    func rejectsBadEscapes() {
         expectError(#"["a\x"]"#, at: "line 1, column 4", containing: "invalid escape '\\x'")
         expectError(#"["\u12G4"]"#, at: "line 1, column 3", containing: "expected four hex digits")
         expectError(#"["\uD83D"]"#, at: "line 1, column 3", containing: "lone high surrogate \\uD83D")
@@ -138,23 +149,27 @@ struct JSONParserTests {
         expectError(#"["ok", "\uDE00"]"#, at: "line 1, column 9", containing: "lone low surrogate \\uDE00")
     }
 
-    @Test func rejectsControlCharactersInStrings() {
+    @Test("a raw control character in a string is refused, named by its code point")
+    func rejectsControlCharactersInStrings() {
         expectError("[\"a\tb\"]", at: "line 1, column 4", containing: "control character U+0009")
         expectError("{\"k\": \"line\nbreak\"}", at: "line 1, column 12", containing: "control character U+000A")
     }
 
-    @Test func rejectsTrailingCommas() {
+    @Test("a trailing comma in an array or object is refused at the comma")
+    func rejectsTrailingCommas() {
         expectError("[1, 2,]", at: "line 1, column 6", containing: "trailing comma before ']'")
         expectError("{\n  \"a\": 1,\n}", at: "line 2, column 9", containing: "trailing comma before '}'")
     }
 
-    @Test func rejectsTrailingGarbage() {
+    @Test("anything after the end of the document is refused where it starts")
+    func rejectsTrailingGarbage() {
         expectError("{} x", at: "line 1, column 4", containing: "unexpected 'x' after the end of the document")
         expectError("1 2", at: "line 1, column 3", containing: "after the end of the document")
         expectError("[1]]", at: "line 1, column 4", containing: "after the end of the document")
     }
 
-    @Test func rejectsNumbersThatAreNotJSON() {
+    @Test("leading zeros, NaN, Infinity and other numbers JSON does not allow are refused")
+    func rejectsNumbersThatAreNotJSON() {
         expectError("[01]", at: "line 1, column 2", containing: "leading zero")
         expectError("[-012]", at: "line 1, column 2", containing: "leading zero")
         expectError("[NaN]", at: "line 1, column 2", containing: "invalid value 'NaN'")
@@ -168,22 +183,26 @@ struct JSONParserTests {
         expectError("[0x10]", at: "line 1, column 3", containing: "unexpected 'x'")
     }
 
-    @Test func rejectsNumbersThatOverflow() {
+    @Test("a number beyond the double range is refused as out of range")
+    func rejectsNumbersThatOverflow() {
         expectError("{\"a\":\n  1e999}", at: "line 2, column 3", containing: "number out of range")
         expectError("[-1e400]", at: "line 1, column 2", containing: "number out of range")
     }
 
-    @Test func rejectsDuplicateKeys() {
+    @Test("a key repeated in one object is refused at its second occurrence")
+    func rejectsDuplicateKeys() {
         expectError("{\"x\": 1,\n \"y\": 2,\n \"x\": 3}", at: "line 3, column 2", containing: "duplicate key \"x\"")
         expectError(#"{"a": {"b": 1, "b": 1}}"#, at: "line 1, column 16", containing: "duplicate key \"b\"")
     }
 
-    @Test func allowsTheSameKeyInDifferentObjects() throws {
+    @Test("the same key in different objects is accepted")
+    func allowsTheSameKeyInDifferentObjects() throws {
         let value = try parse(#"[{"x": 1}, {"x": 2}]"#)
         #expect(value == .array([.object(JSONObject([("x", .number(1))])), .object(JSONObject([("x", .number(2))]))]))
     }
 
-    @Test func limitsNestingDepth() throws {
+    @Test("64 levels of nesting parse and 65 are refused, as is any smaller limit exceeded")
+    func limitsNestingDepth() throws {
         let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(throws: Never.self) { try parse(deepest) }
         let tooDeep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
@@ -193,16 +212,19 @@ struct JSONParserTests {
         #expect(custom.location == "line 1, column 13")
     }
 
-    @Test func countsCRLFAsOneLineEnd() {
+    @Test("a CR, LF or CRLF counts as one line end in error locations")
+    func countsCRLFAsOneLineEnd() {
         expectError("{\r\n\"a\": 1,\r\n\"a\": 2}", at: "line 3, column 1", containing: "duplicate key")
         expectError("[\r1,\r\n2,\n\r]", at: "line 3, column 2", containing: "trailing comma")
     }
 
-    @Test func countsColumnsInCharactersNotBytes() {
+    @Test("error columns count characters, not bytes")
+    func countsColumnsInCharactersNotBytes() {
         expectError("[\"é😀\", x]", at: "line 1, column 8", containing: "invalid value 'x'")
     }
 
-    @Test func reportsStructuralErrors() {
+    @Test("each structural mistake is refused with its line, column and what was expected")
+    func reportsStructuralErrors() {
         expectError("[1 2]", at: "line 1, column 4", containing: "expected ',' or ']'")
         expectError("{\"a\" 1}", at: "line 1, column 6", containing: "expected ':'")
         expectError("{1: 2}", at: "line 1, column 2", containing: "expected a string key")
@@ -214,12 +236,14 @@ struct JSONParserTests {
         expectError("[}", at: "line 1, column 2", containing: "unexpected '}', expected a value")
     }
 
-    @Test func errorDescriptionNamesFileLineAndColumn() {
+    @Test("a JSON error is described as file, line and column, then the problem")
+    func errorDescriptionNamesFileLineAndColumn() {
         let error = parseError("[1,\n  ]")
         #expect(error?.description == "test.json: line 1, column 3: trailing comma before ']'")
     }
 
-    @Test func parsesAFileFromDisk() throws {
+    @Test("a JSON file is parsed from disk with its keys in order")
+    func parsesAFileFromDisk() throws {
         let movie = try JSONParser.parseFile(TestPaths.data + "/content/sabre/bbb.json")
         guard case .object(let object) = movie else {
             Issue.record("not an object")
@@ -228,13 +252,15 @@ struct JSONParserTests {
         #expect(object.keys == ["segment_duration_ms", "bitrates_kbps", "segment_sizes_bits"])
     }
 
-    @Test func reportsAMissingFile() {
+    @Test("a missing JSON file is refused as no such file")
+    func reportsAMissingFile() {
         #expect(throws: InputError(file: "/nonexistent/x.json", "no such file")) {
             try JSONParser.parseFile("/nonexistent/x.json")
         }
     }
 
-    @Test func parsesALargeDocumentQuickly() throws {
+    @Test("a 7 MB document of 100 000 objects parses within the time limit")
+    func parsesALargeDocumentQuickly() throws {
         var text = "["
         for index in 0..<100_000 {
             if index > 0 { text += ",\n" }

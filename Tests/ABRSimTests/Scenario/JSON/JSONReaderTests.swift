@@ -21,7 +21,8 @@ private func thrown<T>(_ body: () throws -> T, sourceLocation: SourceLocation = 
 }
 
 struct JSONReaderTests {
-    @Test func readsTypedValuesWithPaths() throws {
+    @Test("the JSON reader reads each typed value with its JSON path, and finish accepts every key read")
+    func readsTypedValuesWithPaths() throws {
         let scenario = try root(
             #"{"name": "wifi", "seed": 7, "rate": 2.5, "live": false, "ladder": [300, 750.5], "tags": ["a", "b"]}"#)
         let object = try scenario.object()
@@ -39,7 +40,8 @@ struct JSONReaderTests {
         #expect(throws: Never.self) { try object.finish() }
     }
 
-    @Test func buildsNestedPaths() throws {
+    @Test("nested readers build their JSON paths, quoting keys that are not identifiers")
+    func buildsNestedPaths() throws {
         let document = try root(#"{"players": [{"policy": {"name": "bola"}}, {"my key": {"x-y": 1, "_ok9": 2}}]}"#)
         let players = try document.object().required("players").array()
         let policy = try players[0].object().required("policy")
@@ -51,7 +53,8 @@ struct JSONReaderTests {
         #expect(try odd.object().required("_ok9").path == #"$.players[1]["my key"]._ok9"#)
     }
 
-    @Test func quotesKeysThatAreNotIdentifiers() {
+    @Test("a JSON path quotes keys that are not identifiers, escaping quotes")
+    func quotesKeysThatAreNotIdentifiers() {
         #expect(JSONPath.key("$", "abc_1") == "$.abc_1")
         #expect(JSONPath.key("$", "1abc") == #"$["1abc"]"#)
         #expect(JSONPath.key("$", "") == #"$[""]"#)
@@ -59,7 +62,8 @@ struct JSONReaderTests {
         #expect(JSONPath.key("$.a", #"say "hi""#) == #"$.a["say \"hi\""]"#)
     }
 
-    @Test func namesTheTypesInMismatchMessages() throws {
+    @Test("a type mismatch names the type expected and the kind found, at its path")
+    func namesTheTypesInMismatchMessages() throws {
         let document = try root(#"{"s": "x", "n": 1, "t": true, "z": null, "a": [], "o": {}}"#)
         let object = try document.object()
         let cases: [(String, (JSONReader) throws -> Void, String)] = [
@@ -78,7 +82,8 @@ struct JSONReaderTests {
         }
     }
 
-    @Test func checksNumberRanges() throws {
+    @Test("number reads check their ranges and wholeness, naming the value found")
+    func checksNumberRanges() throws {
         let document = try root(#"{"zero": 0, "neg": -1.5, "frac": 2.5, "big": 1e300, "whole": 3.0, "negInt": -4}"#)
         let object = try document.object()
         #expect(try object.required("zero").nonNegativeDouble() == 0)
@@ -95,18 +100,21 @@ struct JSONReaderTests {
         #expect(thrown { try object.required("zero").positiveInt() }?.location == "$.zero")
     }
 
-    @Test func rejectsNonFiniteNumbersBuiltInMemory() {
+    @Test("a non-finite number built in memory is refused as not finite")
+    func rejectsNonFiniteNumbersBuiltInMemory() {
         let reader = JSONReader(.number(.infinity), file: "f", path: "$.x")
         #expect(thrown { try reader.positiveDouble() }?.message == "expected a finite number, found inf")
     }
 
-    @Test func reportsMissingKeysAtTheObject() throws {
+    @Test("a missing key is reported at the object that lacks it")
+    func reportsMissingKeysAtTheObject() throws {
         let players = try root(#"{"players": [{"policy": "bola"}]}"#).object().required("players").array()
         let error = thrown { try players[0].object().required("priority") }
         #expect(error?.description == #"scenario.json: $.players[0]: missing key "priority""#)
     }
 
-    @Test func reportsUnknownKeysWithTheExpectedOnes() throws {
+    @Test("an unknown key is reported at its object with the keys expected")
+    func reportsUnknownKeysWithTheExpectedOnes() throws {
         let players = try root(#"{"players": [{"a": 1, "foo": 2, "c": 3}]}"#).object().required("players").array()
         let player = try players[0].object()
         _ = try player.required("a")
@@ -118,13 +126,15 @@ struct JSONReaderTests {
         #expect(error?.description == #"scenario.json: $.players[0]: unknown key "foo" (expected one of: a, b, c)"#)
     }
 
-    @Test func listsEveryUnknownKeyInDocumentOrder() throws {
+    @Test("every unknown key is listed in document order")
+    func listsEveryUnknownKeyInDocumentOrder() throws {
         let object = try root(#"{"zz": 1, "known": 2, "aa": 3}"#).object()
         _ = object.optional("known")
         #expect(thrown { try object.finish() }?.message == #"unknown keys "zz", "aa" (expected one of: known)"#)
     }
 
-    @Test func hasDoesNotMarkAKeyKnown() throws {
+    @Test("asking whether a key is present does not mark it known, but marking it does")
+    func hasDoesNotMarkAKeyKnown() throws {
         let object = try root(#"{"kind": "cbr"}"#).object()
         #expect(object.has("kind"))
         #expect(!object.has("other"))
@@ -133,7 +143,8 @@ struct JSONReaderTests {
         #expect(throws: Never.self) { try object.finish() }
     }
 
-    @Test func optionalReturnsNilForAbsentKeysAndAReaderForNull() throws {
+    @Test("an optional key gives nil when absent and a null reader when null")
+    func optionalReturnsNilForAbsentKeysAndAReaderForNull() throws {
         let object = try root(#"{"x": null}"#).object()
         #expect(object.optional("missing") == nil)
         let x = object.optional("x")
@@ -142,7 +153,8 @@ struct JSONReaderTests {
         #expect(throws: Never.self) { try object.finish() }
     }
 
-    @Test func reportsKindsThroughPredicates() throws {
+    @Test("each reader answers the kind predicates for its value")
+    func reportsKindsThroughPredicates() throws {
         let values = try root(#"["s", 1, true, null, [], {}]"#).array()
         #expect(values.map(\.isString) == [true, false, false, false, false, false])
         #expect(values.map(\.isNumber) == [false, true, false, false, false, false])
@@ -152,7 +164,8 @@ struct JSONReaderTests {
         #expect(values.map(\.isObject) == [false, false, false, false, false, true])
     }
 
-    @Test func namesTheElementInArrayErrors() throws {
+    @Test("an error in an array names the element's index in its path")
+    func namesTheElementInArrayErrors() throws {
         let ladder = try root(#"{"ladder": [300, "750", 1200]}"#).object().required("ladder")
         let error = thrown { try ladder.doubleArray() }
         #expect(error?.description == "scenario.json: $.ladder[1]: expected a number, found a string")

@@ -12,7 +12,8 @@ struct ScenarioSettingTests {
         }
     }
 
-    @Test func pathsInTheSyntaxOfTheErrorMessages() throws {
+    @Test("--set paths are read in the syntax of the error messages, and malformed ones are refused")
+    func pathsInTheSyntaxOfTheErrorMessages() throws {
         #expect(
             try ScenarioSetting.parsePath("$.players[0].policy", option: "--set") == [
                 .key("players"), .index(0), .key("policy"),
@@ -28,7 +29,8 @@ struct ScenarioSettingTests {
         }
     }
 
-    @Test func valuesAreJSONOrBareWords() throws {
+    @Test("--set values are JSON or else bare words, and broken JSON is refused")
+    func valuesAreJSONOrBareWords() throws {
         #expect(try ScenarioSetting.parse("a=4").value == .number(4))
         #expect(try ScenarioSetting.parse("a=false").value == .bool(false))
         #expect(try ScenarioSetting.parse("a=bba").value == .string("bba"))
@@ -38,7 +40,8 @@ struct ScenarioSettingTests {
         #expect(throws: InputError.self) { try ScenarioSetting.parse("a={") }
     }
 
-    @Test func editsSetEveryElementCreateMissingObjectsAndNameWhereTheyStop() throws {
+    @Test("--set edits every element, creates missing objects and names where an edit cannot go on")
+    func editsSetEveryElementCreateMissingObjectsAndNameWhereTheyStop() throws {
         let every = try ScenarioSetting.parse("players[*].rate=2").apply(to: Self.document, file: "s.json")
         guard case .object(let root) = every, case .array(let players)? = root["players"] else {
             Issue.record("not an object")
@@ -65,7 +68,8 @@ struct ScenarioSettingTests {
         #expect(throughString?.location == "$.players[0].id")
     }
 
-    @Test func anErrorInsideAnEditedValueIsTracedToItsSetting() throws {
+    @Test("a decoding error inside an edited value is traced to the --set that made it")
+    func anErrorInsideAnEditedValueIsTracedToItsSetting() throws {
         let setting = try ScenarioSetting.parse("players[*].rate=x")
         #expect(setting.isCause(ofErrorAt: "$.players[3].rate", message: "expected a number"))
         #expect(setting.isCause(ofErrorAt: "$.players[3].rate.y", message: "…"))
@@ -75,7 +79,8 @@ struct ScenarioSettingTests {
         #expect(typo.isCause(ofErrorAt: "$.players[0]", message: "unknown key \"rat\" (expected one of: …)"))
     }
 
-    @Test func gridAxesRefuseEmptyAndRepeatedValuesAndKeysThatCannotVary() throws {
+    @Test("grid axes refuse empty or repeated values and keys that cannot vary in the run")
+    func gridAxesRefuseEmptyAndRepeatedValuesAndKeysThatCannotVary() throws {
         let axis = try SweepGridAxis.parse("players[*].preferredForwardBufferDuration=10|30|60")
         #expect(axis.values.map(\.value) == [.number(10), .number(30), .number(60)])
         #expect(axis.values.map(\.valueText) == ["10", "30", "60"])
@@ -92,7 +97,8 @@ struct ScenarioSettingTests {
         }
     }
 
-    @Test func theHoldoutSplitIsSeededDisjointAndComplete() throws {
+    @Test("the tune holdout split is seeded, disjoint, complete, in file order and never empty")
+    func theHoldoutSplitIsSeededDisjointAndComplete() throws {
         let files = (0..<10).map { "t\($0)" }
         let split = try TuneNetworks.split(files, holdout: 0.3, seed: 7)
         #expect(split.holdout.count == 3 && split.training.count == 7)
@@ -108,7 +114,8 @@ struct ScenarioSettingTests {
         #expect(throws: InputError.self) { try TuneNetworks.split(files, holdout: 1, seed: 1) }
     }
 
-    @Test func aggregatesOverNetworks() throws {
+    @Test("aggregates over networks are the mean or GSL's percentile, and tuning scores combine by the mean")
+    func aggregatesOverNetworks() throws {
         let values: [Double?] = [4, 1, 3, 2]
         #expect(NetworkAggregate.mean.combine(values) == 2.5)
         // GSL's quantile: sorted 1 2 3 4, position (n − 1)·q: q = 0.1 → 0.3 → 1.3; q = 0.5 → 2.5.

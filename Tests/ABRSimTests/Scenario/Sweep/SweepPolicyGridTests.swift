@@ -5,20 +5,23 @@ import Testing
 struct SweepPolicyGridTests {
     func labels(_ text: String) throws -> [String] { try PolicyGrid.expand(text).map(\.label) }
 
-    @Test func aRangeWithAStepListsEveryValueUpToTheEnd() throws {
+    @Test("a policy grid range lists every step up to its end, with a default step of 1")
+    func aRangeWithAStepListsEveryValueUpToTheEnd() throws {
         #expect(try labels("bba(reservoir=5..15:5)") == ["bba(reservoir=5)", "bba(reservoir=10)", "bba(reservoir=15)"])
         #expect(try labels("bba(reservoir=5..14:5)") == ["bba(reservoir=5)", "bba(reservoir=10)"])
         #expect(try labels("bba(reservoir=1..3)") == ["bba(reservoir=1)", "bba(reservoir=2)", "bba(reservoir=3)"])
         #expect(try labels("bba(reservoir=4..4)") == ["bba(reservoir=4)"])
     }
 
-    @Test func decimalStepsGiveTheValuesAsWrittenNotTheirFloatingPointSums() throws {
+    @Test("decimal grid steps give the values as written, not floating-point sums")
+    func decimalStepsGiveTheValuesAsWrittenNotTheirFloatingPointSums() throws {
         let specs = try PolicyGrid.expand("throughput(safety=0.7..1:0.1)")
         #expect(specs.map(\.label) == (7...10).map { "throughput(safety=\($0 == 10 ? "1" : "0.\($0)"))" })
         #expect(specs[2].parameters[0].value == .number(0.9))
     }
 
-    @Test func alternativesMayBeNumbersOrWords() throws {
+    @Test("grid alternatives may be numbers or words, expanded in order as a product")
+    func alternativesMayBeNumbersOrWords() throws {
         let specs = try PolicyGrid.expand("throughput(estimator=ewma|harmonic,safety=0.8|0.9)")
         #expect(
             specs.map(\.label) == [
@@ -29,12 +32,14 @@ struct SweepPolicyGridTests {
         #expect(specs[2].parameters[0].value == .text("harmonic"))
     }
 
-    @Test func specsWithoutGridsExpandToThemselves() throws {
+    @Test("a policy without a grid expands to itself")
+    func specsWithoutGridsExpandToThemselves() throws {
         #expect(try PolicyGrid.expand("bba") == [PolicySpec(name: "bba")])
         #expect(try PolicyGrid.expand("bba(reservoir=5)") == [PolicySpec.parse("bba(reservoir=5)")])
     }
 
-    @Test func emptyBackwardOrHugeGridsAreRejectedWithTheParameterNamed() throws {
+    @Test("empty, backward, malformed or huge grids are refused, naming the option")
+    func emptyBackwardOrHugeGridsAreRejectedWithTheParameterNamed() throws {
         for (text, message) in [
             ("bba(reservoir=9..1)", "ends below its start"), ("bba(reservoir=1..9:-1)", "step must be > 0"),
             ("bba(reservoir=1..x)", "expected a range"), ("bba(reservoir=a||b)", "alternative is empty"),

@@ -4,7 +4,8 @@ import Testing
 @testable import ABRSim
 
 struct SweepShardTests {
-    @Test func shardsTakeTheRunsCongruentToTheirIndexAndCoverEveryRunOnce() {
+    @Test("each shard takes the runs congruent to its index, and together they cover every run once")
+    func shardsTakeTheRunsCongruentToTheirIndexAndCoverEveryRunOnce() {
         for total in [0, 1, 2, 7, 24, 25] {
             for count in 1...5 {
                 var seen: [Int] = []
@@ -21,7 +22,8 @@ struct SweepShardTests {
         #expect(SweepShard(index: 1, count: 3).runCount(of: 7) == 3)  // runs 0, 3, 6
     }
 
-    @Test func parsingAcceptsKOverNWithinRangeOnly() throws {
+    @Test("a shard parses from K/N with 1 ≤ K ≤ N, and other forms are refused")
+    func parsingAcceptsKOverNWithinRangeOnly() throws {
         #expect(try SweepShard.parse("2/3") == SweepShard(index: 2, count: 3))
         #expect(try SweepShard.parse("1/1") == .whole)
         for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3", ""] {
@@ -29,7 +31,8 @@ struct SweepShardTests {
         }
     }
 
-    @Test func runsAreNumberedTraceMajor() throws {
+    @Test("sweep runs are numbered trace-major, and the manifest lists traces then policies")
+    func runsAreNumberedTraceMajor() throws {
         let fixture = SweepFixture("shard-plan")
         defer { fixture.remove() }
         let scenario = try ScenarioLoader().load(fixture.scenario)

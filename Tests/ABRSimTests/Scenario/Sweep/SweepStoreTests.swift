@@ -11,7 +11,8 @@ struct SweepStoreTests {
 
     func text(_ path: String) -> String { String(decoding: fileBytes(path), as: UTF8.self) }
 
-    @Test func committedRowsSurviveReopeningAndATornTailIsCutOff() throws {
+    @Test("committed sweep rows survive reopening, a torn tail is cut off, and the index and progress add up")
+    func committedRowsSurviveReopeningAndATornTailIsCutOff() throws {
         let directory = TestPaths.scratch("store")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let summaryHeader = RunTables.summaryColumns.joined(separator: ",") + "\n"
@@ -38,7 +39,8 @@ struct SweepStoreTests {
             text(directory + "/.sweep/progress").hasPrefix("done 4\nsummary.csv \(summaryHeader.utf8.count + 12)\n"))
     }
 
-    @Test func anotherManifestOrASecondWriterIsRefused() throws {
+    @Test("a sweep folder is refused to a second writer and to a sweep with another manifest")
+    func anotherManifestOrASecondWriterIsRefused() throws {
         let directory = TestPaths.scratch("store2")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
@@ -58,7 +60,8 @@ struct SweepStoreTests {
         }
     }
 
-    @Test func aStateWithoutProgressStartsAfresh() throws {
+    @Test("a sweep state without a progress file starts afresh")
+    func aStateWithoutProgressStartsAfresh() throws {
         let directory = TestPaths.scratch("store3")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {

@@ -6,7 +6,8 @@ import Testing
 
 /// `abrsim tune --calibrate`: reading measurements, binning shares, and recovering known weights.
 struct TuningCalibrationTests {
-    @Test func calibrationRecoversKnownWeightsWithASmallFitError() throws {
+    @Test("calibration recovers known 1:3:9 weights within 10 % and fits far better than the default table")
+    func calibrationRecoversKnownWeightsWithASmallFitError() throws {
         let directory = TestPaths.scratch("calibrate")
         let path = writeFile(
             directory, "measured.csv",
@@ -28,7 +29,8 @@ struct TuningCalibrationTests {
         #expect(outcome.baseline.score.value! > outcome.best.score.value! * 2)
     }
 
-    @Test func sharesAreComparedBinByBin() throws {
+    @Test("measured shares are compared bin by bin, skipping bins where a player is absent")
+    func sharesAreComparedBinByBin() throws {
         let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         // Bin 0: a 1000, b 3000 (c absent: the bin is skipped). Bin 1: a 1000 and 3000 (mean 2000), b 2000, c 4000.
         let table = CSVTable(
@@ -44,7 +46,8 @@ struct TuningCalibrationTests {
         #expect(fit.measuredShares[0].shares == [0.25, 0.25, 0.5])
     }
 
-    @Test func simulatedBitsAreSpreadOverEachTransfer() throws {
+    @Test("the simulated bits are spread over each transfer's bins, keeping each player's total")
+    func simulatedBitsAreSpreadOverEachTransfer() throws {
         let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         let report = try ScenarioRunner().run(scenario, recordsTimeline: false)
         let table = CSVTable(
@@ -59,7 +62,8 @@ struct TuningCalibrationTests {
         }
     }
 
-    @Test func badMeasurementFilesNameTheFileAndLine() throws {
+    @Test("each mistake in a measurements file is refused, naming the file and line, or the missing bins")
+    func badMeasurementFilesNameTheFileAndLine() throws {
         let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         let directory = TestPaths.scratch("measured")
         let cases: [(String, String)] = [

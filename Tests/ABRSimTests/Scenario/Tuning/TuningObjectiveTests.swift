@@ -7,7 +7,8 @@ import Testing
 struct TuningObjectiveTests {
     static var twoViews: String { TestPaths.packageRoot + "/Tests/Fixtures/tune/two-views.json" }
 
-    @Test func parsesTheIssuesExamples() throws {
+    @Test("the objective examples parse to their goal, aggregate, selectors and constraints, case-insensitive")
+    func parsesTheIssuesExamples() throws {
         let constrained = try TuneObjective.parse(
             "max qoe_lin[main] subject to rebuffer_ratio[tile*] <= 2%", source: "--objective")
         #expect(
@@ -27,7 +28,8 @@ struct TuningObjectiveTests {
                 == TuneObjective(maximises: true, goal: TuneTerm(aggregate: .min, metric: .qoeLinear, selectors: [])))
     }
 
-    @Test func parsesSeveralConstraintsAndRunLevelMetrics() throws {
+    @Test("an objective parses several constraints, run-level metrics and priority selectors")
+    func parsesSeveralConstraintsAndRunLevelMetrics() throws {
         let objective = try TuneObjective.parse(
             "min mean stall_s[a, b*] st jain_throughput >= 0.9, max startup_s <= 2 and stall_count[@low]<=0",
             source: "x")
@@ -39,7 +41,8 @@ struct TuningObjectiveTests {
         #expect(objective.constraints[2].term.selectors == ["@low"])
     }
 
-    @Test func canonicalTextParsesBackToTheSameObjective() throws {
+    @Test("an objective's canonical text parses back to the same objective")
+    func canonicalTextParsesBackToTheSameObjective() throws {
         for text in [
             "max qoe_lin[main] subject to rebuffer_ratio[tile*] <= 2%", "min max stall_s",
             "max mean qoe_hd[a,b] subject to jain_qoe >= 0.5 and sum stall_count <= 3",
@@ -49,7 +52,8 @@ struct TuningObjectiveTests {
         }
     }
 
-    @Test func badExpressionsAreErrorsQuotingTheText() {
+    @Test("each bad objective is refused, quoting the text and saying what was expected")
+    func badExpressionsAreErrorsQuotingTheText() {
         let cases: [(String, String)] = [
             ("", "expected 'max' or 'min'"),
             ("maximum qoe_lin", "expected 'max' or 'min'"),
@@ -73,7 +77,8 @@ struct TuningObjectiveTests {
         }
     }
 
-    @Test func globsMatchAnyRunOfCharacters() {
+    @Test("a player glob's star matches any run of characters, and the rest must match whole")
+    func globsMatchAnyRunOfCharacters() {
         #expect(globMatches("tile*", "tile1"))
         #expect(globMatches("tile*", "tile"))
         #expect(globMatches("*1", "tile1"))
@@ -84,7 +89,8 @@ struct TuningObjectiveTests {
         #expect(!globMatches("t*x", "tile1"))
     }
 
-    @Test func bindingResolvesSelectorsAndRejectsAmbiguousGoals() throws {
+    @Test("binding an objective resolves its selectors to players and refuses goals selecting none or several")
+    func bindingResolvesSelectorsAndRejectsAmbiguousGoals() throws {
         let scenario = try ScenarioLoader().load(Self.twoViews)
         let bound = try TuneObjective.parse("max qoe_lin[@high] subject to stall_s[t*,main] <= 1", source: "x")
             .bind(to: scenario, source: "x")
@@ -98,7 +104,8 @@ struct TuningObjectiveTests {
         } throws: { "\($0)".contains("selects 2 players") }
     }
 
-    @Test func scoresAggregateAndConstrainAsDocumented() throws {
+    @Test("objective scores aggregate players as documented, and constraints add up their violations")
+    func scoresAggregateAndConstrainAsDocumented() throws {
         let scenario = try ScenarioLoader().load(Self.twoViews)
         let report = try ScenarioRunner().run(scenario, recordsTimeline: false)
         let main = report.players[0].summary
@@ -120,7 +127,8 @@ struct TuningObjectiveTests {
         #expect(try score("max sum qoe_lin subject to max stall_s <= 1000").isFeasible)
     }
 
-    @Test func feasiblePointsRankAboveInfeasibleOnes() {
+    @Test("a feasible point ranks above any infeasible one, and then by value in the objective's direction")
+    func feasiblePointsRankAboveInfeasibleOnes() {
         let feasibleLow = TuneScore(value: 1, maximises: true, violation: 0)
         let infeasibleHigh = TuneScore(value: 100, maximises: true, violation: 0.01)
         let infeasibleWorse = TuneScore(value: 100, maximises: true, violation: 0.5)

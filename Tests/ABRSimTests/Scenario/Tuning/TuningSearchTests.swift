@@ -14,7 +14,8 @@ struct TuningSearchTests {
         return try Tuner(scenario: scenario, scoring: .objective(bound), settings: settings, seed: nil, jobs: jobs)
     }
 
-    @Test func nelderMeadFindsTheMinimumOfAQuadratic() {
+    @Test("the Nelder–Mead search finds the minimum of a two-dimensional quadratic within its budget")
+    func nelderMeadFindsTheMinimumOfAQuadratic() {
         let outcome = NelderMead(step: 1, tolerance: 1e-6, maxEvaluations: 500).minimize(from: [5, 5]) { x in
             (x[0] - 1) * (x[0] - 1) + 4 * (x[1] + 2) * (x[1] + 2) + 3
         }
@@ -24,7 +25,8 @@ struct TuningSearchTests {
         #expect(outcome.evaluations <= 500 + 4)
     }
 
-    @Test func nelderMeadWorksInOneDimensionAndKeepsToItsBudget() {
+    @Test("the Nelder–Mead search works in one dimension and stops within one iteration of its budget")
+    func nelderMeadWorksInOneDimensionAndKeepsToItsBudget() {
         let outcome = NelderMead(step: 0.5, tolerance: 1e-8, maxEvaluations: 1000).minimize(from: [0]) { x in
             abs(x[0] - 2.5)
         }
@@ -39,7 +41,8 @@ struct TuningSearchTests {
         #expect(calls >= 10 && calls < 10 + 5)
     }
 
-    @Test func orderedGridsKeepTheLevelsInOrder() {
+    @Test("an ordered weight grid keeps the priority levels in order, and a free one does not")
+    func orderedGridsKeepTheLevelsInOrder() {
         let space = WeightSpace(priorities: [.high, .low, .default], isOrdered: true)
         #expect(space.levels == [.low, .default, .high])
         #expect(space.grid([1, 2, 4]) == [[1, 1], [1, 2], [1, 4], [2, 2], [2, 4], [4, 4]])
@@ -48,7 +51,8 @@ struct TuningSearchTests {
         #expect(WeightSpace(priorities: [.low, .low], isOrdered: true).grid([1, 2]) == [])
     }
 
-    @Test func coordinatesMapToRatiosAndBack() {
+    @Test("search coordinates map to weight ratios and back, folded to stay ordered")
+    func coordinatesMapToRatiosAndBack() {
         let space = WeightSpace(priorities: [.low, .default, .high], isOrdered: true)
         let ratios = space.ratios(at: space.point(ratios: [3, 12]))
         #expect(abs(ratios[0] - 3) < 1e-12 && abs(ratios[1] - 12) < 1e-12)
@@ -60,7 +64,8 @@ struct TuningSearchTests {
         #expect(abs(free.ratios(at: [100])[0] - 1e4) < 1e-6)
     }
 
-    @Test func anUnusedLevelIsMovedBetweenItsNeighboursOnly() {
+    @Test("a priority level no player uses is moved only between its neighbours' weights")
+    func anUnusedLevelIsMovedBetweenItsNeighboursOnly() {
         let space = WeightSpace(priorities: [.low, .high], isOrdered: true)
         let base = PriorityWeights(low: 1, standard: 2, high: 4)
         #expect(space.table(ratios: [1], base: base) == PriorityWeights(low: 1, standard: 1, high: 1))
@@ -69,7 +74,8 @@ struct TuningSearchTests {
         #expect(upper.table(ratios: [3], base: base) == PriorityWeights(low: 1, standard: 1, high: 3))
     }
 
-    @Test func theTunedObjectiveBeatsTheDefaultTableAndIsReproducible() throws {
+    @Test("the tuned weights beat the default table, rerun to their reported value, and repeat with one job")
+    func theTunedObjectiveBeatsTheDefaultTableAndIsReproducible() throws {
         let outcome = try Self.tuner("max sum qoe_lin").run()
         #expect(outcome.baseline.phase == "baseline")
         #expect(outcome.baseline.weights == PriorityWeights())
@@ -87,7 +93,8 @@ struct TuningSearchTests {
         #expect(again.bestIndex == outcome.bestIndex)
     }
 
-    @Test func aConstrainedSearchReturnsAPointMeetingTheConstraint() throws {
+    @Test("a constrained search returns a feasible point no other feasible point beats")
+    func aConstrainedSearchReturnsAPointMeetingTheConstraint() throws {
         let outcome = try Self.tuner("max qoe_lin[main] subject to rebuffer_ratio[tile] <= 2%").run()
         let best = outcome.best
         #expect(best.score.isFeasible)
@@ -97,7 +104,8 @@ struct TuningSearchTests {
         }
     }
 
-    @Test func everyDistinctPointIsSimulatedOnce() throws {
+    @Test("each distinct weight assignment is simulated once, the baseline included")
+    func everyDistinctPointIsSimulatedOnce() throws {
         // Two players, grid {1, 2}, every assignment of three levels: 9 assignments, but weighted sharing only
         // sees each player's weight over the smallest: (1,1), (1,2) or (2,1) — plus the baseline (4,1).
         var settings = TuneSettings()
@@ -110,7 +118,8 @@ struct TuningSearchTests {
         #expect(keys == ["4,1", "1,1", "1,2", "2,1"])
     }
 
-    @Test func scenariosWhereWeightsCannotMatterAreRejected() throws {
+    @Test("tuning is refused where weights cannot matter: equal allocation or a single priority")
+    func scenariosWhereWeightsCannotMatterAreRejected() throws {
         var scenario = try ScenarioLoader().load(Self.twoViews)
         let bound = try TuneObjective.parse("max sum qoe_lin", source: "x").bind(to: scenario, source: "x")
         scenario.allocation = .equal
@@ -127,7 +136,8 @@ struct TuningSearchTests {
 
 /// The acceptance check on the shipped multi-view scenario (about half a second in a debug build).
 struct TuningShippedScenarioTests {
-    @Test func tuningTheShippedScenarioBeatsTheDefaultTableReproducibly() throws {
+    @Test("tuning the shipped multi-view scenario beats the default table under its constraint, reproducibly")
+    func tuningTheShippedScenarioBeatsTheDefaultTableReproducibly() throws {
         // The shipped scenario with the default table (low 1, default 2, high 4) for a baseline.
         var scenario = try ScenarioLoader().load(TestPaths.scenarios + "/multiview-priority.json")
         scenario.priorityWeights = PriorityWeights(low: 1, standard: 2, high: 4)
