@@ -36,7 +36,10 @@ extension BadInputCatalogueTests {
         run("scenario-download-model-unknown.json", "$.players[0].downloadModel.model", "unknown download model"),
     ]
 
-    @Test(arguments: downloadModelCases) func badDownloadModelInputExitsWithStatusTwoNamingThePlace(_ badCase: Case)
+    @Test(
+        "each bad download-model input exits 2 with one stderr line naming the file and the line or JSON path",
+        arguments: downloadModelCases)
+    func badDownloadModelInputExitsWithStatusTwoNamingThePlace(_ badCase: Case)
         throws
     {
         try badInputExitsWithStatusTwoAndOneLineNamingThePlace(badCase)

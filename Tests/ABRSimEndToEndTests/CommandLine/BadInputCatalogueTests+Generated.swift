@@ -48,7 +48,10 @@ extension BadInputCatalogueTests {
             ], mentions: ["big.m3u8", "larger than the 67108864-byte limit"]),
     ]
 
-    @Test(arguments: hugeFileCases) func aOneGigabyteFileIsRefusedQuicklyNamingIt(_ huge: HugeFileCase) throws {
+    @Test(
+        "a 1 GiB input is refused or streamed within 5 s, one line naming it, nothing written", arguments: hugeFileCases
+    )
+    func aOneGigabyteFileIsRefusedQuicklyNamingIt(_ huge: HugeFileCase) throws {
         let scratch = TestPaths.scratch("huge")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let path = writeFile(scratch, huge.name, huge.head)
@@ -83,7 +86,9 @@ extension BadInputCatalogueTests {
         return outcome.status == 0
     }()
 
-    @Test(.enabled(if: canDropPrivileges, "needs util-linux's setpriv when run as root"))
+    @Test(
+        "unreadable traces and scenarios, named directly or by a scenario, are one-line input errors naming them",
+        .enabled(if: canDropPrivileges, "needs util-linux's setpriv when run as root"))
     func unreadableFilesAreInputErrorsNamingThem() throws {
         let scratch = TestPaths.scratch("unreadable")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -143,7 +148,10 @@ extension BadInputCatalogueTests {
             lines: ["format: sabre", "duration_s: 2", "total_bits: 4000000", "min_kbps: 1000", "max_kbps: 3000"]),
     ]
 
-    @Test(arguments: goodCases) func aByteOrderMarkAndCRLFLineEndsAreAccepted(_ good: GoodCase) throws {
+    @Test(
+        "a trace with a byte-order mark and CRLF line ends reads as without them, to the hand-computed figures",
+        arguments: goodCases)
+    func aByteOrderMarkAndCRLFLineEndsAreAccepted(_ good: GoodCase) throws {
         let outcome = try runABRSim(good.arguments, in: Self.fixtures)
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
@@ -156,7 +164,8 @@ extension BadInputCatalogueTests {
         return table.rows.map { Dictionary(uniqueKeysWithValues: zip(table.columns, $0)) }
     }
 
-    @Test func aScenarioAndItsFilesWithBOMAndCRLFRun() throws {
+    @Test("a scenario, trace, size files and playlists with byte-order marks and CRLF line ends run to the end")
+    func aScenarioAndItsFilesWithBOMAndCRLFRun() throws {
         let scratch = TestPaths.scratch("good")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // Scenario, mahimahi trace and Pensieve size files all start with a BOM and end lines with CRLF.
@@ -198,7 +207,8 @@ extension BadInputCatalogueTests {
         return (rows.first ?? [:], reason, seconds)
     }
 
-    @Test func aLoopingTraceOfZerosEndsPromptlyWithThePlayerFailed() throws {
+    @Test("a looping trace of zeros ends the run promptly with the player failed, exit 1")
+    func aLoopingTraceOfZerosEndsPromptlyWithThePlayerFailed() throws {
         let (row, reason, seconds) = try Self.failedRun("scenario-all-zeros-loop.json")
         #expect(seconds < 10 * TestPaths.timeScale)
         #expect(row["final_state"] == "failed")
@@ -207,12 +217,14 @@ extension BadInputCatalogueTests {
         if let summaryReason = row["failure_reason"] { #expect(!summaryReason.isEmpty) }
     }
 
-    @Test(arguments: [
-        ("scenario-external-policy-crashes.json", "closed its output"),
-        ("scenario-external-policy-garbage-reply.json", "not a JSON object, got 'not json'"),
-        ("scenario-external-policy-variant-out-of-range.json", "variant 99 is outside"),
-        ("scenario-external-policy-timeout.json", "no reply within"),
-    ])
+    @Test(
+        "an external policy that breaks mid-run fails its player promptly, exit 1, the reason naming it",
+        arguments: [
+            ("scenario-external-policy-crashes.json", "closed its output"),
+            ("scenario-external-policy-garbage-reply.json", "not a JSON object, got 'not json'"),
+            ("scenario-external-policy-variant-out-of-range.json", "variant 99 is outside"),
+            ("scenario-external-policy-timeout.json", "no reply within"),
+        ])
     func anExternalPolicyThatBreaksMidRunFailsItsPlayer(_ fixture: String, _ words: String) throws {
         let (row, reason, seconds) = try Self.failedRun(fixture)
         #expect(seconds < 10 * TestPaths.timeScale)

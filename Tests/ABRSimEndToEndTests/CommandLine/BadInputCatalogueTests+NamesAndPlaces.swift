@@ -112,13 +112,17 @@ struct NamesAndPlacesCatalogueTests {
     ]
 
     /// Each case runs exactly as the main catalogue's (status 2, one line naming the place, nothing written).
-    @Test(arguments: cases) func badInputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
+    @Test(
+        "each bad seed, sweep input, name or output path exits 2 with one line naming its place, nothing written",
+        arguments: cases)
+    func badInputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
         try BadInputCatalogueTests().badInputExitsWithStatusTwoAndOneLineNamingThePlace(badCase)
     }
 
     // MARK: - 11. No empty folders left behind
 
-    @Test func aBadDefaultOutputLeavesNoResultsFolder() throws {
+    @Test("a run, sweep or tune refused for a bad name leaves no default results folder behind")
+    func aBadDefaultOutputLeavesNoResultsFolder() throws {
         let scratch = TestPaths.scratch("catalogue-np")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = Self.fixtures + "/scenario-name-too-long.json"
@@ -153,7 +157,8 @@ struct NamesAndPlacesCatalogueTests {
         return try String(contentsOfFile: out + "/" + file, encoding: .utf8)
     }
 
-    @Test func runSeedReachesTheSyntheticNetwork() throws {
+    @Test("the run's seed reaches the synthetic network: 1 is the default, 2 draws another, the same each time")
+    func runSeedReachesTheSyntheticNetwork() throws {
         let scratch = TestPaths.scratch("seed")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = Self.writeSyntheticScenario(scratch)
@@ -164,7 +169,8 @@ struct NamesAndPlacesCatalogueTests {
         #expect(try Self.runOutput(scenario, seed: "2", in: scratch, file: "capacity.csv") == two, "deterministic")
     }
 
-    @Test func seedsTwoToTheThirtyTwoApartAreDistinct() throws {
+    @Test("seeds 2^32 apart, and 0 and the largest, draw distinct networks and segments")
+    func seedsTwoToTheThirtyTwoApartAreDistinct() throws {
         let scratch = TestPaths.scratch("seed")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = Self.writeSyntheticScenario(scratch)
@@ -175,7 +181,8 @@ struct NamesAndPlacesCatalogueTests {
         #expect(Set(segments).count == seeds.count)
     }
 
-    @Test func everyCommandTakesTheSeed() throws {
+    @Test("every command takes --seed: the same seed repeats its output and another seed changes it")
+    func everyCommandTakesTheSeed() throws {
         let scratch = TestPaths.scratch("seed")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = Self.writeSyntheticScenario(scratch)
@@ -219,7 +226,8 @@ struct NamesAndPlacesCatalogueTests {
 
     // MARK: - 8. Sweep inputs and the sweep lock
 
-    @Test func aResumedSweepRefusesAChangedTraceNamingIt() throws {
+    @Test("resuming a sweep whose trace changed is refused, naming it, keeping the rows, until --force")
+    func aResumedSweepRefusesAChangedTraceNamingIt() throws {
         let scratch = TestPaths.scratch("sweep-inputs")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = writeFile(
@@ -238,7 +246,8 @@ struct NamesAndPlacesCatalogueTests {
         #expect(try String(contentsOfFile: scratch + "/out/summary.csv", encoding: .utf8) != summary)
     }
 
-    @Test func aResumedSweepRefusesAChangedContentFile() throws {
+    @Test("resuming a sweep whose trace and content changed is refused, naming both")
+    func aResumedSweepRefusesAChangedContentFile() throws {
         let scratch = TestPaths.scratch("sweep-inputs")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let trace = writeFile(scratch, "t.csv", "time_s,bandwidth_kbps\n0,3000\n60,3000\n")
@@ -267,7 +276,8 @@ struct NamesAndPlacesCatalogueTests {
         try body()
     }
 
-    @Test func everyWriterHonoursARunningSweepsLock() throws {
+    @Test("every command that writes refuses a folder a running sweep holds and leaves it alone")
+    func everyWriterHonoursARunningSweepsLock() throws {
         let scratch = TestPaths.scratch("sweep-lock")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = Self.fixtures + "/ok/scenario.json"
@@ -303,7 +313,8 @@ struct NamesAndPlacesCatalogueTests {
 
     // MARK: - 10. merge names the shard that is missing
 
-    @Test func mergeWithAMissingShardNamesTheFolders() throws {
+    @Test("merging shards with one missing is refused, naming the folders and the missing shard")
+    func mergeWithAMissingShardNamesTheFolders() throws {
         let scratch = TestPaths.scratch("merge-missing")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = Self.fixtures + "/ok/scenario.json"
@@ -323,7 +334,8 @@ struct NamesAndPlacesCatalogueTests {
 
     // MARK: - 9. Text from a child is escaped wherever it is written
 
-    @Test func aChildsControlCharactersAreEscapedEverywhere() throws {
+    @Test("control characters and bad UTF-8 from a policy child are escaped in every output, stderr and JUnit file")
+    func aChildsControlCharactersAreEscapedEverywhere() throws {
         let scratch = TestPaths.scratch("child-text")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // Replies with CR, U+2028, a NUL and bad UTF-8, after writing the same to stderr.

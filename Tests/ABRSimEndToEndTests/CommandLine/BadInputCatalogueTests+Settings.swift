@@ -115,7 +115,10 @@ extension BadInputCatalogueTests {
             mentions: ["multiview-priority.json", "$.allocation.weights.high", "set by --set"]),
     ]
 
-    @Test(arguments: settingCases) func badSettingsExitWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
+    @Test(
+        "each bad --set, --grid, --scenario or tune option exits 2 with one line naming the place, nothing written",
+        arguments: settingCases)
+    func badSettingsExitWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
         let scratch = TestPaths.scratch("settings")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let arguments = badCase.arguments.map { $0.replacingOccurrences(of: Self.out, with: scratch) }

@@ -104,12 +104,15 @@ extension BadInputCatalogueTests {
         info("limits-sabre-trace-rate-1e-300.json", "$[1].bandwidth_kbps", "line 2", "below the lowest rate read"),
     ]
 
-    @Test(arguments: streamsAndLimitsCases)
+    @Test(
+        "each bad list item, out-of-range count or memory limit exits 2 with one line naming the place",
+        arguments: streamsAndLimitsCases)
     func streamsAndLimitsExitWithStatusTwoAndOneLine(_ badCase: Case) throws {
         try badInputExitsWithStatusTwoAndOneLineNamingThePlace(badCase)
     }
 
-    @Test func aComparisonWhoseRecordsWouldNotFitIsRefusedBeforeItRuns() throws {
+    @Test("a comparison whose records would not fit in memory is refused quickly, before any run")
+    func aComparisonWhoseRecordsWouldNotFitIsRefusedBeforeItRuns() throws {
         let scratch = TestPaths.scratch("compare-memory")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // 100 000 segments of content × 30 traces × 4 policies: 12 million records kept for segments.csv.
@@ -149,7 +152,8 @@ extension BadInputCatalogueTests {
         return writeFile(folder, "long.down", text)
     }
 
-    @Test func aPipedTraceReadsAsTheSameFileWhateverItsSize() throws {
+    @Test("a trace piped in, substituted or converted from stdin reads as the file does, whatever its size")
+    func aPipedTraceReadsAsTheSameFileWhateverItsSize() throws {
         let scratch = TestPaths.scratch("streams")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let long = Self.longTrace(lines: 30_000, in: scratch)  // 170 KB: more than the 64 KiB read buffer
@@ -176,7 +180,8 @@ extension BadInputCatalogueTests {
         }
     }
 
-    @Test func aFIFOWithAWriterIsReadOnce() throws {
+    @Test("a trace read from a FIFO with a writer is read once, as the file would be")
+    func aFIFOWithAWriterIsReadOnce() throws {
         let scratch = TestPaths.scratch("fifo")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let fifo = scratch + "/trace.fifo"
@@ -191,7 +196,8 @@ extension BadInputCatalogueTests {
                 .dropFirst())
     }
 
-    @Test func aScenarioAndTheTracesItNamesCanAllComeFromPipes() throws {
+    @Test("a scenario and a trace it names twice can come from stdin, giving the file's results")
+    func aScenarioAndTheTracesItNamesCanAllComeFromPipes() throws {
         let scratch = TestPaths.scratch("stream-scenario")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let long = Self.longTrace(lines: 30_000, in: scratch)
@@ -230,7 +236,8 @@ extension BadInputCatalogueTests {
         #expect(try withoutTrace("stdin") == directSegments)
     }
 
-    @Test func aBadPipedInputIsNamedAsTheStreamWithItsLine() throws {
+    @Test("a bad piped trace or scenario is refused, naming /dev/stdin and the line or path")
+    func aBadPipedInputIsNamedAsTheStreamWithItsLine() throws {
         let trace = try Self.shell("printf '0 1.5\\n1 x\\n' | \"$0\" trace info --format pensieve /dev/stdin")
         Self.expectOneLineError(trace, mentions: ["/dev/stdin", "line 2"])
         let empty = try Self.shell("printf '' | \"$0\" trace info /dev/stdin")
@@ -241,10 +248,12 @@ extension BadInputCatalogueTests {
 
     // MARK: - Class 2: total loss delivers nothing, whatever the RTT
 
-    @Test(arguments: [
-        "{\"preset\": \"100-loss\"}", "{\"stretches\": [{\"preset\": \"100% Loss\", \"seconds\": 600}]}",
-        "{\"trace\": \"loss.csv\"}",
-    ])
+    @Test(
+        "total loss, by preset, stretch or trace, delivers no byte, and the player fails",
+        arguments: [
+            "{\"preset\": \"100-loss\"}", "{\"stretches\": [{\"preset\": \"100% Loss\", \"seconds\": 600}]}",
+            "{\"trace\": \"loss.csv\"}",
+        ])
     func totalLossDeliversNothing(network: String) throws {
         let scratch = TestPaths.scratch("loss")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -266,7 +275,8 @@ extension BadInputCatalogueTests {
         #expect(summary.column("startup_s") == [""])
     }
 
-    @Test func theLossBoundAtRTTZero() {
+    @Test("the loss bound is 0 at total loss and unbounded at zero RTT or no loss")
+    func theLossBoundAtRTTZero() {
         #expect(SharedLink.lossBound(lossRate: 1, rttSeconds: 0) == 0)
         #expect(SharedLink.lossBound(lossRate: 1, rttSeconds: 0.08) == 0)
         #expect(SharedLink.lossBound(lossRate: 0.1, rttSeconds: 0) == .infinity)
@@ -300,7 +310,9 @@ extension BadInputCatalogueTests {
         ),
     ]
 
-    @Test(arguments: extremeScenarios)
+    @Test(
+        "at the edges of the bounds every number written is finite, and a success never leaves a player loading",
+        arguments: extremeScenarios)
     func everyWrittenNumberIsFiniteAndNoSuccessLeavesAPlayerLoading(name: String, body: String) throws {
         let scratch = TestPaths.scratch("extreme")
         defer { try? FileManager.default.removeItem(atPath: scratch) }

@@ -212,7 +212,10 @@ struct BadInputCatalogueTests {
             mentions: ["no-such-folder/", "no such file"]),
     ]
 
-    @Test(arguments: cases) func badInputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
+    @Test(
+        "each catalogued bad input exits 2 with one stderr line naming its file and place, writing nothing",
+        arguments: cases)
+    func badInputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
         let scratch = TestPaths.scratch("catalogue")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let arguments = badCase.arguments.map { $0.replacingOccurrences(of: Self.out, with: scratch) }
@@ -246,7 +249,8 @@ struct BadInputCatalogueTests {
         (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).sorted()
     }
 
-    @Test func aBadRunLeavesAnExistingOutputFolderUnchanged() throws {
+    @Test("a bad run leaves an existing output folder unchanged")
+    func aBadRunLeavesAnExistingOutputFolderUnchanged() throws {
         let scratch = TestPaths.scratch("catalogue")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         writeFile(scratch, "summary.csv", "earlier results\n")

@@ -9,7 +9,9 @@ import Testing
 struct CheckCommandTests {
     static var fixtures: String { TestPaths.packageRoot + "/Tests/Fixtures/check" }
 
-    @Test func aFailingExpectationExitsOneAndItsJUnitCaseNamesValueAndBound() throws {
+    @Test(
+        "check exits 1 on a failing expectation, printing verdict lines, and its JUnit case names the value and bound")
+    func aFailingExpectationExitsOneAndItsJUnitCaseNamesValueAndBound() throws {
         let out = TestPaths.scratch("check")
         let junit = out + "/reports/junit.xml"
         let outcome = try runABRSim(["check", Self.fixtures, "--junit", junit])
@@ -31,7 +33,8 @@ struct CheckCommandTests {
         #expect(parsed.failureText.contains("$.expect[0]"))
     }
 
-    @Test func allExpectationsHoldingExitsZero() throws {
+    @Test("check exits 0 when every expectation holds, ending with the count")
+    func allExpectationsHoldingExitsZero() throws {
         let dir = TestPaths.scratch("check")
         let text = try String(contentsOfFile: Self.fixtures + "/failing.json", encoding: .utf8)
             .replacingOccurrences(of: #""max": 1 }"#, with: #""min": 2, "max": 3 }"#)
@@ -42,7 +45,8 @@ struct CheckCommandTests {
         #expect(outcome.standardOutput.hasSuffix("\n2 passed, 0 failed\n"))
     }
 
-    @Test func badInputAnywhereExitsTwoBeforeAnythingRuns() throws {
+    @Test("bad input in any scenario, a missing path or no argument makes check exit 2 before anything runs")
+    func badInputAnywhereExitsTwoBeforeAnythingRuns() throws {
         let dir = TestPaths.scratch("check")
         let good = try String(contentsOfFile: Self.fixtures + "/failing.json", encoding: .utf8)
         writeFile(dir, "a-good.json", good)
@@ -60,7 +64,8 @@ struct CheckCommandTests {
         #expect(noArguments.status == 2 && noArguments.standardError.contains("SCENARIO"))
     }
 
-    @Test func outputIsTheSameWhateverTheNumberOfJobs() throws {
+    @Test("check prints the same lines with one job or four")
+    func outputIsTheSameWhateverTheNumberOfJobs() throws {
         let dir = TestPaths.scratch("check")
         let base = try String(contentsOfFile: Self.fixtures + "/failing.json", encoding: .utf8)
         for (index, rate) in [300, 1000, 4000, 800].enumerated() {
@@ -74,7 +79,8 @@ struct CheckCommandTests {
         #expect(serial.standardOutput.split(separator: "\n").count == 9)
     }
 
-    @Test func theProjectCISuiteLoadsWithAtLeastEightScenariosThatExpectSomething() throws {
+    @Test("the project's CI suite loads at least eight scenarios, each expecting something")
+    func theProjectCISuiteLoadsWithAtLeastEightScenariosThatExpectSomething() throws {
         let suite = try ExpectationSuite.load([TestPaths.scenarios + "/ci"])
         #expect(suite.scenarios.count >= 8)
         #expect(suite.scenarios.allSatisfy { !$0.expectations.isEmpty })

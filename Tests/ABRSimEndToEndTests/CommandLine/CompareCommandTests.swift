@@ -8,7 +8,8 @@ struct CompareCommandTests {
     static let traces = TestPaths.data + "/traces/pensieve/test"
     static let content = TestPaths.data + "/content/pensieve-envivio"
 
-    @Test func outputsAreIdenticalForOneAndTwoJobs() throws {
+    @Test("compare writes the same tables with one job or two, policy-major with traces in name order")
+    func outputsAreIdenticalForOneAndTwoJobs() throws {
         let directory = TestPaths.scratch("cmp")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let common = [
@@ -34,7 +35,8 @@ struct CompareCommandTests {
         #expect(summary.column("segments")!.allSatisfy { $0 == "48" })
     }
 
-    @Test func theTableReportsTheMeanOfTheSummaryRows() throws {
+    @Test("the table compare prints reports the mean of the summary rows' QoE")
+    func theTableReportsTheMeanOfTheSummaryRows() throws {
         let directory = TestPaths.scratch("cmp2")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try runABRSim([
@@ -49,7 +51,8 @@ struct CompareCommandTests {
         #expect(outcome.standardOutput.contains(String(format: "%.2f", mean)))
     }
 
-    @Test func unknownPolicyAndMissingContentAreUsageErrors() throws {
+    @Test("compare exits 2 naming an unknown policy or traces that match nothing")
+    func unknownPolicyAndMissingContentAreUsageErrors() throws {
         let bad = try runABRSim(["compare", "--traces", Self.traces, "--content", Self.content, "--policies", "nope"])
         #expect(bad.status == 2)
         #expect(bad.standardError.contains("nope"))

@@ -12,7 +12,10 @@ struct ComparePensieveReferenceTests {
         try CSVTable.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
     }
 
-    @Test func compareReproducesPensieveForEveryReferenceTrace() throws {
+    @Test(
+        "compare under the Pensieve profile reproduces the reward and variants of Pensieve's simulator on all 142 traces"
+    )
+    func compareReproducesPensieveForEveryReferenceTrace() throws {
         let directory = TestPaths.scratch("pensieve")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try runABRSim([

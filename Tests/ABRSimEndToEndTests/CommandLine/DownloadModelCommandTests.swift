@@ -8,7 +8,8 @@ import Testing
 struct DownloadModelCommandTests {
     static let reference = TestPaths.packageRoot + "/Tests/Fixtures/reference/tcp/"
 
-    @Test func modelDownloadWritesTheReferenceTimesBack() throws {
+    @Test("model download writes CausalSim's slow-start reference times back within 1e-9")
+    func modelDownloadWritesTheReferenceTimesBack() throws {
         let outcome = try runABRSim(
             ["model", "download", "--model", "slow-start", Self.reference + "causalsim_slowstart.csv"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
@@ -23,7 +24,9 @@ struct DownloadModelCommandTests {
         #expect(table.column("chunk_bytes") == expected.column("chunk_bytes"))
     }
 
-    @Test func traceInferGivesTheCapacityBackFromARunsSegmentsTable() throws {
+    @Test(
+        "trace infer under slow start gives a run's 4.5 Mbit/s capacity back from its segments, fluid the biased rate")
+    func traceInferGivesTheCapacityBackFromARunsSegmentsTable() throws {
         let folder = TestPaths.scratch("infer-cli")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let scenario = TestPaths.scenarios + "/download-models/slow-start-bias.json"
@@ -46,7 +49,8 @@ struct DownloadModelCommandTests {
         #expect(abs(ratios[1] - 3833.960768773564 / 4500) < 1e-9)
     }
 
-    @Test func aPlayersModelOverridesTheNetworksAndFluidIsTheDefault() throws {
+    @Test("a player's download model overrides the network's, and none is set by default")
+    func aPlayersModelOverridesTheNetworksAndFluidIsTheDefault() throws {
         let folder = TestPaths.scratch("model-keys")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/s.json"

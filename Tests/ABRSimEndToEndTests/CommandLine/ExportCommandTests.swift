@@ -6,7 +6,9 @@ import Testing
 
 /// `abrsim export p1203` through the binary, on a real run.
 @Suite struct ExportCommandTests {
-    @Test func exportsEveryPlayedSegmentAndAllStallTime() throws {
+    @Test(
+        "export p1203 lists every played segment at its rung's resolution, and stalling adds up to startup plus stalls")
+    func exportsEveryPlayedSegmentAndAllStallTime() throws {
         let scratch = TestPaths.scratch("export")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = TestPaths.scenarios + "/wifi-lte-3g.json"
@@ -41,7 +43,8 @@ import Testing
         #expect(stalls.first?[0] == 0)
     }
 
-    @Test func aBrokenTableIsOneLineAndWritesNothing() throws {
+    @Test("export of a table missing a column exits 2 with one line naming it and writes nothing")
+    func aBrokenTableIsOneLineAndWritesNothing() throws {
         let scratch = TestPaths.scratch("export-bad")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try FileManager.default.createDirectory(atPath: scratch + "/r", withIntermediateDirectories: true)
@@ -55,7 +58,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch + "/r-p1203"))
     }
 
-    @Test func badArgumentsAreOneLineErrors() throws {
+    @Test("an unknown export format or a missing results folder is a one-line error, exit 2")
+    func badArgumentsAreOneLineErrors() throws {
         let unknown = try runABRSim(["export", "mos", "/tmp"])
         #expect(unknown.status == 2)
         #expect(unknown.standardError == "abrsim export: FORMAT: unknown format 'mos' (known: p1203)\n")

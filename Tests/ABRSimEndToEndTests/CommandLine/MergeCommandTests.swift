@@ -14,7 +14,8 @@ struct MergeCommandTests {
         }
     }
 
-    @Test func aMissingOrDuplicatedShardIsAnErrorAndWritesNothing() throws {
+    @Test("merging with a shard missing or given twice exits 2 and writes nothing")
+    func aMissingOrDuplicatedShardIsAnErrorAndWritesNothing() throws {
         let fixture = SweepFixture("merge-missing")
         defer { fixture.remove() }
         try shards(fixture, count: 3)
@@ -30,7 +31,8 @@ struct MergeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func shardsOfDifferentSweepsDoNotMerge() throws {
+    @Test("shards of different sweeps are refused, naming the difference")
+    func shardsOfDifferentSweepsDoNotMerge() throws {
         let fixture = SweepFixture("merge-mixed")
         defer { fixture.remove() }
         try shards(fixture)
@@ -46,7 +48,8 @@ struct MergeCommandTests {
         #expect(outcome.standardError.contains("policy fixed"))
     }
 
-    @Test func anIncompleteShardOrANonSweepFolderIsRefused() throws {
+    @Test("an incomplete shard, a folder that is not a sweep, or merging into a shard folder is refused")
+    func anIncompleteShardOrANonSweepFolderIsRefused() throws {
         let fixture = SweepFixture("merge-incomplete")
         defer { fixture.remove() }
         try shards(fixture)

@@ -85,7 +85,10 @@ struct RunCommandBadInputTests {
         Case(label: "no scenario", files: [:], arguments: [], mentions: ["SCENARIO"]),
     ]
 
-    @Test(arguments: cases) func badInputExitsWithStatusTwoAndNamesThePlace(_ badCase: Case) throws {
+    @Test(
+        "each bad scenario, trace or option makes run exit 2 with one line naming the place and write nothing",
+        arguments: cases)
+    func badInputExitsWithStatusTwoAndNamesThePlace(_ badCase: Case) throws {
         let directory = TestPaths.scratch("bad")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for (name, text) in badCase.files { writeFile(directory, name, text) }
@@ -100,13 +103,15 @@ struct RunCommandBadInputTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/out"), "no output for bad input")
     }
 
-    @Test func unknownCommandExitsWithStatusTwo() throws {
+    @Test("an unknown command exits 2, naming it")
+    func unknownCommandExitsWithStatusTwo() throws {
         let outcome = try runABRSim(["frobnicate"])
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("frobnicate"))
     }
 
-    @Test func helpExitsZeroAndListsTheOptions() throws {
+    @Test("--help exits 0, listing the commands, and run's help lists its options")
+    func helpExitsZeroAndListsTheOptions() throws {
         let top = try runABRSim(["--help"])
         #expect(top.status == 0)
         #expect(top.standardOutput.contains("run"))

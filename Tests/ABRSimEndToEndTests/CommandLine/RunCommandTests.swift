@@ -6,7 +6,8 @@ import Testing
 
 /// `abrsim run` on good input: the files it writes and their determinism.
 struct RunCommandTests {
-    @Test func sameScenarioAndSeedGiveByteIdenticalOutputs() throws {
+    @Test("two runs of one scenario and seed write byte-identical tables")
+    func sameScenarioAndSeedGiveByteIdenticalOutputs() throws {
         let directory = TestPaths.scratch("det")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let scenario = TestPaths.scenarios + "/tunnel-stall.json"
@@ -23,7 +24,8 @@ struct RunCommandTests {
         #expect(first.standardOutput.contains("car"))
     }
 
-    @Test func outputsHaveTheDocumentedColumns() throws {
+    @Test("run's summary, segments and timeline tables have the documented columns")
+    func outputsHaveTheDocumentedColumns() throws {
         let directory = TestPaths.scratch("cols")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try runABRSim(["run", TestPaths.scenarios + "/tunnel-stall.json", "--out", directory])
@@ -55,7 +57,8 @@ struct RunCommandTests {
         }
     }
 
-    @Test func theTunnelScenarioStallsAndTheSummaryAgreesWithTheSegments() throws {
+    @Test("the tunnel scenario stalls, its per-segment stalls add up to the summary's, and all 360 s play")
+    func theTunnelScenarioStallsAndTheSummaryAgreesWithTheSegments() throws {
         let scenario = try ScenarioLoader().load(TestPaths.scenarios + "/tunnel-stall.json")
         let report = try ScenarioRunner().run(scenario)
         let player = report.players[0]
@@ -69,7 +72,10 @@ struct RunCommandTests {
         #expect(player.summary.finalState == .ended)
     }
 
-    @Test func theDefaultScenarioAdaptsDownAsTheLinkDegrades() throws {
+    @Test(
+        "the default walk from WiFi to 3G adapts down and drains the buffer, and its twin that does not wait stalls more"
+    )
+    func theDefaultScenarioAdaptsDownAsTheLinkDegrades() throws {
         let scenario = try ScenarioLoader().load(TestPaths.scenarios + "/wifi-lte-3g.json")
         let report = try ScenarioRunner().run(scenario)
         let segments = report.players[0].segments

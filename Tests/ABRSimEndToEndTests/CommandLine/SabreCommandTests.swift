@@ -11,7 +11,8 @@ struct SabreCommandTests {
     static let network = data + "/traces/sabre/example-network.json"
     static let movie = data + "/content/sabre/bbb.json"
 
-    @Test func printsWhatSabrePrintsWithTheSameFlags() throws {
+    @Test("abrsim sabre prints what sabre prints, with long forms, = values and prefixes of its flags")
+    func printsWhatSabrePrintsWithTheSameFlags() throws {
         let fixtures = TestPaths.packageRoot + "/Tests/Fixtures/reference/sabre/verbose"
         let runs = try String(contentsOfFile: fixtures + "/runs.txt", encoding: .utf8)
         for line in runs.split(separator: "\n").prefix(2) {
@@ -33,7 +34,8 @@ struct SabreCommandTests {
         #expect(short.standardOutput.hasPrefix("buffer size: 60000\n"))
     }
 
-    @Test func refusesUnsupportedAndBadFlagsByName() throws {
+    @Test("abrsim sabre refuses unsupported or bad flags and inputs by name in one line, exit 2")
+    func refusesUnsupportedAndBadFlagsByName() throws {
         let base = ["sabre", "-n", Self.network, "-m", Self.movie]
         let cases: [([String], String)] = [
             (["-a", "bba"], "bba"),
@@ -80,7 +82,8 @@ struct SabreCommandTests {
 
     // Sabre never feeds abandoned downloads to its estimator: here DYNAMIC keeps asking for a 4K quality that the
     // 3G network cannot bring within 1.8 segment times, abandons it, and asks again; src/sabre.py loops forever.
-    @Test func aRunSabreNeverFinishesIsRefusedNotHung() throws {
+    @Test("a run sabre itself never finishes is refused, not hung, by sabre and compare")
+    func aRunSabreNeverFinishesIsRefusedNotHung() throws {
         let arguments = [
             "-n", Self.data + "/traces/sabre/3g/report.2010-09-14_2303CEST.json", "-m",
             Self.data + "/content/sabre/bbb4k.json", "-a", "dynamic", "-gp", "0.5",
@@ -96,7 +99,8 @@ struct SabreCommandTests {
         #expect(batch.status == 2 && batch.standardError.contains("2303CEST.json: sabre never finishes"))
     }
 
-    @Test func compareWritesSabreCsvWithTheInProcessValues() throws {
+    @Test("compare under the sabre profile writes sabre.csv rows with the values of the in-process run")
+    func compareWritesSabreCsvWithTheInProcessValues() throws {
         let out = TestPaths.scratch("sabre-compare")
         let networks = [Self.network, Self.data + "/traces/sabre/4g/report_bus_0001.json"]
         let outcome = try runABRSim(
@@ -119,7 +123,8 @@ struct SabreCommandTests {
         #expect(Array(table.rows[3][4...]) == (try SabreSimulation.run(options: options)).values)
     }
 
-    @Test func sweepExpandsGridsAndShards() throws {
+    @Test("a sabre sweep expands policy grids into flags, and a shard writes its share of the rows")
+    func sweepExpandsGridsAndShards() throws {
         let out = TestPaths.scratch("sabre-sweep")
         let arguments = [
             "sweep", "--profile", "sabre", "--traces", Self.network, "--content", Self.movie, "--policies",
@@ -136,7 +141,8 @@ struct SabreCommandTests {
         #expect(half.rows[0] == table.rows[1])
     }
 
-    @Test func flagsAfterTheTerminatorApplyToEveryPolicy() throws {
+    @Test("sabre flags after -- apply to every policy, the last -b winning, and may not set -a")
+    func flagsAfterTheTerminatorApplyToEveryPolicy() throws {
         let out = TestPaths.scratch("sabre-common")
         let outcome = try runABRSim(
             [
@@ -156,7 +162,8 @@ struct SabreCommandTests {
         #expect(refused.status == 2 && refused.standardError.contains("-a: set by"))
     }
 
-    @Test func refusesPoliciesSabreCannotRun() throws {
+    @Test("the sabre profile refuses policies and parameters sabre cannot run, exit 2")
+    func refusesPoliciesSabreCannotRun() throws {
         for (policy, message) in [
             ("bola(zz=1)", "'zz' is not a sabre flag"), ("bola(ao=2)", "ao is a flag"), ("bba", "bba"),
             ("bola(v=1)", "'v' is not a sabre flag"), ("bola(b=x)", "-b: invalid float value"),
@@ -172,7 +179,8 @@ struct SabreCommandTests {
         }
     }
 
-    @Test func policiesSaysWhatTheProfileChanges() throws {
+    @Test("abrsim policies says what the sabre profile changes and where it is documented")
+    func policiesSaysWhatTheProfileChanges() throws {
         let outcome = try runABRSim(["policies"])
         #expect(outcome.status == 0)
         for fragment in ["--profile sabre", "bolae — sabre's BolaEnh", "dynamicdash", "noibr", "docs/sabre-profile.md"]

@@ -37,7 +37,8 @@ struct SettingsOptionsTests {
         try CSVTable.parse(fileBytes(path), file: path)
     }
 
-    @Test func setEditsTheScenarioAsAnEditedCopyOfTheFileWould() throws {
+    @Test("--set edits give byte for byte the outputs of the same edits made in a copy of the file")
+    func setEditsTheScenarioAsAnEditedCopyOfTheFileWould() throws {
         let fixture = Fixture("set")
         defer { fixture.remove() }
         // The same edits made by hand in a copy of the file.
@@ -68,7 +69,8 @@ struct SettingsOptionsTests {
         #expect(summary.column("policy") == ["bba", "throughput"])
     }
 
-    @Test func checkAndTuneTakeSetToo() throws {
+    @Test("check and tune take --set: a capped peak fails a bound, and an edited weight is the tuning baseline")
+    func checkAndTuneTakeSetToo() throws {
         let fixture = Fixture("setcheck")
         defer { fixture.remove() }
         let scenario = try String(contentsOfFile: fixture.scenario, encoding: .utf8)
@@ -95,7 +97,8 @@ struct SettingsOptionsTests {
         #expect(table.column("weight_high")?.first == "8", "the baseline is the edited table")
     }
 
-    @Test func aGridCrossesSettingsWithTracesAndPoliciesAndStaysByteIdenticalResumableAndMergeable() throws {
+    @Test("a sweep grid crosses settings with traces and policies, identical across jobs, shards and resumes")
+    func aGridCrossesSettingsWithTracesAndPoliciesAndStaysByteIdenticalResumableAndMergeable() throws {
         let fixture = Fixture("grid")
         defer { fixture.remove() }
         let common = [
@@ -148,7 +151,8 @@ struct SettingsOptionsTests {
         #expect(other.status == 2 && other.standardError.contains("holds a different sweep"))
     }
 
-    @Test func compareTakesThePlayerFromAScenarioSoWaitingCanBeTurnedOff() throws {
+    @Test("compare takes its player from a scenario, so --set can turn waiting off, as in a sweep")
+    func compareTakesThePlayerFromAScenarioSoWaitingCanBeTurnedOff() throws {
         let fixture = Fixture("cmpscn")
         defer { fixture.remove() }
         let scenario = TestPaths.scenarios + "/tunnel-stall.json"
@@ -178,7 +182,8 @@ struct SettingsOptionsTests {
         #expect(waiting.column("stall_s") != notWaiting.column("stall_s"), "waiting changes the run")
     }
 
-    @Test func tuneOverNetworksHoldsOutASeededShareAndReportsBothTablesOnIt() throws {
+    @Test("tune over networks holds out a seeded share, reports both tables on it, and orders its aggregates")
+    func tuneOverNetworksHoldsOutASeededShareAndReportsBothTablesOnIt() throws {
         let fixture = Fixture("tunenet")
         defer { fixture.remove() }
         func tune(_ name: String, _ extra: [String]) throws -> (CommandOutcome, CSVTable) {
@@ -206,7 +211,8 @@ struct SettingsOptionsTests {
         #expect(baseline[0] <= baseline[1] && baseline[1] <= baseline[2] && baseline[0] < baseline[2])
     }
 
-    @Test func selfDefeatingSettingsPrintAWarningNamingThem() throws {
+    @Test("settings that defeat themselves print a warning naming them, and sound ones print nothing")
+    func selfDefeatingSettingsPrintAWarningNamingThem() throws {
         let fixture = Fixture("warn")
         defer { fixture.remove() }
         let twice = try runABRSim([
@@ -231,7 +237,8 @@ struct SettingsOptionsTests {
         #expect(quiet.standardError.isEmpty, "\(quiet.standardError)")
     }
 
-    @Test func compareCountsFailuresAndPrintsNAForIntervalsOfFewerThanTwoValues() throws {
+    @Test("compare counts failed runs and prints n/a for intervals of fewer than two values")
+    func compareCountsFailuresAndPrintsNAForIntervalsOfFewerThanTwoValues() throws {
         let fixture = Fixture("cmpfail")
         defer { fixture.remove() }
         let outcome = try runABRSim([

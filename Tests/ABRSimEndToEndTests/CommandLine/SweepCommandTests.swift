@@ -11,7 +11,8 @@ struct SweepCommandTests {
         "fixed(variant=3)",
     ]
 
-    @Test func oneAndTwoJobsWriteIdenticalBytesInTraceMajorOrder() throws {
+    @Test("a sweep with one job or two writes identical bytes, trace-major with policies in grid order")
+    func oneAndTwoJobsWriteIdenticalBytesInTraceMajorOrder() throws {
         let fixture = SweepFixture("sweep-jobs")
         defer { fixture.remove() }
         let one = try fixture.sweep(["--policies", Self.policies, "--jobs", "1", "--out", fixture.directory + "/one"])
@@ -35,7 +36,8 @@ struct SweepCommandTests {
         #expect(segments.rows.count == 24 * 10)
     }
 
-    @Test func aSweepRunEqualsRunningTheScenarioWithThatTraceAndPolicy() throws {
+    @Test("a sweep's run equals a run of the scenario with that trace and policy, row for row")
+    func aSweepRunEqualsRunningTheScenarioWithThatTraceAndPolicy() throws {
         let fixture = SweepFixture("sweep-equiv")
         defer { fixture.remove() }
         let sweep = try fixture.sweep(["--policies", Self.policies, "--out", fixture.directory + "/sweep"])
@@ -58,7 +60,8 @@ struct SweepCommandTests {
         #expect(runSegments.rows == Array(sweepSegments.rows[130..<140]))
     }
 
-    @Test func shardsMergedByHandEqualTheUnshardedSweep() throws {
+    @Test("three shards merged in any order equal the unsharded sweep byte for byte")
+    func shardsMergedByHandEqualTheUnshardedSweep() throws {
         let fixture = SweepFixture("sweep-shards")
         defer { fixture.remove() }
         let whole = try fixture.sweep(["--policies", Self.policies, "--out", fixture.directory + "/whole"])
@@ -81,7 +84,8 @@ struct SweepCommandTests {
         expectSameSweepFolders(fixture.directory + "/whole", fixture.directory + "/merged")
     }
 
-    @Test func withoutSegmentsOnlyTheSummaryIsWrittenAndItIsUnchanged() throws {
+    @Test("with --no-segments a sweep writes only its summary, unchanged")
+    func withoutSegmentsOnlyTheSummaryIsWrittenAndItIsUnchanged() throws {
         let fixture = SweepFixture("sweep-noseg")
         defer { fixture.remove() }
         let full = try fixture.sweep(["--policies", "bba,throughput", "--out", fixture.directory + "/full"])
@@ -94,7 +98,8 @@ struct SweepCommandTests {
             fileBytes(fixture.directory + "/lean/summary.csv") == fileBytes(fixture.directory + "/full/summary.csv"))
     }
 
-    @Test func tracesGivenAsSeveralArgumentsAreAllSwept() throws {
+    @Test("traces given as several arguments are all swept, as their folder would be")
+    func tracesGivenAsSeveralArgumentsAreAllSwept() throws {
         let fixture = SweepFixture("sweep-args")
         defer { fixture.remove() }
         let folder = try fixture.sweep(["--policies", "bba", "--out", fixture.directory + "/folder"])
@@ -109,7 +114,8 @@ struct SweepCommandTests {
         )
     }
 
-    @Test func withoutTracesOrPoliciesTheSweepIsTheScenarioItself() throws {
+    @Test("a sweep without traces or policies writes the scenario's own run")
+    func withoutTracesOrPoliciesTheSweepIsTheScenarioItself() throws {
         let fixture = SweepFixture("sweep-plain")
         defer { fixture.remove() }
         let sweep = try runABRSim(["sweep", fixture.scenario, "--out", fixture.directory + "/sweep"])
@@ -121,7 +127,8 @@ struct SweepCommandTests {
             fileBytes(fixture.directory + "/sweep/segments.csv") == fileBytes(fixture.directory + "/run/segments.csv"))
     }
 
-    @Test func badShardsGridsPoliciesAndTracesAreUsageErrorsWithNoOutput() throws {
+    @Test("bad shards, grids, policies, job counts and traces exit 2 with one line and no output")
+    func badShardsGridsPoliciesAndTracesAreUsageErrorsWithNoOutput() throws {
         let fixture = SweepFixture("sweep-bad")
         defer { fixture.remove() }
         let out = fixture.directory + "/out"
@@ -147,7 +154,8 @@ struct SweepCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func aCompleteSweepIsNotRedoneAndAnotherSweepCannotReuseItsFolder() throws {
+    @Test("a complete sweep is not redone, and another sweep cannot reuse its folder")
+    func aCompleteSweepIsNotRedoneAndAnotherSweepCannotReuseItsFolder() throws {
         let fixture = SweepFixture("sweep-again")
         defer { fixture.remove() }
         let out = fixture.directory + "/out"

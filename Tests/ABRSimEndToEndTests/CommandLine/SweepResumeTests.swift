@@ -33,7 +33,8 @@ struct SweepResumeTests {
         return Int(line.dropFirst(5)) ?? 0
     }
 
-    @Test func aSweepKilledHalfwayResumesToTheBytesOfAnUninterruptedOne() throws {
+    @Test("a sweep killed halfway, with a torn row, resumes to the bytes of an uninterrupted one")
+    func aSweepKilledHalfwayResumesToTheBytesOfAnUninterruptedOne() throws {
         let fixture = SweepFixture("sweep-kill")
         defer { fixture.remove() }
         let whole = try fixture.sweep(Self.arguments + ["--out", fixture.directory + "/whole"])
@@ -58,7 +59,8 @@ struct SweepResumeTests {
         #expect(keys.count == 100 && Set(keys).count == 100, "duplicated or missing rows")
     }
 
-    @Test func sigtermStopsAfterACommittedBatchLeavingOnlyCompleteRows() throws {
+    @Test("a SIGTERM stops a sweep after a committed batch, only complete rows left, and it resumes to the same bytes")
+    func sigtermStopsAfterACommittedBatchLeavingOnlyCompleteRows() throws {
         let fixture = SweepFixture("sweep-term")
         defer { fixture.remove() }
         let out = fixture.directory + "/stopped"

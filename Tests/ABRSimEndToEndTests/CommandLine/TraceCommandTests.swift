@@ -19,13 +19,15 @@ struct TraceCommandTests {
         return values
     }
 
-    @Test(arguments: [
-        // Mean Mbit/s and seconds at zero from scenarios/data/traces/mahimahi/README.md (EV-DO's mean to three
-        // figures from reference-literature.md §4.1, where the README rounds it to 0.52).
-        ("TMobile-LTE-short.down", 16.70, 0.0), ("Verizon-LTE-short.down", 5.03, 0),
-        ("ATT-LTE-driving-2016.down", 4.56, 0), ("TMobile-UMTS-driving.down", 2.02, 32),
-        ("Verizon-EVDO-driving.down", 0.521, 43),
-    ])
+    @Test(
+        "trace info of each shipped mahimahi trace gives the published mean and seconds at zero, with every statistic",
+        arguments: [
+            // Mean Mbit/s and seconds at zero from scenarios/data/traces/mahimahi/README.md (EV-DO's mean to three
+            // figures from reference-literature.md §4.1, where the README rounds it to 0.52).
+            ("TMobile-LTE-short.down", 16.70, 0.0), ("Verizon-LTE-short.down", 5.03, 0),
+            ("ATT-LTE-driving-2016.down", 4.56, 0), ("TMobile-UMTS-driving.down", 2.02, 32),
+            ("Verizon-EVDO-driving.down", 0.521, 43),
+        ])
     func infoMatchesTheDataReadme(file: String, meanMbps: Double, zeroSeconds: Double) throws {
         let values = try Self.info(TestPaths.scenarios + "/traces/" + file)
         let mean = try #require(Double(values["mean_kbps"] ?? "")) / 1000
@@ -37,7 +39,8 @@ struct TraceCommandTests {
         #expect(values["format"] == "mahimahi")
     }
 
-    @Test func theLargestTraceConvertsThroughTheBinaryAndBack() throws {
+    @Test("the largest trace converts to sabre and back to mahimahi through the binary, keeping its bits")
+    func theLargestTraceConvertsThroughTheBinaryAndBack() throws {
         let folder = TestPaths.scratch("convert")
         let source = TestPaths.scenarios + "/traces/TMobile-LTE-short.down"
         let json = folder + "/t.json"
@@ -53,7 +56,8 @@ struct TraceCommandTests {
         #expect(abs(after - before) <= 1e-3 * before)
     }
 
-    @Test func generateWritesTheSameTraceForTheSameSeed() throws {
+    @Test("trace generate writes the same trace for the same seed, lasting what was asked")
+    func generateWritesTheSameTraceForTheSameSeed() throws {
         let model =
             #"{"model": "lognormal", "meanKbps": 2000, "spread": 0.4, "outages": {"perMinute": 1, "meanSeconds": 3}}"#
         let one = try runABRSim(["trace", "generate", model, "--seconds", "120", "--seed", "5", "--to", "pensieve"])
@@ -65,7 +69,8 @@ struct TraceCommandTests {
         #expect(abs(trace.duration - 120) < 1e-9)
     }
 
-    @Test func concatScaleAndSliceMakeTheWalk() throws {
+    @Test("trace concat, scale and slice make a walk with the hand-computed rates, latency and lengths")
+    func concatScaleAndSliceMakeTheWalk() throws {
         let folder = TestPaths.scratch("walk")
         let lte = TestPaths.scenarios + "/traces/Verizon-LTE-short.down"
         let walk = folder + "/walk.csv"
@@ -89,7 +94,8 @@ struct TraceCommandTests {
         #expect(values["mean_kbps"] == "390" && values["duration_s"] == "100")
     }
 
-    @Test func presetsListEveryPreset() throws {
+    @Test("trace presets lists every preset with its rates")
+    func presetsListEveryPreset() throws {
         let outcome = try runABRSim(["trace", "presets"])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n")
@@ -98,28 +104,33 @@ struct TraceCommandTests {
     }
 
     /// Malformed files in every format: the contents, the format option, and the line the message must name.
-    @Test(arguments: [
-        ("truncated.down", "100\n200\n3", [String](), "line 3"),  // a cut-off last line goes back in time
-        ("text.down", "100\n2x0\n", [], "line 2"),
-        ("decreasing.down", "100\n200\n150\n", [], "line 3"),
-        ("nan.down", "100\nnan\n", ["--format", "mahimahi"], "line 2"),
-        ("truncated.txt", "0 1.5\n1 2.5\n2\n", [], "line 3"),
-        ("text.txt", "0 1.5\n1 fast\n", [], "line 2"),
-        ("decreasing.txt", "0 1.5\n2 2.5\n1 2.5\n", [], "line 3"),
-        ("nan.txt", "0 1.5\n1 NaN\n", [], "line 2"),
-        ("truncated.csv", "time_s,bandwidth_kbps\n0,100\n1,\n", [], "line 3"),
-        ("text.csv", "time_s,bandwidth_kbps\n0,100\nabc,5\n", [], "line 3"),
-        ("decreasing.csv", "time_s,bandwidth_kbps\n0,100\n5,100\n4,100\n", [], "line 4"),
-        ("nan.csv", "time_s,bandwidth_kbps\n0,nan\n1,100\n", [], "line 2"),
-        ("truncated.json", "[{\"duration_ms\": 1000, \"bandwidth_kbps\": 500},\n {\"duration_ms\": 10", [], "line 2"),
-        ("text.json", "[{\"duration_ms\": 1000,\n \"bandwidth_kbps\": \"fast\"}]", [], "line 2"),
-        (
-            "decreasing.json",
-            "[{\"duration_ms\": 1000, \"bandwidth_kbps\": 5},\n{\"duration_ms\": -5, \"bandwidth_kbps\": 5}]",
-            [], "line 2"
-        ),
-        ("nan.json", "[{\"duration_ms\": 1000, \"bandwidth_kbps\": NaN}]", [], "line 1"),
-    ])
+    @Test(
+        "a malformed trace in any format makes trace info exit 2 with one line naming the file and line",
+        arguments: [
+            ("truncated.down", "100\n200\n3", [String](), "line 3"),  // a cut-off last line goes back in time
+            ("text.down", "100\n2x0\n", [], "line 2"),
+            ("decreasing.down", "100\n200\n150\n", [], "line 3"),
+            ("nan.down", "100\nnan\n", ["--format", "mahimahi"], "line 2"),
+            ("truncated.txt", "0 1.5\n1 2.5\n2\n", [], "line 3"),
+            ("text.txt", "0 1.5\n1 fast\n", [], "line 2"),
+            ("decreasing.txt", "0 1.5\n2 2.5\n1 2.5\n", [], "line 3"),
+            ("nan.txt", "0 1.5\n1 NaN\n", [], "line 2"),
+            ("truncated.csv", "time_s,bandwidth_kbps\n0,100\n1,\n", [], "line 3"),
+            ("text.csv", "time_s,bandwidth_kbps\n0,100\nabc,5\n", [], "line 3"),
+            ("decreasing.csv", "time_s,bandwidth_kbps\n0,100\n5,100\n4,100\n", [], "line 4"),
+            ("nan.csv", "time_s,bandwidth_kbps\n0,nan\n1,100\n", [], "line 2"),
+            (
+                "truncated.json", "[{\"duration_ms\": 1000, \"bandwidth_kbps\": 500},\n {\"duration_ms\": 10", [],
+                "line 2"
+            ),
+            ("text.json", "[{\"duration_ms\": 1000,\n \"bandwidth_kbps\": \"fast\"}]", [], "line 2"),
+            (
+                "decreasing.json",
+                "[{\"duration_ms\": 1000, \"bandwidth_kbps\": 5},\n{\"duration_ms\": -5, \"bandwidth_kbps\": 5}]",
+                [], "line 2"
+            ),
+            ("nan.json", "[{\"duration_ms\": 1000, \"bandwidth_kbps\": NaN}]", [], "line 1"),
+        ])
     func malformedFilesExitTwoNamingTheFileAndLine(name: String, text: String, options: [String], line: String) throws {
         let path = writeFile(TestPaths.scratch("bad"), name, text)
         let outcome = try runABRSim(["trace", "info", path] + options)
@@ -132,7 +143,8 @@ struct TraceCommandTests {
 
     /// A 2 GB file (sparse: a hole, no disk used) is never read into memory: a line reader gives up after 1 MiB
     /// without a line end, and a sabre JSON file is refused by its size.
-    @Test func aTwoGigabyteFileIsRefusedQuickly() throws {
+    @Test("a 2 GiB trace is refused quickly in every format, by line length or size")
+    func aTwoGigabyteFileIsRefusedQuickly() throws {
         let folder = TestPaths.scratch("huge")
         let path = folder + "/huge.down"
         #expect(FileManager.default.createFile(atPath: path, contents: Data("[".utf8)))
@@ -150,7 +162,8 @@ struct TraceCommandTests {
         #expect(Date().timeIntervalSince(start) < 10 * TestPaths.timeScale)
     }
 
-    @Test func badArgumentsExitTwo() throws {
+    @Test("bad trace subcommands, formats, factors, ranges, models or paths exit 2 with a message")
+    func badArgumentsExitTwo() throws {
         let trace = TestPaths.scenarios + "/traces/norway_tram_1"
         for arguments in [
             ["trace", "frobnicate"], ["trace", "convert", trace], ["trace", "convert", trace, "--to", "xml"],

@@ -8,7 +8,8 @@ import Testing
 struct TuneCommandTests {
     static var fixtures: String { TestPaths.packageRoot + "/Tests/Fixtures/tune" }
 
-    @Test func helpDocumentsTheObjectiveLanguageAndTheMeasurementFormat() throws {
+    @Test("tune's help documents the objective language and the measurement format")
+    func helpDocumentsTheObjectiveLanguageAndTheMeasurementFormat() throws {
         let outcome = try runABRSim(["tune", "--help"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("subject to"))
@@ -17,7 +18,8 @@ struct TuneCommandTests {
         #expect(try runABRSim(["--help"]).standardOutput.contains("tune"))
     }
 
-    @Test func tuneCsvIsTheSameForAnyNumberOfJobsAndTheBestPointIsPrinted() throws {
+    @Test("tune.csv is the same for one job or two, its objective the players' summed QoE, and the best point printed")
+    func tuneCsvIsTheSameForAnyNumberOfJobsAndTheBestPointIsPrinted() throws {
         let directory = TestPaths.scratch("tune")
         var outputs: [String] = []
         for jobs in ["1", "2"] {
@@ -47,7 +49,8 @@ struct TuneCommandTests {
         }
     }
 
-    @Test func theScenariosTuneKeySetsTheObjective() throws {
+    @Test("a scenario's tune key sets the objective and grid, and a bad objective there is named by its path")
+    func theScenariosTuneKeySetsTheObjective() throws {
         let directory = TestPaths.scratch("tunekey")
         var text = try String(contentsOfFile: Self.fixtures + "/two-views.json", encoding: .utf8)
         text = text.replacingOccurrences(
@@ -69,7 +72,8 @@ struct TuneCommandTests {
         #expect(failure.standardError.contains("bad.json: $.tune.objective: bad objective 'max min qoe'"))
     }
 
-    @Test func badArgumentsExitWithStatusTwoAndWriteNothing() throws {
+    @Test("bad objectives, selectors, grids or measurement paths make tune exit 2 and write nothing")
+    func badArgumentsExitWithStatusTwoAndWriteNothing() throws {
         let directory = TestPaths.scratch("tunebad")
         let scenario = Self.fixtures + "/two-views.json"
         let cases: [([String], String)] = [
@@ -91,7 +95,8 @@ struct TuneCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
     }
 
-    @Test func calibrationReportsTheFitAndBadMeasurementLines() throws {
+    @Test("tune --calibrate reports the fit error and refuses a bad measurement line by number")
+    func calibrationReportsTheFitAndBadMeasurementLines() throws {
         let directory = TestPaths.scratch("tunecal")
         let measured = writeFile(
             directory, "measured.csv",

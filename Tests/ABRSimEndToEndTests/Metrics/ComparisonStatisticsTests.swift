@@ -5,7 +5,9 @@ import Testing
 @testable import ABRSim
 
 struct ComparisonStatisticsTests {
-    @Test func compareWritesStatsAgainstTheBaselineAndRejectsAnUnknownOne() throws {
+    @Test(
+        "compare writes paired statistics against the chosen baseline with its plots, and refuses an unknown baseline")
+    func compareWritesStatsAgainstTheBaselineAndRejectsAnUnknownOne() throws {
         let directory = TestPaths.scratch("stats")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let common = [

@@ -17,7 +17,9 @@ import Testing
         try body(mountPoint)
     }
 
-    @Test(.enabled(if: OutputFixture.canMount, "needs root and a working mount(8) for a tmpfs"))
+    @Test(
+        "a run onto a full disk exits 3 with one line naming the path and reason, leaving no file",
+        .enabled(if: OutputFixture.canMount, "needs root and a working mount(8) for a tmpfs"))
     func aFullDiskIsAClearErrorAndLeavesNoPartialFile() throws {
         let scratch = TestPaths.scratch("full")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -33,7 +35,9 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: OutputFixture.canMount, "needs root and a working mount(8) for a tmpfs"))
+    @Test(
+        "a run onto a read-only disk exits 3 with one line, and the older output stays whole",
+        .enabled(if: OutputFixture.canMount, "needs root and a working mount(8) for a tmpfs"))
     func aReadOnlyDiskIsAClearErrorAndTheOldOutputStaysWhole() throws {
         let scratch = TestPaths.scratch("readonly")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -56,7 +60,9 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: OutputFixture.canMount, "needs root and a working mount(8) for a tmpfs"))
+    @Test(
+        "a sweep that fills the disk stops with one line and whole rows, then resumes to the same bytes",
+        .enabled(if: OutputFixture.canMount, "needs root and a working mount(8) for a tmpfs"))
     func aSweepThatFillsTheDiskStopsClearlyAndResumesOnceThereIsRoom() throws {
         let fixture = SweepFixture("full-sweep")
         defer { fixture.remove() }
@@ -84,7 +90,8 @@ import Testing
         }
     }
 
-    @Test func devFullIsWrittenInPlaceAndReportsTheFullDisk() throws {
+    @Test("writing to /dev/full reports the full disk, exit 3, and leaves the device in place")
+    func devFullIsWrittenInPlaceAndReportsTheFullDisk() throws {
         let trace = TestPaths.scenarios + "/traces/norway_tram_1"
         let outcome = try runABRSim(["trace", "convert", trace, "--to", "csv", "--out", "/dev/full"])
         #expect(outcome.status == 3)

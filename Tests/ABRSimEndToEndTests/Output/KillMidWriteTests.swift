@@ -40,7 +40,8 @@ struct KillMidWriteTests {
         }
     }
 
-    @Test func killingARunMidWriteLeavesOnlyWholeFiles() throws {
+    @Test("a run killed mid-write leaves only whole files and temporaries, which the next run removes")
+    func killingARunMidWriteLeavesOnlyWholeFiles() throws {
         let scratch = TestPaths.scratch("kill")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = writeFile(scratch, "big.json", OutputFixture.scenario(name: "big", players: 3, segments: 120))

@@ -7,7 +7,8 @@ import Testing
 /// Output folders through the binary: reruns replace and tidy, other outputs are refused (exit 2, one line,
 /// nothing written) unless `--force`, sweeps and runs never share a folder.
 struct OutputFolderCommandTests {
-    @Test func aRerunOfAnEditedScenarioReplacesItsOutputAndRemovesStalePlots() throws {
+    @Test("rerunning an edited scenario replaces its output, removing stale plots and a moved plots folder")
+    func aRerunOfAnEditedScenarioReplacesItsOutputAndRemovesStalePlots() throws {
         let scratch = TestPaths.scratch("rerun-command")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let scenario = writeFile(scratch, "s.json", OutputFixture.scenario(name: "s", players: 3, segments: 8))
@@ -27,7 +28,8 @@ struct OutputFolderCommandTests {
         #expect(FileManager.default.fileExists(atPath: scratch + "/elsewhere/index.html"))
     }
 
-    @Test func anotherScenariosFolderIsRefusedUntouchedUnlessForced() throws {
+    @Test("a folder holding another scenario's output is refused and left untouched unless --force")
+    func anotherScenariosFolderIsRefusedUntouchedUnlessForced() throws {
         let scratch = TestPaths.scratch("other-command")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let a = writeFile(scratch, "a.json", OutputFixture.scenario(name: "a", segments: 8))
@@ -48,7 +50,8 @@ struct OutputFolderCommandTests {
         #expect(summary.column("scenario") == ["b"])
     }
 
-    @Test func runsAndSweepsNeverShareAFolder() throws {
+    @Test("a run and a sweep never share a folder unless forced, and a forced sweep removes the run's files")
+    func runsAndSweepsNeverShareAFolder() throws {
         let fixture = SweepFixture("run-vs-sweep")
         defer { fixture.remove() }
         let runOut = fixture.directory + "/run"
@@ -70,7 +73,8 @@ struct OutputFolderCommandTests {
         expectSameSweepFolders(runOut, sweepOut)
     }
 
-    @Test func aDifferentSweepIsRefusedUnlessForced() throws {
+    @Test("a folder of a different sweep is refused and left unchanged unless --force")
+    func aDifferentSweepIsRefusedUnlessForced() throws {
         let fixture = SweepFixture("sweep-force")
         defer { fixture.remove() }
         let out = fixture.directory + "/out"
@@ -86,7 +90,8 @@ struct OutputFolderCommandTests {
         #expect(Set(try #require(summary.column("policy"))) == ["throughput"])
     }
 
-    @Test func anInterruptedSweepsFolderSaysIncompleteUntilItIsResumed() throws {
+    @Test("an interrupted sweep's manifest says incomplete until the sweep is resumed")
+    func anInterruptedSweepsFolderSaysIncompleteUntilItIsResumed() throws {
         let fixture = SweepFixture("sweep-incomplete")
         defer { fixture.remove() }
         let out = fixture.directory + "/out"

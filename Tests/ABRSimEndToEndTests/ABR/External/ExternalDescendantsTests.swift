@@ -63,7 +63,8 @@ struct ExternalDescendantsTests {
         for pid in left { kill(pid, SIGKILL) }
     }
 
-    @Test func aNormalExitEndsThePolicysGrandchildren() throws {
+    @Test("when a run ends normally the external policy and both its grandchildren are gone")
+    func aNormalExitEndsThePolicysGrandchildren() throws {
         let scratch = try Self.folder("descendants-exit", mode: "ok")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let outcome = try runABRSim(["run", "s.json", "--out", "out"], in: scratch)
@@ -71,7 +72,8 @@ struct ExternalDescendantsTests {
         Self.expectDescendantsGone(scratch)
     }
 
-    @Test func anErrorExitEndsThePolicysGrandchildren() throws {
+    @Test("when a run fails on a garbage reply the policy and both its grandchildren are gone")
+    func anErrorExitEndsThePolicysGrandchildren() throws {
         let scratch = try Self.folder("descendants-error", mode: "garbage")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let outcome = try runABRSim(["run", "s.json", "--out", "out"], in: scratch)
@@ -80,7 +82,8 @@ struct ExternalDescendantsTests {
         Self.expectDescendantsGone(scratch)
     }
 
-    @Test func aPolicyThatCannotStartIsStillReportedAsSuch() throws {
+    @Test("a policy program that cannot start is a one-line input error naming the file, path and program")
+    func aPolicyThatCannotStartIsStillReportedAsSuch() throws {
         let scratch = TestPaths.scratch("descendants-missing")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         writeFile(
@@ -124,15 +127,19 @@ struct ExternalDescendantsTests {
         #expect(process.terminationStatus == signal)
     }
 
-    @Test func sigtermEndsThePolicyAndItsGrandchildren() throws { try signalled(SIGTERM, name: "descendants-term") }
+    @Test("a SIGTERM to abrsim ends the policy and both its grandchildren, and abrsim dies of it")
+    func sigtermEndsThePolicyAndItsGrandchildren() throws { try signalled(SIGTERM, name: "descendants-term") }
 
-    @Test func sigintEndsThePolicyAndItsGrandchildren() throws { try signalled(SIGINT, name: "descendants-int") }
+    @Test("a SIGINT to abrsim ends the policy and both its grandchildren, and abrsim dies of it")
+    func sigintEndsThePolicyAndItsGrandchildren() throws { try signalled(SIGINT, name: "descendants-int") }
 
-    @Test func sigkillOfAbrsimEndsThePolicyAndItsGrandchildren() throws {
+    @Test("a SIGKILL of abrsim still ends the policy and both its grandchildren")
+    func sigkillOfAbrsimEndsThePolicyAndItsGrandchildren() throws {
         try signalled(SIGKILL, name: "descendants-kill")
     }
 
-    @Test func sigkillOfASweepEndsEveryRunsPolicyAndGrandchildren() throws {
+    @Test("a SIGKILL of a sweep ends every running policy and their grandchildren")
+    func sigkillOfASweepEndsEveryRunsPolicyAndGrandchildren() throws {
         let fixture = SweepFixture("descendants-sweep-kill")
         defer { fixture.remove() }
         writeFile(fixture.directory, "spawner.py", Self.spawner)
@@ -145,7 +152,8 @@ struct ExternalDescendantsTests {
         #expect(pids.count >= 6)
     }
 
-    @Test func aSweepsPoliciesAndTheirGrandchildrenEndWithIt() throws {
+    @Test("when a sweep ends every run's policy and grandchildren are gone")
+    func aSweepsPoliciesAndTheirGrandchildrenEndWithIt() throws {
         let fixture = SweepFixture("descendants-sweep")
         defer { fixture.remove() }
         try FileManager.default.createDirectory(atPath: fixture.directory + "/pids", withIntermediateDirectories: true)

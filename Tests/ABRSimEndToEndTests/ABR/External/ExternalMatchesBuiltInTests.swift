@@ -7,7 +7,8 @@ import Testing
 /// An external policy that makes the built-in `bba`'s choices gives byte-identical outputs (but for the
 /// `policy` column, which names what the user wrote).
 struct ExternalMatchesBuiltInTests {
-    @Test func theShippedPythonBBAGivesTheBuiltInBBAsOutputs() throws {
+    @Test("the shipped Python BBA gives byte for byte the built-in BBA's tables, over several rungs")
+    func theShippedPythonBBAGivesTheBuiltInBBAsOutputs() throws {
         let directory = TestPaths.scratch("extbba")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = TestPaths.scenarios + "/policies/bba.py"

@@ -53,7 +53,8 @@ struct ExternalMisbehaviourTests {
         return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
     }
 
-    @Test func aFloodOfStderrNeitherBlocksTheChildNorTheRun() throws {
+    @Test("a megabyte of stderr per decision blocks neither the policy nor the run")
+    func aFloodOfStderrNeitherBlocksTheChildNorTheRun() throws {
         // 1 MB of stderr per decision, far beyond a socket buffer, then a valid reply.
         let code = """
             import sys
@@ -69,7 +70,8 @@ struct ExternalMisbehaviourTests {
         #expect(result.segments[0].allSatisfy { $0.variant == 1 })
     }
 
-    @Test func aFloodOfStderrBeforeACrashKeepsOnlyTheLastLines() throws {
+    @Test("a crash after a flood of stderr fails the player quickly, quoting only the last lines")
+    func aFloodOfStderrBeforeACrashKeepsOnlyTheLastLines() throws {
         let code = """
             import sys
             sys.stdin.readline()
@@ -88,7 +90,8 @@ struct ExternalMisbehaviourTests {
         #expect(ChildProcess.now() - start < 10 * TestPaths.timeScale)
     }
 
-    @Test func endlessStderrWithoutAReplyStillTimesOut() throws {
+    @Test("endless stderr without a reply still times out, quoting the stderr")
+    func endlessStderrWithoutAReplyStillTimesOut() throws {
         let start = ChildProcess.now()
         let code = "import sys\nwhile True:\n    sys.stderr.write('still thinking ' + 'z' * 1000 + '\\n')"
         // 2 s: time for the interpreter to start and write something even on a loaded machine.
@@ -97,7 +100,8 @@ struct ExternalMisbehaviourTests {
         #expect(ChildProcess.now() - start < 10 * TestPaths.timeScale)
     }
 
-    @Test func aCleanExitBeforeTheFirstReplyFailsThePlayer() throws {
+    @Test("a policy that exits cleanly before its first reply fails the player with one reason")
+    func aCleanExitBeforeTheFirstReplyFailsThePlayer() throws {
         // Whether the child is gone before the request is written (EPIPE) or after (end of its output), the
         // reason is the same.
         let goneBefore = try external(["true"])
@@ -109,7 +113,8 @@ struct ExternalMisbehaviourTests {
         }
     }
 
-    @Test func aCleanExitBetweenRepliesFailsAtTheNextDecision() throws {
+    @Test("a policy that exits cleanly after two replies fails the player at the third decision")
+    func aCleanExitBetweenRepliesFailsAtTheNextDecision() throws {
         let code = "import sys\nfor i in range(2):\n    sys.stdin.readline()\n    print('{\"variant\": 2}', flush=True)"
         let result = try run(try python(code))
         let failure = try #require(reason(result))
@@ -117,7 +122,8 @@ struct ExternalMisbehaviourTests {
         #expect(result.segments[0].map(\.variant) == [2, 2])
     }
 
-    @Test func aFailedChildIsKilledAndReapedAtOnce() throws {
+    @Test("a policy that fails to reply is killed and reaped at once, not when released")
+    func aFailedChildIsKilledAndReapedAtOnce() throws {
         let policy = try python("import sys, time\nsys.stdin.readline()\ntime.sleep(60)", timeout: 0.3)
         let pid = policy.childProcessID
         #expect(kill(pid, 0) == 0)
@@ -130,7 +136,8 @@ struct ExternalMisbehaviourTests {
         withExtendedLifetime(policy) {}
     }
 
-    @Test func theChildsOwnChildrenAreKilledWithIt() throws {
+    @Test("a policy's own children are killed with it")
+    func theChildsOwnChildrenAreKilledWithIt() throws {
         // A shell that starts a long sleep, reports its pid on stderr, and never replies.
         let policy = try external(["sh", "-c", "sleep 60 & echo grandchild $! >&2; wait"], timeout: 0.3)
         let failure = try #require(reason(try run(policy)))
@@ -146,7 +153,8 @@ struct ExternalMisbehaviourTests {
         #expect(kill(policy.childProcessID, 0) == -1 && errno == ESRCH)
     }
 
-    @Test func aChildThatStopsReadingItsInputCannotBlockTheSimulator() throws {
+    @Test("a policy that stops reading its input times out the next write instead of blocking")
+    func aChildThatStopsReadingItsInputCannotBlockTheSimulator() throws {
         // `yes` answers forever without reading a single request: the requests fill the socket and the next
         // write must time out rather than block.
         let start = ChildProcess.now()
@@ -156,14 +164,16 @@ struct ExternalMisbehaviourTests {
         #expect(ChildProcess.now() - start < 20 * TestPaths.timeScale)
     }
 
-    @Test func endlessOutputWithoutANewlineIsRefused() throws {
+    @Test("a reply line longer than 1 MiB is refused")
+    func endlessOutputWithoutANewlineIsRefused() throws {
         let policy = try external(["head", "-c", "3000000", "/dev/zero"])
         let failure = try #require(reason(try run(policy)))
         #expect(
             failure.contains("segment 0") && failure.contains("a reply line longer than 1048576 bytes"), "\(failure)")
     }
 
-    @Test func anOutOfRangeReplyFailsOnlyItsPlayer() throws {
+    @Test("an out-of-range reply fails only its player, and the other player ends")
+    func anOutOfRangeReplyFailsOnlyItsPlayer() throws {
         let policy = try python("import sys\nfor line in sys.stdin: print('{\"variant\": 4}', flush=True)")
         let result = try run(policy, other: BufferBasedPolicy())
         let failure = try #require(reason(result))
@@ -172,7 +182,8 @@ struct ExternalMisbehaviourTests {
         #expect(result.segments[1].count == 20)
     }
 
-    @Test func aHangFailsOnlyItsPlayerWithinTheTimeout() throws {
+    @Test("a hanging policy fails only its player, within the timeout")
+    func aHangFailsOnlyItsPlayerWithinTheTimeout() throws {
         let start = ChildProcess.now()
         let policy = try python("import sys, time\nsys.stdin.readline()\ntime.sleep(60)", timeout: 0.4)
         let result = try run(policy, other: BufferBasedPolicy())
@@ -181,7 +192,8 @@ struct ExternalMisbehaviourTests {
         #expect(ChildProcess.now() - start < 5 * TestPaths.timeScale)
     }
 
-    @Test func waitingForEverFailsInsteadOfKeepingTheRunAlive() throws {
+    @Test("a policy that only ever waits fails after an hour of simulated waits")
+    func waitingForEverFailsInsteadOfKeepingTheRunAlive() throws {
         let start = ChildProcess.now()
         let policy = try python("import sys\nfor line in sys.stdin: print('{\"wait\": 0.5}', flush=True)")
         let failure = try #require(reason(try run(policy)))
@@ -190,7 +202,8 @@ struct ExternalMisbehaviourTests {
         #expect(ChildProcess.now() - start < 15 * TestPaths.timeScale)
     }
 
-    @Test func waitsBetweenVariantsAreFine() throws {
+    @Test("a policy alternating waits and variants plays to the end")
+    func waitsBetweenVariantsAreFine() throws {
         let code = """
             import sys
             for i, line in enumerate(sys.stdin):

@@ -54,7 +54,8 @@ struct ExternalPolicyTests {
         return nil
     }
 
-    @Test func pythonBBAMatchesTheSwiftReference() throws {
+    @Test("the Python BBA chooses the same variants as a Swift reference BBA, across three rungs or more")
+    func pythonBBAMatchesTheSwiftReference() throws {
         let external = try make(
             PolicySpec(name: "external", parameters: [("command", .list(["python3", "bba.py"]))]),
             directory: Self.root + "/scenarios/policies")
@@ -67,20 +68,23 @@ struct ExternalPolicyTests {
         #expect(Set(variants).count >= 3)
     }
 
-    @Test func garbageReplyFailsThePlayerNamingThePolicy() throws {
+    @Test("a garbage reply fails the player, naming the policy, the segment and the reply")
+    func garbageReplyFailsThePlayerNamingThePolicy() throws {
         let policy = try python("import sys\nfor line in sys.stdin: print('hello', flush=True)")
         let reason = try #require(failure(of: try run(policy)))
         #expect(reason.hasPrefix("external policy 'external(command=[python3 -c"))
         #expect(reason.contains("segment 0") && reason.contains("not a JSON object") && reason.contains("'hello'"))
     }
 
-    @Test func outOfRangeVariantFailsThePlayer() throws {
+    @Test("a reply of a variant outside the ladder fails the player")
+    func outOfRangeVariantFailsThePlayer() throws {
         let policy = try python("import sys\nfor line in sys.stdin: print('{\"variant\": 9}', flush=True)")
         let reason = try #require(failure(of: try run(policy)))
         #expect(reason.contains("external policy '") && reason.contains("variant 9 is outside 0…5"))
     }
 
-    @Test func crashFailsThePlayerWithItsStderr() throws {
+    @Test("a policy crash fails the player with its exit status and stderr")
+    func crashFailsThePlayerWithItsStderr() throws {
         let code = "import sys\nsys.stdin.readline()\nraise RuntimeError('model file missing')"
         let reason = try #require(failure(of: try run(try python(code))))
         #expect(reason.contains("external policy '") && reason.contains("closed its output before replying"))
@@ -88,7 +92,8 @@ struct ExternalPolicyTests {
         #expect(reason.contains("RuntimeError: model file missing"))
     }
 
-    @Test func crashAfterSomeDecisionsFailsAtTheNextOne() throws {
+    @Test("a policy that stops after three decisions fails the player at the fourth")
+    func crashAfterSomeDecisionsFailsAtTheNextOne() throws {
         let code = "import sys\nfor i in range(3):\n    sys.stdin.readline()\n    print('{\"variant\": 0}', flush=True)"
         let result = try run(try python(code))
         let reason = try #require(failure(of: result))
@@ -96,7 +101,8 @@ struct ExternalPolicyTests {
         #expect(result.segments[0].count == 3)
     }
 
-    @Test func hangTimesOut() throws {
+    @Test("a hanging policy fails the player within its timeout")
+    func hangTimesOut() throws {
         let start = ChildProcess.now()
         let policy = try python("import sys, time\nsys.stdin.readline()\ntime.sleep(30)", timeout: 0.5)
         let reason = try #require(failure(of: try run(policy)))
@@ -104,7 +110,8 @@ struct ExternalPolicyTests {
         #expect(ChildProcess.now() - start < 10 * TestPaths.timeScale)
     }
 
-    @Test func missingProgramIsAnInputError() throws {
+    @Test("a missing policy program or command is an input error naming the policy")
+    func missingProgramIsAnInputError() throws {
         #expect {
             try make(PolicySpec(name: "external", parameters: [("command", .list(["/nonexistent/abr-model"]))]))
         } throws: { error in
@@ -114,7 +121,8 @@ struct ExternalPolicyTests {
         #expect(throws: InputError.self) { try make(PolicySpec(name: "external")) }
     }
 
-    @Test func commandMayBeWordsFromTheCommandLine() throws {
+    @Test("an external command may be given as words on the command line")
+    func commandMayBeWordsFromTheCommandLine() throws {
         let spec = try PolicySpec.parse("external(command=python3 bba.py,timeout=2)")
         let policy = try make(spec, directory: Self.root + "/scenarios/policies")
         let result = try run(policy, segments: 4)

@@ -16,7 +16,8 @@ struct ExternalScenarioTests {
         fclose(file)
     }
 
-    @Test func scenarioRunsAnExternalPolicyInItsFolderAndTheOptimum() throws {
+    @Test("a scenario runs its external policy in the scenario's folder, and the optimum beside it")
+    func scenarioRunsAnExternalPolicyInItsFolderAndTheOptimum() throws {
         var template = Array("/tmp/abrsim-external-XXXXXX".utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         let folder = String(cString: try #require(created))

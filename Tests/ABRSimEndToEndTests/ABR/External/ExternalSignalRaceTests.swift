@@ -14,7 +14,8 @@ struct ExternalSignalRaceTests {
 
     /// The stray child seen under ThreadSanitizer: the signal kills the two runs' children, their runs fail at
     /// once, and while the process is still ending a worker starts the next run, whose child nobody killed.
-    @Test func noRunStartsAChildWhileTheSweepIsEndingOnASignal() throws {
+    @Test("while a sweep ends on a signal no new run starts a policy child")
+    func noRunStartsAChildWhileTheSweepIsEndingOnASignal() throws {
         let pids = try signals.signalledSweep(
             "signal-race-exit", children: 2, environment: ["ABRSIM_TEST_EXIT_DELAY_MS": "800"], settle: 0.3)
         // Only the two runs in flight started a child (the third run's was refused).
@@ -23,7 +24,8 @@ struct ExternalSignalRaceTests {
 
     /// A signal while the first child ever is between its spawn and its registration: the handler must already
     /// be installed, and must run only once the child is registered.
-    @Test func aSignalDuringTheFirstSpawnOfARunKillsThatChild() throws {
+    @Test("a signal between a run's first spawn and its registration still kills that child")
+    func aSignalDuringTheFirstSpawnOfARunKillsThatChild() throws {
         let scratch = ExternalSignalTests.runFolder("signal-race-run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // The child writes its pid well within the pause, so the signal arrives before it is registered.
@@ -36,7 +38,8 @@ struct ExternalSignalRaceTests {
     /// The same in a sweep, where the two runs' children are spawned at once on two threads (the main thread,
     /// whose signals are unblocked, and a Dispatch worker): both are between spawn and registration when the
     /// signal comes.
-    @Test func aSignalWhileTwoRunsSpawnTheirChildrenKillsBoth() throws {
+    @Test("a signal while two sweep runs spawn their children kills both and the validation child")
+    func aSignalWhileTwoRunsSpawnTheirChildrenKillsBoth() throws {
         // Three pids: the validation child (it lives through the pause, then is killed) and the two runs'.
         let pids = try signals.signalledSweep(
             "signal-race-spawn", children: 3, environment: ["ABRSIM_TEST_SPAWN_DELAY_MS": "1500"])

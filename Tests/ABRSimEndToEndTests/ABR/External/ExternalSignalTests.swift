@@ -123,7 +123,8 @@ struct ExternalSignalTests {
 
     /// SIGTERM rather than SIGINT: a launcher may start abrsim with SIGINT ignored (shells do for background
     /// jobs), and an ignored signal is respected. Ctrl-C takes the same path when it is not ignored.
-    @Test func sigtermOnARunKillsThePolicysChild() throws {
+    @Test("a SIGTERM on a run kills the policy's child and writes no output")
+    func sigtermOnARunKillsThePolicysChild() throws {
         let scratch = Self.runFolder("signal-run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let pids = try signalled(["run", "s.json", "--out", "out"], in: scratch, children: 1, signal: SIGTERM)
@@ -131,7 +132,8 @@ struct ExternalSignalTests {
         #expect(!FileManager.default.fileExists(atPath: scratch + "/out"))
     }
 
-    @Test func sigtermOnASweepKillsThePoliciesChildren() throws {
+    @Test("a SIGTERM on a sweep kills every running policy's child")
+    func sigtermOnASweepKillsThePoliciesChildren() throws {
         // One child per run in flight (the validation child is killed before Python gets to write its pid).
         let pids = try signalledSweep("signal-sweep", children: 2)
         #expect(pids.count >= 2)

@@ -18,7 +18,8 @@ struct ExternalSweepTests {
         sys.exit(3)
         """
 
-    @Test func aSweepWithACrashingExternalPolicyCompletesAndReportsTheFailedRuns() throws {
+    @Test("a sweep with a crashing external policy completes, counts the failed runs and exits 1, also when rerun")
+    func aSweepWithACrashingExternalPolicyCompletesAndReportsTheFailedRuns() throws {
         let fixture = SweepFixture("external-sweep")
         defer { fixture.remove() }
         writeFile(fixture.directory, "crash.py", Self.crashingPolicy)
@@ -56,7 +57,8 @@ struct ExternalSweepTests {
                 "4 of 8 runs had a failed player (final_state failed in \(out)/summary.csv)\n"))
     }
 
-    @Test func aSweepWithoutFailedPlayersExitsZero() throws {
+    @Test("a sweep without failed players exits 0 without a failure line")
+    func aSweepWithoutFailedPlayersExitsZero() throws {
         let fixture = SweepFixture("external-sweep-ok")
         defer { fixture.remove() }
         let outcome = try fixture.sweep(["--policies", "bba", "--out", fixture.directory + "/out"])
@@ -64,7 +66,8 @@ struct ExternalSweepTests {
         #expect(!outcome.standardError.contains("failed player"))
     }
 
-    @Test func aRunWithACrashingExternalPolicyWritesEverythingAndSaysWhichPlayerFailed() throws {
+    @Test("a run with a crashing policy still writes every output and names the failed player on stderr")
+    func aRunWithACrashingExternalPolicyWritesEverythingAndSaysWhichPlayerFailed() throws {
         let scratch = TestPaths.scratch("external-run")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         writeFile(scratch, "crash.py", Self.crashingPolicy)

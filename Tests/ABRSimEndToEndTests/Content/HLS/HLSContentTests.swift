@@ -8,7 +8,9 @@ import Testing
 struct HLSContentTests {
     /// Variable segment durations flow through the player and the metrics: every segment row carries its own
     /// duration, and the player plays exactly the content's duration.
-    @Test func variableDurationsReachSegmentsAndSummary() throws {
+    @Test(
+        "an HLS presentation's variable segment durations reach segments.csv, and the summary plays exactly its length")
+    func variableDurationsReachSegmentsAndSummary() throws {
         let master = HLSFixture.presentation()
         let folder = InputFile.directory(of: master)
         let scenario = writeFile(

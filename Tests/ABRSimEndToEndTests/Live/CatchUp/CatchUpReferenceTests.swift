@@ -7,7 +7,8 @@ import Testing
 /// The catch-up controllers against the dash.js and ExoPlayer reference tables (`Tests/Fixtures/reference/live`),
 /// through the binary.
 struct CatchUpReferenceTests {
-    @Test func theBinaryWritesTheExoPlayerReferenceBackByteForByte() throws {
+    @Test("model catchup writes the ExoPlayer reference table back byte for byte")
+    func theBinaryWritesTheExoPlayerReferenceBackByteForByte() throws {
         let outcome = try runABRSim([
             "model", "catchup", "--controller", "exoplayer", CatchUpReferenceFixture.folder + "exoplayer_speed.csv",
         ])
@@ -17,7 +18,8 @@ struct CatchUpReferenceTests {
         #expect(outcome.standardOutput == expected)
     }
 
-    @Test func theBinaryWritesTheDashjsReferenceBackWithinTolerance() throws {
+    @Test("model catchup writes the dash.js reference back with its actions and rates within 1e-12")
+    func theBinaryWritesTheDashjsReferenceBackWithinTolerance() throws {
         let scratch = TestPaths.scratch("catchup-dashjs")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let out = scratch + "/out.csv"

@@ -24,7 +24,8 @@ struct CatchUpRegistryTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func badInputExitsWithStatusTwoNamingTheFileAndLine() throws {
+    @Test("each bad catch-up table or controller makes model catchup exit 2 with one line naming the file and line")
+    func badInputExitsWithStatusTwoNamingTheFileAndLine() throws {
         let folder = TestPaths.scratch("catchup-rows")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let good = "3,4,2,1,0.5,NaN,NaN,NaN,false,false,false\n"

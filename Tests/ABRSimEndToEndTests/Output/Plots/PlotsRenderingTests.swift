@@ -105,7 +105,8 @@ struct PlotsRenderingTests {
         return line.components(separatedBy: "href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
     }
 
-    @Test func theDefaultScenarioPlotsParseRenderAndShowTheDescent() throws {
+    @Test("the default scenario's plots are well-formed, self-contained, render to a PNG, and show the descent to 3G")
+    func theDefaultScenarioPlotsParseRenderAndShowTheDescent() throws {
         let directory = TestPaths.scratch("plots")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try runABRSim([
@@ -144,7 +145,8 @@ struct PlotsRenderingTests {
         #expect((numbers.last ?? 0) > 8, "the PNG is (nearly) one colour: \(text)")
     }
 
-    @Test func plotRedrawsTheSameFilesFromTheCSVAlone() throws {
+    @Test("plot redraws the same files from the CSV alone, and refuses missing or broken tables")
+    func plotRedrawsTheSameFilesFromTheCSVAlone() throws {
         let directory = TestPaths.scratch("replot")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let results = directory + "/results/stall"
@@ -190,7 +192,9 @@ struct PlotsRenderingTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/x"))
     }
 
-    @Test(.enabled(if: rsvgAvailable, "rsvg-convert is missing (Debian librsvg2-bin); run scripts/setup"))
+    @Test(
+        "players with the same settings and data are each visible in the rendered picture",
+        .enabled(if: rsvgAvailable, "rsvg-convert is missing (Debian librsvg2-bin); run scripts/setup"))
     func playersWithTheSameSettingsAreEachVisibleInThePicture() throws {
         let directory = TestPaths.scratch("visible")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -225,7 +229,8 @@ struct PlotsRenderingTests {
         }
     }
 
-    @Test func aSweepIsPlottedWithPairedDifferencesAgainstTheChosenBaseline() throws {
+    @Test("a sweep is plotted with paired differences against the chosen baseline, and an unknown one is refused")
+    func aSweepIsPlottedWithPairedDifferencesAgainstTheChosenBaseline() throws {
         let directory = TestPaths.scratch("sweep-plots")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // A sweep's summary.csv (the columns the plots read): two bba settings and throughput on three traces.

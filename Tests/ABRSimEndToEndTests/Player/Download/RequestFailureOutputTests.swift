@@ -19,7 +19,9 @@ struct RequestFailureOutputTests {
                      {"id": "patient", "policy": "fixed"}]}
         """#
 
-    @Test func summaryAndTimelineShowTheFailureAndTheRetries() throws {
+    @Test(
+        "the summary, timeline and segments show a timed-out player's failure, reason and retries while the other ends")
+    func summaryAndTimelineShowTheFailureAndTheRetries() throws {
         let directory = TestPaths.scratch("failure-output")
         writeFile(directory, "s.json", Self.scenario)
         let outcome = try runABRSim(["run", "s.json", "--out", "out"], in: directory)

@@ -6,14 +6,16 @@ import Testing
 
 /// The `requests` key of a player: bad values are input errors through the binary.
 struct RequestSettingsDecodingTests {
-    @Test(arguments: [
-        (#"{"timeoutSeconds": 0}"#, "$.players[0].requests.timeoutSeconds"),
-        (#"{"maxRetries": 1.5}"#, "$.players[0].requests.maxRetries"),
-        (#"{"maxRetries": -1}"#, "$.players[0].requests.maxRetries"),
-        (#"{"backoffFactor": 0.5}"#, "$.players[0].requests.backoffFactor"),
-        (#"{"retryDelaySeconds": 5, "maxRetryDelaySeconds": 2}"#, "$.players[0].requests.maxRetryDelaySeconds"),
-        (#"{"timeout": 5}"#, "timeout"),
-    ])
+    @Test(
+        "each bad requests value is an input error naming the scenario and its JSON path, writing nothing",
+        arguments: [
+            (#"{"timeoutSeconds": 0}"#, "$.players[0].requests.timeoutSeconds"),
+            (#"{"maxRetries": 1.5}"#, "$.players[0].requests.maxRetries"),
+            (#"{"maxRetries": -1}"#, "$.players[0].requests.maxRetries"),
+            (#"{"backoffFactor": 0.5}"#, "$.players[0].requests.backoffFactor"),
+            (#"{"retryDelaySeconds": 5, "maxRetryDelaySeconds": 2}"#, "$.players[0].requests.maxRetryDelaySeconds"),
+            (#"{"timeout": 5}"#, "timeout"),
+        ])
     func badSettingsAreInputErrorsNamingThePath(requests: String, mention: String) throws {
         let directory = TestPaths.scratch("requests-bad")
         writeFile(directory, "s.json", RequestSettingsFixture.scenario(requests: requests))
