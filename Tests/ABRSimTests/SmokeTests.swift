@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the random source")
 struct RandomSourceTests {
     @Test("two random sources with the same seed draw the same sequence")
     func sameSeedGivesSameSequence() {

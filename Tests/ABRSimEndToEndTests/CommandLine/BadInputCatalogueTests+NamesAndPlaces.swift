@@ -13,6 +13,7 @@ import Testing
 /// control characters and text from a child, messages that name their place, and output paths that can never
 /// work. Fixtures are in `Tests/Fixtures/bad/` (shared with ``BadInputCatalogueTests``); the cases are listed in
 /// `docs/reliability/bad-inputs.md`.
+@Suite("the bad-input catalogue: seeds, sweep inputs, names and places")
 struct NamesAndPlacesCatalogueTests {
     typealias Case = BadInputCatalogueTests.Case
     static let fixtures = BadInputCatalogueTests.fixtures

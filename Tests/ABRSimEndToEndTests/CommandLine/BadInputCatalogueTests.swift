@@ -9,6 +9,7 @@ import Testing
 /// unreadable file). Each must end with exit status 2 and exactly one line on stderr naming the file and the line
 /// or JSON path, with no crash report, nothing on stdout and nothing written. `docs/reliability/bad-inputs.md`
 /// lists the cases and their messages; BOM and CRLF files that are otherwise fine are accepted ("good despite").
+@Suite("the bad-input catalogue")
 struct BadInputCatalogueTests {
     /// The fixtures folder; every command runs in it, so paths in the table are relative to it.
     static let fixtures = TestPaths.packageRoot + "/Tests/Fixtures/bad"

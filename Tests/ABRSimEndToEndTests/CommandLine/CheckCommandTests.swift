@@ -6,6 +6,7 @@ import Testing
 
 /// `abrsim check` driven through the built binary: verdict lines, the final count, exit statuses 0/1/2, the
 /// JUnit file, and the project's own CI suite loading cleanly.
+@Suite("abrsim check")
 struct CheckCommandTests {
     static var fixtures: String { TestPaths.packageRoot + "/Tests/Fixtures/check" }
 

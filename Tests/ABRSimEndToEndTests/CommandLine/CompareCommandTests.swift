@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("abrsim compare")
 struct CompareCommandTests {
     static let traces = TestPaths.data + "/traces/pensieve/test"
     static let content = TestPaths.data + "/content/pensieve-envivio"

@@ -7,6 +7,7 @@ import Testing
 /// `abrsim compare --profile pensieve` against the outputs of Pensieve's own simulator
 /// (`Tests/Fixtures/reference/pensieve/`): for every trace listed there, the total reward within 1e-6 and the exact
 /// sequence of chosen variants, for both baselines.
+@Suite("abrsim compare under the Pensieve profile")
 struct ComparePensieveReferenceTests {
     static func table(_ path: String) throws -> CSVTable {
         try CSVTable.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)

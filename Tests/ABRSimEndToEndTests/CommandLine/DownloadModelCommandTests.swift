@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// `abrsim model download` and `abrsim trace infer` through the binary, and the scenario's `downloadModel` keys.
+@Suite("abrsim model download and trace infer")
 struct DownloadModelCommandTests {
     static let reference = TestPaths.packageRoot + "/Tests/Fixtures/reference/tcp/"
 

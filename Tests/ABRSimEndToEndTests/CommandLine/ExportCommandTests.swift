@@ -5,7 +5,8 @@ import Testing
 @testable import ABRSim
 
 /// `abrsim export p1203` through the binary, on a real run.
-@Suite struct ExportCommandTests {
+@Suite("abrsim export p1203")
+struct ExportCommandTests {
     @Test(
         "export p1203 lists every played segment at its rung's resolution, and stalling adds up to startup plus stalls")
     func exportsEveryPlayedSegmentAndAllStallTime() throws {

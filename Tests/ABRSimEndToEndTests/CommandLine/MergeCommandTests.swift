@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("abrsim merge")
 struct MergeCommandTests {
     func shards(_ fixture: SweepFixture, policies: String = "bba,throughput", count: Int = 2) throws {
         for k in 1...count {

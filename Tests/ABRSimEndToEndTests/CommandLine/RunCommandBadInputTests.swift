@@ -5,6 +5,7 @@ import Testing
 /// `abrsim run` on bad input, driven through the built binary as a user would: exit status 2, one clear message
 /// naming the file and the place, no stack trace, and no output written. Bad files (empty, wrong types, unknown
 /// keys, missing or malformed traces) are in the catalogue, ``BadInputCatalogueTests``; these are the rest.
+@Suite("abrsim run on bad input")
 struct RunCommandBadInputTests {
     /// A valid scenario around `network`, `content`, `players` JSON fragments.
     static func scenario(

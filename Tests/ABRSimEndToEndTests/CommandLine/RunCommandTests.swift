@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// `abrsim run` on good input: the files it writes and their determinism.
+@Suite("abrsim run")
 struct RunCommandTests {
     @Test("two runs of one scenario and seed write byte-identical tables")
     func sameScenarioAndSeedGiveByteIdenticalOutputs() throws {

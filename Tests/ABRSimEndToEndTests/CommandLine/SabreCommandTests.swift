@@ -6,6 +6,7 @@ import Testing
 
 /// `abrsim sabre` as a drop-in for `python3 src/sabre.py`, `compare`/`sweep --profile sabre`, and the sabre
 /// flags and policies they refuse (one line on stderr, exit 2, nothing on stdout).
+@Suite("abrsim sabre and the sabre profile")
 struct SabreCommandTests {
     static let data = "scenarios/data"
     static let network = data + "/traces/sabre/example-network.json"

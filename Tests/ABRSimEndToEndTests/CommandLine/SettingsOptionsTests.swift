@@ -6,6 +6,7 @@ import Testing
 
 /// A/B without copying files (issue 13, part 6), through the built binary: `--set`, `sweep --grid`,
 /// `compare --scenario`, `tune --traces`/`--holdout`; and the warnings and `n/a` intervals of part 5.
+@Suite("settings on the command line: --set, --grid, compare --scenario, tune over networks")
 struct SettingsOptionsTests {
     /// Two players of different priorities over four constant traces (0.5, 1, 2, 4 Mbit/s for 30 s).
     struct Fixture {

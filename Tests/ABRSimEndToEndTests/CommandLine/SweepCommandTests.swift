@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("abrsim sweep")
 struct SweepCommandTests {
     static let policies = "bba(reservoir=2..6:2),throughput,fixed(variant=0|3)"
     static let policyLabels = [

@@ -8,6 +8,7 @@ import Testing
     import Glibc
 #endif
 
+@Suite("interrupted sweeps")
 struct SweepResumeTests {
     /// 4 traces × 25 policies.
     static let arguments = ["--policies", "bba(reservoir=1..25:1)", "--jobs", "2"]

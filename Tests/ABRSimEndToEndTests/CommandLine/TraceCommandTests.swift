@@ -6,6 +6,7 @@ import Testing
 
 /// `abrsim trace …` driven through the built binary: statistics of the shipped traces, conversions that keep the
 /// bits, generation, editing, and malformed files (exit 2, the file and the line on stderr, nothing on stdout).
+@Suite("abrsim trace")
 struct TraceCommandTests {
     /// `name: value` lines of `abrsim trace info`.
     static func info(_ path: String, _ extra: [String] = []) throws -> [String: String] {

@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// `abrsim tune` driven through the built binary: help, output, determinism across jobs, errors.
+@Suite("abrsim tune")
 struct TuneCommandTests {
     static var fixtures: String { TestPaths.packageRoot + "/Tests/Fixtures/tune" }
 

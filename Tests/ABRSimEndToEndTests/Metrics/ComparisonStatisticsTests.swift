@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("compare's statistics against a baseline")
 struct ComparisonStatisticsTests {
     @Test(
         "compare writes paired statistics against the chosen baseline with its plots, and refuses an unknown baseline")

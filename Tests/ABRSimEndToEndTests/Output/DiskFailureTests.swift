@@ -7,7 +7,8 @@ import Testing
 /// Writing to a full or read-only file system, for real: a small or read-only tmpfs mounted for the test (needs
 /// root and mount(8); skipped otherwise), and `/dev/full`. Each failure is one line naming the path and the
 /// system's reason, exit status 3, and leaves no partial file (an older output stays whole).
-@Suite(.serialized) struct DiskFailureTests {
+@Suite("full and read-only disks", .serialized)
+struct DiskFailureTests {
     /// Mounts a tmpfs with `options` on a fresh folder, runs `body` with it, and unmounts it.
     func withTmpfs(_ options: String, _ body: (String) throws -> Void) throws {
         let mountPoint = TestPaths.scratch("tmpfs")

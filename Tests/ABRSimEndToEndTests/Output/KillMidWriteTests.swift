@@ -6,6 +6,7 @@ import Testing
 
 /// `abrsim run` killed with SIGKILL while it writes: every file present under its final name is complete (byte
 /// for byte the file a whole run writes), temporaries are the only debris, and the next run removes them.
+@Suite("a run killed while it writes")
 struct KillMidWriteTests {
     /// Starts `abrsim run` and kills it as soon as `trigger` says so (polled every 0.1 ms) or after `limit` s.
     func killedRun(_ scenario: String, out: String, limit: Double, trigger: () -> Bool) throws -> Bool {

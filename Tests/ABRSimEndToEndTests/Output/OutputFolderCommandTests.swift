@@ -6,6 +6,7 @@ import Testing
 
 /// Output folders through the binary: reruns replace and tidy, other outputs are refused (exit 2, one line,
 /// nothing written) unless `--force`, sweeps and runs never share a folder.
+@Suite("output folders through the binary")
 struct OutputFolderCommandTests {
     @Test("rerunning an edited scenario replaces its output, removing stale plots and a moved plots folder")
     func aRerunOfAnEditedScenarioReplacesItsOutputAndRemovesStalePlots() throws {

@@ -19,6 +19,7 @@ final class AlternatingPolicy: ABRPolicy {
     }
 }
 
+@Suite("a Swift policy registered from outside the library")
 struct SwiftPlugInPolicyTests {
     static let low = Parameter.variant("low", default: 0, source: "the lowest rung", "variant of even segments")
     static let high = Parameter.variant("high", default: 1, source: "the second rung", "variant of odd segments")

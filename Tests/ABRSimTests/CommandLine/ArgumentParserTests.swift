@@ -32,6 +32,7 @@ private func failure(_ args: [String], spec: CommandSpec = run) -> String? {
     }
 }
 
+@Suite("the command-line parser")
 struct ArgumentParserTests {
     @Test("options in both spellings, a flag and positionals before and after them are read into their places")
     func optionsFlagsAndPositionalsAreRead() throws {
@@ -181,6 +182,7 @@ struct ArgumentParserTests {
 }
 
 /// ``ListArgument``: commas inside parentheses belong to the item; empty items and unbalanced parentheses are errors.
+@Suite("list arguments")
 struct ListArgumentTests {
     @Test("a list argument splits at commas outside parentheses, trims items and flattens repeated options")
     func itemsAreSplitAtTopLevelCommasAndTrimmed() throws {

@@ -66,6 +66,7 @@ private func pensieveCopy(_ edit: (Int, String) -> String?) throws -> String {
     return folder
 }
 
+@Suite("content: ladders, sizes, Pensieve and sabre files")
 struct ContentTests {
     // MARK: - Constant bitrate
 

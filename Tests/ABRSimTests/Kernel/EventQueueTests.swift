@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the event queue")
 struct EventQueueTests {
     /// Pops everything left, as (time, payload) pairs.
     static func drain(_ queue: inout EventQueue<Int>) -> [(Double, Int)] {

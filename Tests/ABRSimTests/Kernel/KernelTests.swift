@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the kernel")
 struct KernelTests {
     /// Runs `kernel` to the end, returning (time, event) for each event delivered.
     static func delivered(_ kernel: Kernel<String>, until limit: Double = .infinity) -> [(Double, String)] {

@@ -6,6 +6,7 @@ import Testing
 
 /// ``LiveNQoE`` against every row of LoL's per-segment NQoE reference (`Tests/Fixtures/reference/live/lol_nqoe.csv`),
 /// and hand-computed sessions.
+@Suite("the live NQoE of LoL")
 struct LiveNQoETests {
     static func relativeDifference(_ x: Double, _ y: Double) -> Double {
         x == y ? 0 : abs(x - y) / max(abs(x), abs(y))

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the access log")
 struct AccessLogTests {
     /// A timeline row: `state` decides `timeControlStatus` (playing, paused, or waiting).
     func row(_ t: Double, _ state: PlaybackState, playhead: Double, buffer: Double) -> TimelineRecord {

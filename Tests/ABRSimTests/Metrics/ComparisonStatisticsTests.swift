@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("comparison statistics")
 struct ComparisonStatisticsTests {
     /// Student t, 3 degrees of freedom, 97.5 % (tables: 3.182).
     static let t3 = 3.182446305284263

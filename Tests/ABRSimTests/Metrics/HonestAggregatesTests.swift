@@ -6,6 +6,7 @@ import Testing
 
 /// Aggregates that do not mislead (issue 13, part 5): a failed run is not a zero, `bytes` adds up, link shares
 /// never sum above 1, `jain_qoe` says why it is empty.
+@Suite("aggregates that do not mislead")
 struct HonestAggregatesTests {
     @Test("a failed run is counted as failed and left out of the means and the paired differences")
     func aFailedRunIsCountedAndLeftOutOfMeansAndPairedDifferences() throws {

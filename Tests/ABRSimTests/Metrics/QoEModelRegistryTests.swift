@@ -21,6 +21,7 @@ private struct SquareRootQoE: QoEFunction {
     }
 }
 
+@Suite("the QoE model registry")
 struct QoEModelRegistryTests {
     @Test("a registered QoE model scores sessions by hand and is what the offline optimum maximises")
     func aRegisteredModelIsReachedThroughThePublicPaths() throws {

@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// QoE models scored on sessions computed by hand (reference-literature §6).
+@Suite("the QoE models")
 struct QoEModelsTests {
     let pensieveBps = PensieveProfile.ladderKbps.map { $0 * 1000 }
 

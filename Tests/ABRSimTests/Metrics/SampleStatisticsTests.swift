@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("sample statistics")
 struct SampleStatisticsTests {
     @Test("five values give the hand-computed mean, deviation, 95 % interval and interpolated percentiles")
     func handComputedExample() {

@@ -6,6 +6,7 @@ import Testing
 /// A run that keeps no segment records (a `--no-segments` sweep, `check`) summarises through a ``SegmentTally``
 /// fed as it goes; its summaries must be exactly those of a run that keeps every record, abandoned and timed-out
 /// requests included, and it must hold nothing per segment.
+@Suite("summaries without segment records")
 struct SegmentTallyTests {
     /// Two players (`dynamic`, which abandons, and `exoplayer`) through a drop to 150 kbit/s and a 70-s outage, so
     /// the run has abandoned requests, timeouts and retries, stalls and switches.

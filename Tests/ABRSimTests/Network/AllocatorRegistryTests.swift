@@ -13,6 +13,7 @@ private struct LowFirstAllocator: BandwidthAllocator {
     }
 }
 
+@Suite("the allocator registry")
 struct AllocatorRegistryTests {
     /// The strict-priority CI scenario with the tiers reversed: on the 780 kbit/s 3G preset each 4 s segment at
     /// 400 kbit/s takes 0.2 + 1600/780 ≈ 2.25 s, so the low player (which starts on its first segment) starts after

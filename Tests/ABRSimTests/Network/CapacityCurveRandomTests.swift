@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// Random curves (seeded) against an exact piece-by-piece walk.
+    @Suite("capacity curves against a piece walk")
     struct CapacityCurveRandomTests {
         typealias Support = NetworkTestSupport
 

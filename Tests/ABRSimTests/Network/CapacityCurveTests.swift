@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// Hand-computed look-ups on pieces [0,2)→1000, [2,5)→0, [5,6)→3000 bit/s: 2000 bits by 2 s, 5000 per period.
+    @Suite("capacity curves by hand")
     struct CapacityCurveTests {
         func curve(_ atEnd: TraceEndBehavior) throws -> CapacityCurve {
             try CapacityCurve(

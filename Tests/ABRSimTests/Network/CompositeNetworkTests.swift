@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// Composite timelines checked by hand.
+    @Suite("composite networks")
     struct CompositeNetworkTests {
         typealias Support = NetworkTestSupport
 

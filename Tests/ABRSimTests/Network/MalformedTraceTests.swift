@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// Malformed inputs: each is an ``InputError`` naming the file and the line or JSON path.
+    @Suite("malformed traces")
     struct MalformedTraceTests {
         typealias Support = NetworkTestSupport
 

@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// The preset catalogue against the tables of reference-players.md §6 and reference-literature.md §5.
+    @Suite("the network presets")
     struct NetworkPresetTests {
         @Test(
             "each network preset has the downlink, RTT and loss of the reference tables, with a source and confidence",

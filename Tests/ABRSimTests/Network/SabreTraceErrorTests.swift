@@ -5,6 +5,7 @@ import Testing
 extension NetworkTests {
     /// Sabre traces are read by the common JSON parser; a bad value is still named by file and JSON path, with the
     /// line and column where it stands.
+    @Suite("errors in sabre traces")
     struct SabreTraceErrorTests {
         typealias Support = NetworkTestSupport
 

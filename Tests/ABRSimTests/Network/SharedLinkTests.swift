@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// The shared link's processor sharing, with completion times worked out by hand.
+@Suite("the shared link")
 struct SharedLinkTests {
     static func constantLink(
         _ bps: Double, allocator: any BandwidthAllocator = WeightedAllocator(), loss: Double = 0,

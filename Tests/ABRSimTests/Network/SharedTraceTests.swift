@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// The real traces under scenarios/data/traces, in all four formats.
+    @Suite("the shipped real traces")
     struct SharedTraceTests {
         typealias Support = NetworkTestSupport
 

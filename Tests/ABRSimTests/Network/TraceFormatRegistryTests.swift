@@ -36,6 +36,7 @@ private struct StepsTrace: TraceFileFormat {
     }
 }
 
+@Suite("the trace format registry")
 struct TraceFormatRegistryTests {
     @Test("a registered trace format is detected, read, named in scenarios and listed in errors")
     func aRegisteredFormatIsReachedThroughThePublicPaths() throws {

@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// Each reader on small hand-written files, against hand-computed pieces.
+    @Suite("the trace readers")
     struct TraceReaderTests {
         typealias Support = NetworkTestSupport
 

@@ -5,6 +5,7 @@ import Testing
 extension NetworkTests {
     /// `trace info`'s statistics: hand-computed small cases, and the shipped mahimahi traces against an
     /// independent binning of the files' timestamps and the data README's table.
+    @Suite("trace statistics")
     struct TraceStatisticsTests {
         typealias Support = NetworkTestSupport
 

@@ -5,6 +5,7 @@ import Testing
 
 extension NetworkTests {
     /// Slicing, scaling, concatenating and zeroing traces, on hand-made traces with hand-computed results.
+    @Suite("trace slicing, scaling, joining and zeroing")
     struct TraceToolsTests {
         /// 0–2 s at 1000 bit/s, 2–5 s at 0, 5–8 s at 3000 bit/s, with latency and loss per piece.
         static let hand = Trace(

@@ -4,6 +4,7 @@ import Testing
 
 extension NetworkTests {
     /// Writing a trace and reading it back keeps its capacity curve (mahimahi within its quantisation).
+    @Suite("the trace writers")
     struct TraceWriterTests {
         typealias Support = NetworkTestSupport
 

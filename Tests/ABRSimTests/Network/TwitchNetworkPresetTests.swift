@@ -6,6 +6,7 @@ import Testing
 
 /// The MMSys'20 challenge's network profiles as step presets: every step against the shared profile tables
 /// (`Tests/Fixtures/reference/live/twitch_profiles`), through the scenario loader, and hand-computed deliveries.
+@Suite("the Twitch step presets")
 struct TwitchNetworkPresetTests {
     static let folder = TestPaths.reference + "/live/twitch_profiles/"
 

@@ -5,6 +5,7 @@ import Testing
 
 /// Water-filling with window-limited flows, computed by hand: two players on a 10 Mbit/s link with equal weights,
 /// one held below its share by its window; the other gets exactly the rest.
+@Suite("water-filling with window-limited flows")
 struct WindowWaterFillingTests {
     static func link() throws -> SharedLink {
         SharedLink(curve: try CapacityCurve(starts: [0], ratesBps: [10e6], duration: 1000, atEnd: .hold))

@@ -38,6 +38,7 @@ private func contents(_ path: String) throws -> String {
     String(decoding: try InputFile.readAll(path), as: UTF8.self)
 }
 
+@Suite("atomic file writes")
 struct AtomicFileWriterTests {
     @Test("an atomic write creates a file, replaces an existing one and leaves no temporary")
     func writeCreatesAFileAndReplacesAnExistingOne() throws {
@@ -114,6 +115,7 @@ struct AtomicFileWriterTests {
     }
 }
 
+@Suite("output bundles")
 struct OutputBundleTests {
     @Test("committing a bundle creates the folder and writes each file once, the last content added winning")
     func commitWritesEveryFileAndCreatesTheDirectory() throws {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the CSV schemas")
 struct CSVSchemaTests {
     /// The field count of every record of `bytes` (RFC 4180 quoting, LF line ends).
     static func fieldCounts(_ bytes: [UInt8]) -> [Int] {

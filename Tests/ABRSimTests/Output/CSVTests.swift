@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("numbers written in CSV")
 struct NumberFormattingTests {
     @Test(
         "each CSV number has one fixed text, with non-finite values left empty",
@@ -31,6 +32,7 @@ struct NumberFormattingTests {
     }
 }
 
+@Suite("the CSV writer")
 struct CSVWriterTests {
     @Test("a CSV writer writes its header even with no rows")
     func headerIsWrittenEvenWithoutRows() {
@@ -93,6 +95,7 @@ struct CSVWriterTests {
     }
 }
 
+@Suite("the CSV parser")
 struct CSVTableTests {
     @Test("awkward text with commas, quotes, line ends and Unicode survives a CSV write and parse")
     func awkwardTextSurvivesARoundTrip() throws {

@@ -6,6 +6,7 @@ import Testing
 
 /// The output-folder rule: same command and input replace (and tidy), anything else is refused unless forced;
 /// temporaries of dead writers are cleaned; a failed write leaves the old output whole.
+@Suite("the output-folder rule")
 struct OutputFolderTests {
     let runA = OutputIdentity(command: "run", subject: "/data/a.json", fingerprint: "-")
     let runB = OutputIdentity(command: "run", subject: "/data/b.json", fingerprint: "-")

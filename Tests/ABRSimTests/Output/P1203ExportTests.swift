@@ -4,7 +4,8 @@ import Testing
 
 /// The P.1203 mode-0 export: hand-built sessions give hand-written JSON, and every export has the schema's keys
 /// and types.
-@Suite struct P1203ExportTests {
+@Suite("the P.1203 export")
+struct P1203ExportTests {
     /// A session by hand: 3 segments of 4 s (the second one abandoned once and fetched again), a 0.5 s startup,
     /// one 1.5 s stall at media time 4 s.
     static let segments = CSVTable(

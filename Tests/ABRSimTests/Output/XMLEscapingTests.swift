@@ -3,6 +3,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("escaping XML")
 struct XMLEscapingTests {
     @Test("markup characters become entities")
     func markup() {

@@ -4,6 +4,7 @@ import Testing
 
 /// Physics a person can check with pencil and paper: constant 1000 kbit/s, no RTT, ladder 500/2000 kbit/s,
 /// 4 s segments, 10 segments, always the 2000 kbit/s variant (8 Mbit per segment = 8 s per download).
+@Suite("player physics by pencil and paper")
 struct HandPhysicsTests {
     func run(waits: Bool, target: Double = 60, actions: [TimedAction] = []) throws -> (Simulation, SimulationResult) {
         let curve = try CapacityCurve(starts: [0], ratesBps: [1_000_000], duration: 1000)

@@ -8,6 +8,7 @@ import Testing
 /// played time is the content minus what was skipped (checked in integer microseconds), and each player's time
 /// adds up (startup + stalls + played = its session). The suite runs one simulated hour for four players; the
 /// full day for sixteen (`scenarios/long/day-16-players.json`) runs with `ABRSIM_LONG=1`.
+@Suite("exact accounts over long runs")
 struct LongRunInvariantTests {
     /// Microseconds, rounded: exact integer arithmetic for the accounting.
     static func micros(_ seconds: Double) -> Int64 { Int64((seconds * 1e6).rounded()) }

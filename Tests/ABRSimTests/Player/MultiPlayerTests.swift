@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// Several players on one link: priorities, caps, the cache, coordination and routes.
+@Suite("several players on one link")
 struct MultiPlayerTests {
     static func content(_ ladder: [Double] = [500, 2000], segments: Int = 10) throws -> Content {
         try Content.constantBitrate(ladderKbps: ladder, segmentSeconds: 4, segmentCount: segments)

@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// Player behaviour on constant links, each number worked out by hand in the comments.
+@Suite("player behaviour on constant links")
 struct PlayerBehaviourTests {
     struct Setup {
         var rateBps = 1_000_000.0
@@ -207,6 +208,7 @@ struct PlayerBehaviourTests {
 
 /// A policy that waits (BOLA's "no positive utility") suspends loading, which counts as a full buffer: a player
 /// waiting to minimise stalling resumes instead of waiting forever for downloads the policy will not make.
+@Suite("a waiting policy and a waiting player")
 struct PolicyWaitTests {
     @Test("a BOLA-E wait after a tunnel stall counts as a full buffer, so the player resumes and ends")
     func bolaEAfterATunnelStallResumesAndEnds() throws {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the player's parts")
 struct PlayerPartsTests {
     @Test("the playhead moves at its rate until the buffer's end, and a freeze holds it there")
     func playheadMovesAndFreezes() {

@@ -4,6 +4,7 @@ import Testing
 
 /// A finished simulation must be freed with everything in it: sweeps run thousands of them in one process, and
 /// a reference cycle (members ↔ their playback coordinator, found by LeakSanitizer) would keep every run alive.
+@Suite("a finished simulation's lifetime")
 struct SimulationLifetimeTests {
     static func configuration(_ id: String, content: Content, group: String?) -> PlayerConfiguration {
         var settings = PlayerSettings()

@@ -19,6 +19,7 @@ private struct TwoSegmentProfile: ComparisonProfile {
     }
 }
 
+@Suite("the comparison profile registry")
 struct ComparisonProfileRegistryTests {
     @Test("a registered profile is found by --profile and its engine runs every policy on every trace")
     func aRegisteredProfileRunsThroughComparison() throws {

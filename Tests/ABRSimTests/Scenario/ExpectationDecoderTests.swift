@@ -5,6 +5,7 @@ import Testing
 
 /// Decoding a scenario's `expect` list: defaults, filters, bounds, and every kind of mistake named by file and
 /// JSON path.
+@Suite("decoding a scenario's expectations")
 struct ExpectationDecoderTests {
     /// A two-player scenario (`main` on throughput, `side` on bba(reservoir=5)) with `expect` set to `items`.
     static func scenario(_ items: String) -> String {

@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// Bounds, verdicts and the lines `abrsim check` prints, on values worked out by hand.
+@Suite("evaluating expectations")
 struct ExpectationEvaluatorTests {
     /// Constant 1000 kbit/s, 100 ms RTT, one 500 kbit/s rung of 4 s segments, three segments: each segment is
     /// 2 Mbit and takes 0.1 + 2 s, so the first frame is at 2.1 s and the link (twice the bitrate) never lets

@@ -6,6 +6,7 @@ import Testing
 @testable import ABRSim
 
 /// Finding scenario files, running a suite in parallel with a stable order, and the JUnit XML of its results.
+@Suite("expectation suites and their JUnit report")
 struct ExpectationSuiteTests {
     static let minimal =
         #"{"network": {"preset": "wifi"}, "content": {"ladderKbps": [500], "segmentSeconds": 4, "segments": 2},"#

@@ -5,6 +5,7 @@ import Testing
 
 /// Expectations over a window of simulated time: the windowed metrics on records and runs worked out by hand,
 /// and the lines `abrsim check` prints for them.
+@Suite("expectations over a window of time")
 struct WindowedExpectationTests {
     func segment(_ index: Int, kbps: Double, seconds: Double, request: Double, abandoned: Bool = false)
         -> SegmentRecord

@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the FNV-1a 64 hash")
 struct FNV1a64Tests {
     @Test("the hash matches the published FNV-1a 64-bit test vectors")
     func publishedVectors() {

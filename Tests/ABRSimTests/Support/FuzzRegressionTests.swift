@@ -7,6 +7,7 @@ import Testing
 /// `docs/reliability/fuzzing.md`), kept in `Tests/Fixtures/fuzz/<target>/`. Each must now end as one
 /// ``InputError`` naming the file, quickly and in bounded memory; before its fix each one trapped, or ran until it
 /// exhausted memory (the time limit turns a hang into a failure).
+@Suite("inputs the fuzzers found")
 struct FuzzRegressionTests {
     /// Reads `Tests/Fixtures/fuzz/<target>/<name>` as the fuzz target `target` does, which must fail with a
     /// one-line ``InputError``; returns the error.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("quoting JSON strings")
 struct JSONStringTests {
     @Test("quotes, backslashes and control characters are escaped, upper-case hex for the rest below U+0020")
     func escapes() {

@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// 64-bit seeds and streams give distinct generators (`docs/seeds.md`): GSL's own seeding keeps 32 bits.
+@Suite("64-bit seeds and random streams")
 struct RandomSourceSeedTests {
     static func draws(_ seed: UInt64, _ stream: RandomStream = .plain, count: Int = 8) -> [Double] {
         let random = RandomSource(seed: seed, stream: stream)

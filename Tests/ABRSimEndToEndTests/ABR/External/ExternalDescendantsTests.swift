@@ -12,6 +12,7 @@ import Testing
 /// normal exit, an error exit, SIGTERM, SIGINT and SIGKILL, through the built binary. The policy starts a
 /// grandchild in a session of its own (`setsid`, out of the policy's process group) and one in the background of
 /// its group; ``PolicyKeeper`` is what ends them.
+@Suite("an external policy's descendants")
 struct ExternalDescendantsTests {
     /// A policy that starts the two grandchildren, records the three pids in `pids/`, then answers variant 0
     /// (`ok`), never answers (`hang`), or answers garbage (`garbage`).

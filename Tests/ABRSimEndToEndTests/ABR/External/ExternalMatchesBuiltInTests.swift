@@ -6,6 +6,7 @@ import Testing
 
 /// An external policy that makes the built-in `bba`'s choices gives byte-identical outputs (but for the
 /// `policy` column, which names what the user wrote).
+@Suite("an external BBA against the built-in one")
 struct ExternalMatchesBuiltInTests {
     @Test("the shipped Python BBA gives byte for byte the built-in BBA's tables, over several rungs")
     func theShippedPythonBBAGivesTheBuiltInBBAsOutputs() throws {

@@ -8,6 +8,7 @@ import Testing
 /// early clean exit, a child that stops reading, endless output without a newline, grandchildren; and the
 /// guarantees around them: the reason names the policy, the time is bounded, the child is killed and reaped, and
 /// the other players of the run go on.
+@Suite("external policies that misbehave")
 struct ExternalMisbehaviourTests {
     /// A policy running `command` (program and arguments) with `timeout` seconds per decision.
     func external(_ command: [String], timeout: Double = 2) throws -> ExternalPolicy {

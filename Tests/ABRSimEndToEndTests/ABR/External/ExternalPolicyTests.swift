@@ -21,6 +21,7 @@ final class ReferenceBBA: ABRPolicy {
 }
 
 /// The external policy: the protocol end to end with a Python BBA-0, and every way a child can fail.
+@Suite("external policies end to end")
 struct ExternalPolicyTests {
     /// The repository's root.
     static let root = TestPaths.packageRoot

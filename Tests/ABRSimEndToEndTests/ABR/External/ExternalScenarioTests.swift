@@ -8,6 +8,7 @@ import Testing
 
 /// External and optimal policies named in a scenario file: a JSON array command run in the scenario's folder,
 /// and the network handed to `optimal` by the runner.
+@Suite("external and optimal policies in a scenario")
 struct ExternalScenarioTests {
     /// Writes `text` to `path`.
     func write(_ text: String, to path: String) throws {

@@ -9,6 +9,7 @@ import Testing
 /// `ABRSIM_TEST_SPAWN_DELAY_MS` pauses between a spawn and its registration, `ABRSIM_TEST_EXIT_DELAY_MS` pauses after
 /// the children are killed, before the process ends (ThreadSanitizer's `_exit` sleeps a second there, while the
 /// other threads run on). Each test fails on the code before the fix.
+@Suite("signals racing a policy child's start and abrsim's end")
 struct ExternalSignalRaceTests {
     let signals = ExternalSignalTests()
 

@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// An external policy's child leads its own process group, so a signal that ends abrsim must end the child too.
+@Suite("signals and policy children")
 struct ExternalSignalTests {
     /// A policy that records its pid in `pids/` and then never answers.
     static let sleeper = """

@@ -6,6 +6,7 @@ import Testing
 
 /// A sweep in which one of the policies is an external program that crashes: every run completes, the failed
 /// runs are counted on stderr and in the exit status, and every other row is whole.
+@Suite("sweeps and runs with a crashing external policy")
 struct ExternalSweepTests {
     /// Replies to two requests, then dies with a message on stderr.
     static let crashingPolicy = """

@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// A local HLS presentation run through the binary: variable segment durations reach the outputs.
+@Suite("an HLS presentation through the binary")
 struct HLSContentTests {
     /// Variable segment durations flow through the player and the metrics: every segment row carries its own
     /// duration, and the player plays exactly the content's duration.

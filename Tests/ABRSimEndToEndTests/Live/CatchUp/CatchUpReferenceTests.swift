@@ -6,6 +6,7 @@ import Testing
 
 /// The catch-up controllers against the dash.js and ExoPlayer reference tables (`Tests/Fixtures/reference/live`),
 /// through the binary.
+@Suite("abrsim model catchup against the reference tables")
 struct CatchUpReferenceTests {
     @Test("model catchup writes the ExoPlayer reference table back byte for byte")
     func theBinaryWritesTheExoPlayerReferenceBackByteForByte() throws {

@@ -6,6 +6,7 @@ import Testing
 
 /// `abrsim model catchup`'s bad input through the binary: exit status 2, one line naming the file and the line,
 /// nothing written.
+@Suite("abrsim model catchup on bad input")
 struct CatchUpRegistryTests {
     static let dashHeader =
         "target_latency_s,latency_s,buffer_s,current_rate,playback_buffer_min_s,rate_min_setting,rate_max_setting,"

@@ -87,6 +87,7 @@ private func run(_ executable: String, _ arguments: [String]) throws -> (Int32, 
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
+@Suite("plots drawn and rendered")
 struct PlotsRenderingTests {
     static func read(_ path: String) throws -> String {
         try String(contentsOfFile: path, encoding: .utf8)

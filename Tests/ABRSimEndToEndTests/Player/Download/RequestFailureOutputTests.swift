@@ -6,6 +6,7 @@ import Testing
 
 /// A failure through the binary: `summary.csv` and `timeline.csv` show the failed player, its reason and its
 /// timeouts, while the other player on the link rides out the outage and ends.
+@Suite("a request failure in the outputs")
 struct RequestFailureOutputTests {
     /// 2 Mbit/s for 10 s, a 100 s outage, then 2 Mbit/s; two players at 1 Mbit/s each download 4 Mbit segments
     /// in 4 s: segment 2 is in flight (since 8 s) when the outage begins at 10 s. `short` (5 s timeout, 2

@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// The `requests` key of a player: bad values are input errors through the binary.
+@Suite("bad requests settings through the binary")
 struct RequestSettingsDecodingTests {
     @Test(
         "each bad requests value is an input error naming the scenario and its JSON path, writing nothing",

@@ -17,6 +17,7 @@ private func rate(_ megabits: Double) -> ThroughputSample { download(bytes: mega
 
 private func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-12 * max(abs(a), abs(b)) }
 
+@Suite("throughput samples")
 struct ThroughputSampleTests {
     @Test("a sample's download and total seconds and its rate with and without latency follow from its timestamps")
     func timesAndRatesFollowFromTheTimestamps() {
@@ -46,6 +47,7 @@ struct ThroughputSampleTests {
     }
 }
 
+@Suite("the last-sample estimator")
 struct LastSampleEstimatorTests {
     @Test("the last-sample estimator answers its 1 Mbit/s default, then the rate of the newest sample")
     func answersTheDefaultThenTheLatestSample() {
@@ -70,6 +72,7 @@ struct LastSampleEstimatorTests {
     }
 }
 
+@Suite("the harmonic-mean estimator")
 struct HarmonicMeanEstimatorTests {
     @Test("samples of 1, 2 and 4 Mbit/s give their harmonic mean, 3 / 1.75 Mbit/s")
     func isTheHarmonicMeanOfTheSamples() {
@@ -103,6 +106,7 @@ struct HarmonicMeanEstimatorTests {
     }
 }
 
+@Suite("the dual EWMA estimator of hls.js, dash.js and Shaka")
 struct DualEWMAEstimatorTests {
     @Test("after bias correction one sample gives exactly its rate in the hls.js, dash.js and Shaka presets")
     func oneSampleGivesExactlyItsValueAfterBiasCorrection() {
@@ -183,6 +187,7 @@ struct DualEWMAEstimatorTests {
     }
 }
 
+@Suite("the sliding-percentile estimator of ExoPlayer")
 struct SlidingPercentileEstimatorTests {
     @Test("the ExoPlayer estimate is the median weighted by the square root of bytes, published after 2 s")
     func isTheWeightedMedianBySquareRootOfBytes() {

@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// The external policy's protocol in process: the request line a child is sent and the strict reading of replies.
+@Suite("the external policy's protocol in process")
 struct ExternalPolicyTests {
     @Test("the decide request is one JSON line carrying the context, the ladder's sizes and the throughput history")
     func requestCarriesTheContext() throws {

@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// An external policy named in a scenario file: its command array must hold strings.
+@Suite("an external policy named in a scenario")
 struct ExternalScenarioTests {
     @Test("an external policy whose command array holds a number is refused as not holding strings")
     func aPolicyArrayMustHoldStrings() throws {

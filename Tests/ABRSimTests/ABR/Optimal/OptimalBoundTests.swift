@@ -8,6 +8,7 @@ import Testing
 /// 13 runs stay quick in a debug build; `scripts/keep-up-sweep` and BENCHMARKS.md have the 48-segment figures):
 /// in the default model, where players wait to minimise stalling and the optimum chooses its start, and for
 /// players that do not wait.
+@Suite("the offline optimum as a bound on every policy")
 struct OptimalBoundTests {
     static func check(waits: Bool) throws {
         let folder = TestPaths.data + "/traces/pensieve/test/"

@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// The `optimal` policy replays the offline optimum and beats every other policy on real traces.
+@Suite("the optimal policy")
 struct OptimalPolicyTests {
     static let traces = ["norway_bus_1", "norway_ferry_1", "norway_tram_1"]
 

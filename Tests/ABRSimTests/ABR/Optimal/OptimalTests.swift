@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// The offline optimum's dynamic program: physics by hand, against exhaustive search, and under refinement.
+@Suite("the offline optimum's dynamic program")
 struct OptimalTests {
     @Test("on a hand-worked 1 Mbit/s case the optimum avoids the stall and scores 1.5, and a stalling plan scores −7.1")
     func handCaseWithAStallTradeOff() throws {

@@ -4,6 +4,7 @@ import Testing
 
 /// The line `run` and `compare` print for `optimal`: it says how the optimum treated waiting, and when it is not
 /// an upper bound.
+@Suite("the optimum's note on how it treated waiting")
 struct OptimumNoteTests {
     @Test("for a waiting player the optimum's note is one line saying the plan also chose when to start")
     func aWaitingPlayerIsToldThePlanChoseTheStart() {

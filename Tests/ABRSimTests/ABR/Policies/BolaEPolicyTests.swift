@@ -15,6 +15,7 @@ private let vp = 4 / log(2.0)
 private let q01 = 6 + vp
 private let q12 = 10 + vp
 
+@Suite("the BOLA-E policy")
 struct BolaEPolicyTests {
     let content = PolicyBench.content([1000, 2000, 4000])
 
@@ -192,6 +193,7 @@ struct BolaEPolicyTests {
     }
 }
 
+@Suite("dash.js's abandon rule")
 struct DashAbandonRuleTests {
     let content = PolicyBench.content([1000, 2000, 4000])
 

@@ -58,6 +58,7 @@ enum PolicyBench {
     }
 }
 
+@Suite("the BOLA policy")
 struct BolaPolicyTests {
     // Ladder 1000/2000/4000 kbit/s, p = 4 s, Bmin = 10 s, Bmax = 30 s. v = (0, ln 2, 2 ln 2),
     // v_1·b_0/(b_1 − b_0) = ln 2, Vp = (30 − 4 − 10)/(2 ln 2 + ln 2) = 16/(3 ln 2) s,

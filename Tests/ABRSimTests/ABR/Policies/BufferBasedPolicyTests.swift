@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// BBA-0's reservoir/cushion map, computed by hand at the buffers where its choice changes.
+@Suite("the BBA-0 buffer-based policy")
 struct BufferBasedPolicyTests {
     static let pensieveLadder: [Double] = [300, 750, 1200, 1850, 2850, 4300]
 

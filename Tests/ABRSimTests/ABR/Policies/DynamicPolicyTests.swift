@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the DYNAMIC policy")
 struct DynamicPolicyTests {
     let content = PolicyBench.content([1000, 2000, 4000])
 

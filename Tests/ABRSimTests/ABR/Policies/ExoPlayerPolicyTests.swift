@@ -33,6 +33,7 @@ func runPlayerPolicyOnConstantLink(
 
 /// ExoPlayer's AdaptiveTrackSelection: 0.7 of the weighted-median estimate, up only with ≥ 10 s of buffer, down
 /// deferred with ≥ 25 s. Ladder 500/1000/1500/3000 kbit/s, 4 s segments.
+@Suite("the ExoPlayer policy")
 struct ExoPlayerPolicyTests {
     let content = try! Content.constantBitrate(
         ladderKbps: [500, 1000, 1500, 3000], segmentSeconds: 4, segmentCount: 20)

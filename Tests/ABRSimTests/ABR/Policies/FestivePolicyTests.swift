@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the FESTIVE policy")
 struct FestivePolicyTests {
     // Ladder 1000/2000/3000 kbit/s, α = 12, safety 0.85; window 1 so the estimate is the last sample.
     let content = PolicyBench.content([1000, 2000, 3000], segments: 40)

@@ -4,6 +4,7 @@ import Testing
 
 /// hls.js's abr-controller: factors 0.95 (same or lower) and 0.7 (up), starvation-aware fetch times, the
 /// maxStarvationDelay second pass, the first-level rule and the emergency switch-down.
+@Suite("the hls.js policy")
 struct HlsJsPolicyTests {
     let content = try! Content.constantBitrate(ladderKbps: [500, 1000, 2000], segmentSeconds: 4, segmentCount: 20)
 

@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// MPC and RobustMPC: hand-computed plans, and the pruned search against exhaustive search.
+@Suite("the MPC and RobustMPC policies")
 struct MPCPolicyTests {
     /// Two variants, 1000 and 2000 kbit/s, 4 s segments: 0.5 MB and 1 MB per segment.
     static let twoVariants = try! Content.constantBitrate(
@@ -139,6 +140,7 @@ struct MPCPolicyTests {
 
 /// The pruned search against exhaustive search, and the whole policy against an independent transcription of
 /// mpc.py, on random problems (many built from binary-exact numbers so that exact ties are common).
+@Suite("the pruned MPC search")
 struct MPCSearchTests {
     /// A random planning problem; `exact` draws quarter-second downloads and round bitrates so ties abound.
     static func randomProblem(_ random: RandomSource, _ planner: MPCPlanner, choices: Int, horizon: Int) {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("segment flags")
 struct SegmentFlagsTests {
     @Test("segment flags hold what a set holds for 500 random indices around and beyond 64-bit word boundaries")
     func holdsTheSameSegmentsAsASetAcrossWordBoundaries() {

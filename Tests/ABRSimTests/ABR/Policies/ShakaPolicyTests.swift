@@ -4,6 +4,7 @@ import Testing
 
 /// Shaka's SimpleAbrManager: highest variant with rate·b ≤ 0.95 × estimate, at most one choice per 8 s, and the
 /// first choice after a good estimate right away. Ladder 500/1000/2000 kbit/s.
+@Suite("the Shaka policy")
 struct ShakaPolicyTests {
     let content = try! Content.constantBitrate(ladderKbps: [500, 1000, 2000], segmentSeconds: 4, segmentCount: 20)
 

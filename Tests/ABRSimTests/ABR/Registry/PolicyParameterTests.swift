@@ -6,6 +6,7 @@ import Testing
 
 /// Each policy parameter is declared once (issue 15, item 3): parsing, validation, grids and the `abrsim policies`
 /// listing all follow the declarations, and every range boundary is enforced as bad input.
+@Suite("policy parameters declared once")
 struct PolicyParameterTests {
     static let registry = PolicyRegistry.builtIn
     static var environment: PolicyEnvironment { PolicyEnvironment(seed: 1, playerIndex: 0) }

@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// Reading local HLS master and media playlists into ``Content``, and the errors for broken playlists.
+@Suite("reading HLS playlists as content")
 struct HLSContentTests {
     @Test("the HLS variants ascend by bandwidth with their attributes, and the first listed is the start variant")
     func variantsAscendByBandwidthAndTheFirstListedIsTheStart() throws {

@@ -4,6 +4,7 @@ import Testing
 
 /// The controllers' formulas on hand-computed cases: dash.js's sigmoid, deadband, clamping and seek, LoL+'s
 /// buffer rule, ExoPlayer's unit-speed band, clamping, update interval and rebuffer growth, Shaka's thresholds.
+@Suite("the catch-up controllers' formulas")
 struct CatchUpFormulaTests {
     static func state(latency: Double, target: Double = 3, buffer: Double = 2, rate: Double = 1, now: Double = 0)
         -> LiveCatchUpState

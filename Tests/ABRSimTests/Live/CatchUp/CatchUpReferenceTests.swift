@@ -6,6 +6,7 @@ import Testing
 
 /// The catch-up controllers against the dash.js and ExoPlayer reference tables (`Tests/Fixtures/reference/live`),
 /// every row, in process through ``LiveCatchUpTable``.
+@Suite("the catch-up controllers against the reference tables")
 struct CatchUpReferenceTests {
     /// The reference with every output column emptied, so nothing can be passed through.
     static func blanked(_ table: CSVTable, outputs: [String]) -> CSVTable {

@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// The controllers made by name, used through the protocol as a player will.
+@Suite("catch-up controllers made by name")
 struct CatchUpRegistryTests {
     @Test("each catch-up name makes its controller, deciding the expected rate 1 s behind target; avplayer is refused")
     func everyNameMakesItsControllerAndDecidesThroughTheProtocol() throws {

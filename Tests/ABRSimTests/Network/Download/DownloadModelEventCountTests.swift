@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// The ramp is closed-form inside the link: slow start costs at most twice the events per segment of fluid.
+@Suite("the download models' event cost")
 struct DownloadModelEventCountTests {
     static func eventsPerSegment(model: String) throws -> Double {
         let folder = TestPaths.scratch("event-count")

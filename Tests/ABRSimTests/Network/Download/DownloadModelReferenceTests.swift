@@ -7,6 +7,7 @@ import Testing
 /// The download models against their authors' own functions (Tests/Fixtures/reference/tcp/, from CausalSim's
 /// `thr_slow_start` and Veritas's `capacity_to_throughput_v3_`/`_v7_`): every row through ``DownloadModelTable``
 /// (what `abrsim model download` runs), and every row again through a ``SharedLink`` carrying the plan.
+@Suite("the download models against their authors' functions")
 struct DownloadModelReferenceTests {
     static let folder = TestPaths.packageRoot + "/Tests/Fixtures/reference/tcp/"
 

@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// The `tcp` model by hand: initial window, persistent connections, restart after idle.
+@Suite("the tcp download model")
 struct TCPModelTests {
     @Test("an idle tcp connection halves its window per retransmission timeout, down to 10, unless restart is off")
     func anIdleConnectionHalvesItsWindowPerRetransmissionTimeoutDownToTheInitialWindow() {

@@ -7,6 +7,7 @@ import Testing
 /// The trace-replay bias and its inversion (issue 19): a low-bitrate player under CausalSim's slow start on a
 /// known constant capacity; its segments.csv, read back as a throughput log and inverted under the same model,
 /// gives the capacity back, while plain replay (fluid) is off by exactly the ratio the model predicts.
+@Suite("capacity inferred back from a run")
 struct TraceInferenceRoundTripTests {
     /// 20 capacities from 1.5 to 6 Mbit/s: a 150 kB segment (300 kbit/s × 4 s) leaves the ramp at all of them.
     static let capacitiesKbps = (0..<20).map { 1500 + Double($0) * 4500 / 19 }

@@ -7,6 +7,7 @@ extension NetworkTests {
     /// The synthetic generators: their sample moments match their parameters, within tolerances derived from the
     /// sample size (a normal approximation at a two-sided false-alarm probability of 10⁻⁶ per check), and the
     /// same seed gives the same trace.
+    @Suite("the synthetic trace generators")
     struct SyntheticTraceTests {
         /// The two-sided normal quantile for a 10⁻⁶ false-alarm probability (≈ 4.89), from GSL.
         static let z = gsl_cdf_ugaussian_Qinv(0.5e-6)

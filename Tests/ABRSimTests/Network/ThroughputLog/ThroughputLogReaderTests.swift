@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// The throughput-log readers give the per-request samples `trace infer` takes.
+@Suite("the throughput-log readers")
 struct ThroughputLogReaderTests {
     static let folder = TestPaths.packageRoot + "/Tests/Fixtures/throughput-logs/"
 

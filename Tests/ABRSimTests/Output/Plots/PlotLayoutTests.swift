@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("plot layout")
 struct PlotLayoutTests {
     @Test("the capacity axis is logarithmic exactly when the nonzero bins span more than ten times, with decade ticks")
     func theCapacityAxisIsLogarithmicExactlyWhenTheBinsSpanMoreThanTenTimes() {

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("plot thinning")
 struct PlotThinningTests {
     /// 8 000 points over an 800-pixel panel from x = 80: ten points per pixel column, y = 100 except where
     /// `changes` says.
@@ -154,6 +155,7 @@ struct PlotThinningTests {
     }
 }
 
+@Suite("reading a CSV in chunks")
 struct CSVChunksTests {
     @Test("chunks of a CSV of any size and read piece hold the whole file's rows, and errors name its lines")
     func chunksHoldTheRowsOfTheWholeFileAndErrorsNameItsLines() throws {

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("plots: scales, numbers, series and pages")
 struct PlotsTests {
     @Test("nice scales have round ticks covering the data, widened for a single value")
     func niceScalesHaveRoundTicksCoveringTheData() {

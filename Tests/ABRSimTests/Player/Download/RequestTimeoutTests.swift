@@ -4,6 +4,7 @@ import Testing
 
 /// Request timeouts worked by hand: no RTT, one 1000 kbit/s variant, 4 s segments (4 Mbit each), a player that
 /// does not wait to minimise stalling, the fixed policy.
+@Suite("request timeouts and retries")
 struct RequestTimeoutTests {
     /// A curve of `pieces` (start, Mbit/s) lasting 10 000 s, no RTT.
     static func curve(_ pieces: [(Double, Double)]) throws -> CapacityCurve {

@@ -5,6 +5,7 @@ import Testing
 /// Request timeouts on capped links (rate limits, loss) where a flow trickles: its bits grow, but by less than one
 /// byte per timeout, so it counts as receiving nothing. Default retry settings: 60 s timeout, 4 retries after 1,
 /// 2, 4 and 8 s. Helpers from ``RequestTimeoutTests`` (4 Mbit segments, fixed policy, no RTT unless given).
+@Suite("request timeouts of trickling flows")
 struct TricklingRequestTimeoutTests {
     static let trickleBps = 1e-6  // a rate limit of 1e-9 kbit/s: 6e-5 bit per 60 s
 

@@ -8,6 +8,7 @@ import Testing
 /// mean stall_s waiting ≤ 1.5 × mean not waiting + 0.5 s, and the longest wait ≤ 2 × the longest stall not
 /// waiting (+ 0.5 s, for traces where the player that does not wait hardly stalls). The whole sweep is
 /// `scripts/keep-up-sweep`. `norway_bus_10` is where mpc waited about 115 s with the old rule.
+@Suite("the keep-up predictor's acceptance criterion")
 struct KeepUpCriterionTests {
     static let traces = ["norway_bus_10", "norway_tram_40", "norway_ferry_10"]
 

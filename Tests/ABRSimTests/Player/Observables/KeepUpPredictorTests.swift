@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the keep-up predictors' verdicts")
 struct KeepUpPredictorTests {
     /// The verdict by brute force: for each variant judged, the worst lateness over every remaining segment (no
     /// early exit); likely when one variant's is ≤ 0, else recheck after the least of them.

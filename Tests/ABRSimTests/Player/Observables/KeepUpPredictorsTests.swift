@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the keep-up predictor registry")
 struct KeepUpPredictorsTests {
     /// Parameters from a dictionary, out-of-range values thrown as the decoder does.
     struct Parameters: KeepUpParameters {

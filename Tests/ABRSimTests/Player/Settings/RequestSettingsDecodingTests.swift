@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// The `requests` key of a player: decoded values and defaults.
+@Suite("a player's requests settings")
 struct RequestSettingsDecodingTests {
     @Test("every key of a player's requests object is read into its settings")
     func everyKeyIsRead() throws {

@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// The `pensieve` profile's physics on tiny hand-built traces, and what it shows a policy.
+@Suite("the Pensieve engine")
 struct PensieveEngineTests {
     /// Pensieve's ladder at constant bitrate: variant 1 (750 kbit/s) is 375,000 bytes per 4 s chunk.
     static let content = try! Content.constantBitrate(

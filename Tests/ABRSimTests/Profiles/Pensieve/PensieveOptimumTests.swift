@@ -6,6 +6,7 @@ import Testing
 /// `optimal` under the Pensieve profile (``PensieveOptimum``): equal to an exhaustive search over every plan on
 /// short sessions, its reward is the reward of its plan replayed, and it scores at least every built-in policy on
 /// every Pensieve test trace.
+@Suite("the optimum under the Pensieve profile")
 struct PensieveOptimumTests {
     static let content = try! PensieveProfile.loadContent(folder: PensieveReferenceData.contentFolder)
 

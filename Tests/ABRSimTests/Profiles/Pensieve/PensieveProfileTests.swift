@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// The `pensieve` profile against the reference outputs of Pensieve's own simulator (Tests/Fixtures/reference/pensieve).
+@Suite("the Pensieve profile against Pensieve's simulator")
 struct PensieveProfileTests {
     typealias Data = PensieveReferenceData
 

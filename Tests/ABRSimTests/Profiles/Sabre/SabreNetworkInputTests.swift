@@ -5,6 +5,7 @@ import Testing
 
 /// `abrsim sabre`'s network file, decoded period by period as the parser reads it: values as written, and every
 /// problem named by the file and JSON path.
+@Suite("sabre's network file")
 struct SabreNetworkInputTests {
     func write(_ json: String) throws -> String {
         let path = NSTemporaryDirectory() + "abrsim-sabre-network-\(UUID().uuidString).json"

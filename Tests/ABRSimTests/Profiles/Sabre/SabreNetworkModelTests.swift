@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// Sabre's network model and buffer on tiny hand-built networks, numbers worked out by hand.
+@Suite("sabre's network model and buffer")
 struct SabreNetworkModelTests {
     /// Two levels, 1000 and 2000 kbit/s, 3 s segments, 4 segments of 3,000,000 / 6,000,000 bits.
     static let manifest = SabreManifest(

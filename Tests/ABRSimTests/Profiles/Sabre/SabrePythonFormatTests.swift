@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// Python's `repr`, `%d`, `%f` and `round`, checked against what Python 3.11 prints for the same doubles.
+@Suite("numbers formatted as Python does")
 struct SabrePythonFormatTests {
     @Test("repr of a double gives Python's shortest round-trip text")
     func reprIsPythonsShortestRoundTrip() {

@@ -6,6 +6,7 @@ import Testing
 /// The sabre profile against the real sabre's outputs (`Tests/Fixtures/reference/sabre/`): the 369 shared
 /// reference runs, the extra runs over other networks, the 4K movie and other flags, and sabre's `-v` logs
 /// line for line. All in process: one network and movie read per file, one ``SabreSimulation`` per run.
+@Suite("the sabre profile against sabre's outputs")
 struct SabreReferenceTests {
     static let fixtures = TestPaths.packageRoot + "/Tests/Fixtures/reference/sabre"
     static let data = TestPaths.packageRoot + "/scenarios/data"

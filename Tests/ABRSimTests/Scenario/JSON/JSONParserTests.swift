@@ -36,6 +36,7 @@ private func expectError(
     #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
 }
 
+@Suite("the JSON parser")
 struct JSONParserTests {
     @Test("every kind of JSON value parses to its value, nested and empty ones included")
     func parsesEveryKindOfValue() throws {

@@ -20,6 +20,7 @@ private func thrown<T>(_ body: () throws -> T, sourceLocation: SourceLocation = 
     return nil
 }
 
+@Suite("the JSON reader")
 struct JSONReaderTests {
     @Test("the JSON reader reads each typed value with its JSON path, and finish accepts every key read")
     func readsTypedValuesWithPaths() throws {

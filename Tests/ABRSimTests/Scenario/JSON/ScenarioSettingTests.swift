@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// `--set` edits, grid axes, and the split and aggregate of `tune --traces`.
+@Suite("the --set edits, grid axes and tune's networks")
 struct ScenarioSettingTests {
     /// Parsed afresh for each use (a stored static would keep its tree to exit, which LeakSanitizer reports).
     static var document: JSONValue {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("policy grids")
 struct SweepPolicyGridTests {
     func labels(_ text: String) throws -> [String] { try PolicyGrid.expand(text).map(\.label) }
 

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("sweep shards")
 struct SweepShardTests {
     @Test("each shard takes the runs congruent to its index, and together they cover every run once")
     func shardsTakeTheRunsCongruentToTheirIndexAndCoverEveryRunOnce() {

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ABRSim
 
+@Suite("the sweep store")
 struct SweepStoreTests {
     func rows(_ run: Int) -> SweepRunRows {
         SweepRunRows(run: run, summary: Array("s\(run)\n".utf8), segments: Array("g\(run)a\ng\(run)b\n".utf8))

@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// `abrsim tune --calibrate`: reading measurements, binning shares, and recovering known weights.
+@Suite("tune --calibrate")
 struct TuningCalibrationTests {
     @Test("calibration recovers known 1:3:9 weights within 10 % and fits far better than the default table")
     func calibrationRecoversKnownWeightsWithASmallFitError() throws {

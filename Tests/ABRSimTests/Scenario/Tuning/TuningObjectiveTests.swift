@@ -4,6 +4,7 @@ import Testing
 @testable import ABRSim
 
 /// The objective language of `abrsim tune`: parsing, canonical text, errors, player selection and scoring.
+@Suite("tuning objectives")
 struct TuningObjectiveTests {
     static var twoViews: String { TestPaths.packageRoot + "/Tests/Fixtures/tune/two-views.json" }
 

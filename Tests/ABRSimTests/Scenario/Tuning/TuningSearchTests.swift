@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// `abrsim tune`'s search: the Nelder–Mead wrapper, the weight space, and the tuner on a small scenario.
+@Suite("the tuning search")
 struct TuningSearchTests {
     static var twoViews: String { TestPaths.packageRoot + "/Tests/Fixtures/tune/two-views.json" }
 
@@ -135,6 +136,7 @@ struct TuningSearchTests {
 }
 
 /// The acceptance check on the shipped multi-view scenario (about half a second in a debug build).
+@Suite("tuning the shipped multi-view scenario")
 struct TuningShippedScenarioTests {
     @Test("tuning the shipped multi-view scenario beats the default table under its constraint, reproducibly")
     func tuningTheShippedScenarioBeatsTheDefaultTableReproducibly() throws {
