@@ -114,7 +114,7 @@ extension NetworkTests {
         }
 
         @Test(
-            "an empty, late-starting, unordered, negative, NaN or overlong curve, a bad loss or latency count is refused"
+            "no pieces, a late, repeated or final start, a negative or NaN rate, loss 2 or extra latencies make a bad curve"
         )
         func badShapesAreInputErrors() {
             #expect(throws: InputError.self) { try CapacityCurve(starts: [], ratesBps: [], duration: 1) }

@@ -21,7 +21,7 @@ struct HandPhysicsTests {
     }
 
     @Test(
-        "a player that does not wait, on a link at half the bitrate, starts at 8 s and stalls 4 s before each later segment"
+        "a player that does not wait, on a link at half the bitrate, starts at 8 s and stalls 4 s before each later one"
     )
     func notWaitingStallsBetweenEverySegment() throws {
         let (_, result) = try run(waits: false)

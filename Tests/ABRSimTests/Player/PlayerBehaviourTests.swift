@@ -92,7 +92,7 @@ struct PlayerBehaviourTests {
         #expect(result.totals[0].stallCount == 0)
     }
 
-    @Test("a pause stops the playhead while loading goes on, and play ends the session 10 s later")
+    @Test("a pause stops the playhead while loading goes on, so a 10 s pause ends the session 10 s later")
     func pauseStopsThePlayheadButNotLoading() throws {
         var setup = Setup()
         setup.variant = 0

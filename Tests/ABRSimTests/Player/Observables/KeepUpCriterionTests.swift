@@ -46,7 +46,7 @@ struct KeepUpCriterionTests {
     }
 
     @Test(
-        "for every policy, waiting to minimise stalls costs at most 1.5 × the mean and 2 × the longest stall of not waiting"
+        "for every policy, waiting to minimise stalls costs at most 1.5 × the mean, 2 × the longest stall of not waiting"
     )
     func waitingCostsLittleStallOverNotWaitingForEveryPolicy() throws {
         let waiting = try sweep(waits: true)
