@@ -3,7 +3,8 @@
 enum BuiltInPolicies {
     static var all: [PolicyDescriptor] {
         [
-            fixed, throughput, bba, mpc, robustMPC, bola, bolaE, dynamic, festive, exoplayer, hlsjs, shaka, optimal,
+            fixed, throughput, bba, mpc, robustMPC, bola, bolaE, dynamic, l2aLL, lolp, festive, exoplayer, hlsjs, shaka,
+            optimal,
             external,
         ]
     }
