@@ -1,7 +1,7 @@
 /// One QoE model's quality function and session score: what `summary.csv`'s `qoe_*` columns, the offline
 /// optimum, comparisons and the MPC planner's objective are computed with.
 ///
-/// Each model is one conforming type (``LinearQoE``, ``LogQoE``, ``HDQoE``) listed in ``QoEModel/registry``; code
+/// Each model is one conforming type (``LinearQoE``, ``LogQoE``, ``HDQoE``, ``MMSysNQoE``) listed in ``QoEModel/registry``; code
 /// outside the Metrics folder names models by ``QoEModel`` and scores through ``QoEScorer`` or ``QoETally``.
 /// q is unitless (the linear model's is Mbit/s); bitrates are declared bit/s, times seconds. Pure, thread-safe.
 public protocol QoEFunction: Sendable {

@@ -99,7 +99,8 @@ public struct QoEScorer: Sendable, Equatable {
 
     /// The session's QoE from its segments with their own rebuffering, latency and rate (live terms included).
     public func score(segments: [QoESegment], startupSeconds: Double) -> Double {
-        model.definition.score(segments: segments, ladderBps: ladderBps, startupSeconds: startupSeconds, weights: weights)
+        model.definition.score(
+            segments: segments, ladderBps: ladderBps, startupSeconds: startupSeconds, weights: weights)
     }
 
     /// The session's QoE from rung indices in play order (the offline optimum's plan).

@@ -33,7 +33,8 @@ struct MMSysNQoETests {
         let bitrates = [200_000.0, 1_000_000, 600_000, 600_000]
         let tally = QoEModel.nqoe.score(bitratesBps: bitrates, stallSeconds: 0.25, startupSeconds: 3, ladderBps: ladder)
         let segments = bitrates.enumerated().map { index, bitrate in
-            QoESegment(bitrateBps: bitrate, durationSeconds: 1, rebufferSeconds: index == 2 ? 0.25 : 0, latencySeconds: 0)
+            QoESegment(
+                bitrateBps: bitrate, durationSeconds: 1, rebufferSeconds: index == 2 ? 0.25 : 0, latencySeconds: 0)
         }
         let perSegment = QoEScorer(model: .nqoe, ladderBps: ladder).score(segments: segments, startupSeconds: 3)
         // 2400 − (800 + 400) − 1000·0.25 = 950.

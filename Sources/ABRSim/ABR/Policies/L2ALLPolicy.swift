@@ -96,7 +96,9 @@ public final class L2ALLPolicy: ABRPolicy {
 
     /// `_handleStartupState`.
     private func startup(_ context: ABRContext) -> Int {
-        guard estimator.hasEnoughData else { return min(current ?? DashDefaults.initialVariant(context), context.maxVariant) }
+        guard estimator.hasEnoughData else {
+            return min(current ?? DashDefaults.initialVariant(context), context.maxVariant)
+        }
         let choice = LowLatencyParameters.optimalVariant(
             forKbps: estimator.estimate / 1000 * safety, context: context)
         if lastSegmentDuration != nil, context.bufferSeconds >= targetBuffer {
@@ -139,7 +141,8 @@ extension L2ALLPolicy {
             "horizon", default: 4, source: "dash.js L2ARule.js HORIZON",
             "optimisation horizon H: VL = H^0.99, step α = max(H, VL·√H)")
         public static let react = Parameter.number(
-            "react", default: 2, source: "dash.js L2ARule.js REACT", "Q is set to this × max(VL, Q) after over-estimation")
+            "react", default: 2, source: "dash.js L2ARule.js REACT",
+            "Q is set to this × max(VL, Q) after over-estimation")
         public static let targetBuffer = Parameter.number(
             "targetBuffer", default: 1.5, unit: "s", source: "dash.js L2ARule.js B_target",
             "buffer level at which the startup phase ends")

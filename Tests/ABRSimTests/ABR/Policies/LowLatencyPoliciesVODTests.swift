@@ -6,7 +6,7 @@ import Testing
 /// `l2a-ll` and `lolp` on a shipped VOD scenario through the ordinary player: they must finish it as any policy
 /// does (no live inputs, whole-segment samples).
 struct LowLatencyPoliciesVODTests {
-    @Test(arguments: ["l2a-ll", "lolp", "l2a-ll(throughputMode=downloaded)"])
+    @Test(arguments: ["l2a-ll", "lolp", "l2a-ll(throughputMode=downloaded)", "throughput(estimator=hlsjs-ll)"])
     func aShippedVODScenarioRunsToTheEnd(policy: String) throws {
         var scenario = try ScenarioLoader().load(TestPaths.packageRoot + "/scenarios/wifi-lte-3g.json")
         for index in scenario.players.indices { scenario.players[index].policy = try PolicySpec.parse(policy) }

@@ -55,7 +55,8 @@ struct LowLatencyEstimatorTests {
         // Two 1500-bit chunks of 0.6 ms each merge into one span of 1.2 ms, a 10 ms chunk stands alone, and the
         // segment's last chunk is dropped.
         func chunk(_ k: Int, _ first: Double, _ last: Double, _ bits: Double) -> ChunkTiming {
-            ChunkTiming(segment: 0, chunk: k, bits: bits, availableTime: first, firstByteTime: first, lastByteTime: last)
+            ChunkTiming(
+                segment: 0, chunk: k, bits: bits, availableTime: first, firstByteTime: first, lastByteTime: last)
         }
         let chunks = [
             chunk(0, 1.0000, 1.0006, 1500), chunk(1, 1.0006, 1.0012, 1500),
