@@ -62,6 +62,6 @@ struct QoEModelRegistryTests {
             }
         }
         #expect(QoEModel(rawValue: "sqrt") == nil)
-        #expect(QoEModel.allCases.map(\.rawValue) == ["linear", "log", "hd"])
+        #expect(QoEModel.allCases.map(\.rawValue) == ["linear", "log", "hd", "nqoe"])
     }
 }
