@@ -29,3 +29,17 @@ struct LowLatencyPoliciesVODTests {
         #expect(first.players.map { $0.segments.map(\.variant) } == second.players.map { $0.segments.map(\.variant) })
     }
 }
+
+/// The declarations of `l2a-ll` and `lolp`: dash.js's defaults, written out and refused out of range.
+struct LowLatencyPolicyParameterTests {
+    @Test func theDefaultsAreDashJsConstants() throws {
+        let registry = PolicyRegistry.builtIn
+        let l2a = try #require(registry.descriptor(named: "l2a-ll"))
+        #expect(l2a.defaultSpec.label == "l2a-ll(horizon=4,react=2,targetBuffer=1.5,safety=0.9,throughputMode=moof)")
+        let lolp = try #require(registry.descriptor(named: "lolp"))
+        #expect(lolp.defaultSpec.label == "lolp(targetLatency=1.5,bufferMin=0.3,safety=0.9,throughputMode=moof)")
+        for spec in ["l2a-ll(horizon=0)", "lolp(bufferMin=-1)", "l2a-ll(throughputMode=aast)"] {
+            #expect(throws: InputError.self) { try registry.validate(try PolicySpec.parse(spec)) }
+        }
+    }
+}

@@ -2,6 +2,10 @@ import Testing
 
 @testable import ABRSim
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The chunked-transfer failure (issue 16): at the live edge a whole-request throughput sample measures the encoder,
 /// and the low-latency estimators recover the link. Bench: ``LiveEdgeBench`` (1500 kbit/s link, 1000 kbit/s
 /// segments in four chunks).
@@ -90,6 +94,22 @@ struct LowLatencyEstimatorTests {
         let stored = try #require(DashLowLatencyThroughput(mode: .downloadedData, readBytes: 1024).sampleKbps(sample))
         #expect(abs(stored.kbps - 1500) / 1500 < 0.1)
         #expect(stored.kbps > 1500)
+    }
+
+    @Test func dashAveragesItsSamplesAsItsThroughputModelDoes() {
+        // Samples 1000 kbit/s over 1000 ms and 2000 kbit/s over 2000 ms: weights 1.5 and 3; each average is
+        // (1 − 0.5^(w/h))·v + 0.5^(w/h)·previous, read out over 1 − 0.5^(4.5/h); h = 3 and 8; min, rounded.
+        var estimator = DashLowLatencyEstimator()
+        estimator.add(ThroughputSample(bits: 1_000_000, requestTime: 0, firstByteTime: 0, doneTime: 1))
+        estimator.add(ThroughputSample(bits: 4_000_000, requestTime: 1, firstByteTime: 1, doneTime: 3))
+        func average(_ h: Double) -> Double {
+            let first = (1 - pow(0.5, 1.5 / h)) * 1000
+            let second = (1 - pow(0.5, 3 / h)) * 2000 + pow(0.5, 3 / h) * first
+            return second / (1 - pow(0.5, 4.5 / h))
+        }
+        #expect(estimator.lastSampleKbps == 2000)
+        #expect(estimator.estimate == min(average(3), average(8)).rounded() * 1000)
+        #expect(estimator.estimate == 1_709_000)  // fast 1773.46, slow 1708.93
     }
 
     @Test func withoutChunksDashMeasuresFirstToLastByte() {
