@@ -28,6 +28,12 @@ public struct ABRContext {
     /// Seconds this player has stalled so far (rebuffering after startup), for policies and agents that are
     /// scored on it (the Python package's `ABREnv` reward).
     public var stallSeconds: Double = 0
+    /// For a live stream, the live latency at the decision: now − the media time of the playhead, in seconds
+    /// (dash.js `getCurrentLiveLatency`); `nil` for video on demand.
+    public var liveLatencySeconds: Double? = nil
+    /// For a live stream, the latency the player aims at (dash.js `liveDelay`, the catch-up controller's target),
+    /// in seconds; `nil` for video on demand.
+    public var targetLatencySeconds: Double? = nil
 }
 
 /// What a policy decides for the next request.

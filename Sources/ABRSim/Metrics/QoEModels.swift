@@ -12,7 +12,7 @@ public typealias QoEModel = Registered<QoEModels>
 public enum QoEModels: Seam {
     /// Every QoE model; add one with `QoEModel.registry.register(MyQoE(), name: …)`.
     public static let registry: Registry<any QoEFunction> = {
-        let models: [any QoEFunction] = [LinearQoE(), LogQoE(), HDQoE()]
+        let models: [any QoEFunction] = [LinearQoE(), LogQoE(), HDQoE(), MMSysNQoE()]
         return Registry(models.map { (name: $0.name, member: $0) })
     }()
 }
@@ -27,6 +27,8 @@ extension Registered where S == QoEModels {
     public static var log: QoEModel { QoEModel(LogQoE()) }
     /// Pensieve's HD reward table.
     public static var hd: QoEModel { QoEModel(HDQoE()) }
+    /// The MMSys'20 low-latency challenge's NQoE.
+    public static var nqoe: QoEModel { QoEModel(MMSysNQoE()) }
 
     /// The published weights of this model.
     public var defaultWeights: QoEWeights { definition.defaultWeights }
@@ -93,6 +95,12 @@ public struct QoEScorer: Sendable, Equatable {
     /// The session's QoE from a tally of this model's q.
     public func score(_ tally: QoETally, stallSeconds: Double, startupSeconds: Double) -> Double {
         model.definition.score(tally, stallSeconds: stallSeconds, startupSeconds: startupSeconds, weights: weights)
+    }
+
+    /// The session's QoE from its segments with their own rebuffering, latency and rate (live terms included).
+    public func score(segments: [QoESegment], startupSeconds: Double) -> Double {
+        model.definition.score(
+            segments: segments, ladderBps: ladderBps, startupSeconds: startupSeconds, weights: weights)
     }
 
     /// The session's QoE from rung indices in play order (the offline optimum's plan).

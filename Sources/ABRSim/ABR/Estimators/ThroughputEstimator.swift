@@ -10,13 +10,19 @@ public struct ThroughputSample: Sendable, Equatable {
     public var firstByteTime: Double
     /// When the last byte arrived, in seconds.
     public var doneTime: Double
+    /// For a chunked-transfer (low-latency CMAF) request, when each of its chunks arrived, in order; empty for an
+    /// ordinary request. The low-latency estimators (``DashLowLatencyEstimator``, ``HlsJsTTFBEstimator``) read it.
+    public var chunks: [ChunkTiming]
 
     /// Creates a sample; times are in seconds and must not decrease from request to first byte to done.
-    public init(bits: Double, requestTime: Double, firstByteTime: Double, doneTime: Double) {
+    public init(
+        bits: Double, requestTime: Double, firstByteTime: Double, doneTime: Double, chunks: [ChunkTiming] = []
+    ) {
         self.bits = bits
         self.requestTime = requestTime
         self.firstByteTime = firstByteTime
         self.doneTime = doneTime
+        self.chunks = chunks
     }
 
     /// Seconds from first byte to last byte (the transfer alone).

@@ -3,7 +3,8 @@
 enum BuiltInPolicies {
     static var all: [PolicyDescriptor] {
         [
-            fixed, throughput, bba, mpc, robustMPC, bola, bolaE, dynamic, festive, exoplayer, hlsjs, shaka, optimal,
+            fixed, throughput, bba, mpc, robustMPC, bola, bolaE, dynamic, l2aLL, lolp, festive, exoplayer, hlsjs, shaka,
+            optimal,
             external,
         ]
     }
@@ -58,6 +59,10 @@ enum EstimatorKind: String, ParameterChoice {
     case shaka
     /// ExoPlayer's sliding weighted median.
     case exoplayer
+    /// dash.js's low-latency calculation (moof parsing) under its dual EWMA, for chunked transfer.
+    case dashjsLowLatency = "dashjs-ll"
+    /// hls.js's TTFB-aware dual EWMA, one LL-HLS part load per chunk.
+    case hlsjsLowLatency = "hlsjs-ll"
 
     static let parameter = Parameter.choice(
         "estimator", default: EstimatorKind.ewma, source: "dash.js abr.throughput.averageCalculationMode (EWMA)",
@@ -76,6 +81,8 @@ enum EstimatorKind: String, ParameterChoice {
         case .hlsjs: DualEWMAEstimator.hlsjs
         case .shaka: DualEWMAEstimator.shaka
         case .exoplayer: SlidingPercentileEstimator()
+        case .dashjsLowLatency: DashLowLatencyEstimator()
+        case .hlsjsLowLatency: HlsJsTTFBEstimator()
         }
     }
 }

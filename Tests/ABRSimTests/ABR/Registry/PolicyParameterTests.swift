@@ -195,7 +195,10 @@ struct PolicyParameterTests {
 
     @Test("every estimator choice makes a throughput policy with that estimator")
     func everyEstimatorChoiceIsMade() throws {
-        #expect(EstimatorKind.allCases.map(\.rawValue) == ["ewma", "harmonic", "last", "hlsjs", "shaka", "exoplayer"])
+        #expect(
+            EstimatorKind.allCases.map(\.rawValue) == [
+                "ewma", "harmonic", "last", "hlsjs", "shaka", "exoplayer", "dashjs-ll", "hlsjs-ll",
+            ])
         for kind in EstimatorKind.allCases {
             let policy = try Self.registry.makePolicy(
                 Self.spec("throughput", "estimator", .text(kind.rawValue)), environment: Self.environment)
