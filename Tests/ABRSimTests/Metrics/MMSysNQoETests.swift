@@ -3,8 +3,10 @@ import Testing
 @testable import ABRSim
 
 /// The MMSys'20 NQoE registered as the QoE model `nqoe`.
+@Suite("the MMSys'20 NQoE as the QoE model nqoe")
 struct MMSysNQoETests {
-    @Test func theRegisteredModelEqualsTheEvaluator() throws {
+    @Test("the nqoe model scores three segments as LoL+'s evaluator does: 1800 − 1200 − 500 − 428 − 20")
+    func theRegisteredModelEqualsTheEvaluator() throws {
         // Ladder 200/600/1000 kbit/s, 1 s segments: weights 1, 1, 1000, 10 (≤ 1.1 s) / 100, 200.
         // 600 (lat 0.8, rate 1) → 1000 (lat 1.2, rate 1.05) → 200 (rebuffer 0.5, lat 3, rate 0.95):
         // bitrate 1800; switches 400 + 800; rebuffer 500; latency 8 + 120 + 300; speed 10 + 10 (to rounding).
@@ -26,7 +28,9 @@ struct MMSysNQoETests {
         #expect(abs(scored - (1800 - 1200 - 500 - 428 - 20)) < 1e-9)
     }
 
-    @Test func theTallyPathIsTheChallengeSetUpWithoutLatency() throws {
+    @Test(
+        "the nqoe tally of four segments with a 0.25 s stall is 950, the per-segment score at zero latency and rate 1")
+    func theTallyPathIsTheChallengeSetUpWithoutLatency() throws {
         // Through the tally (what summaries and the offline optimum use): q = kbit/s, μ = 1000, λ = 1, which is the
         // per-segment NQoE of 1 s segments on 200/600/1000 kbit/s at zero latency and rate 1.
         let ladder = [200_000.0, 600_000, 1_000_000]
@@ -42,7 +46,8 @@ struct MMSysNQoETests {
         #expect(perSegment == tally)
     }
 
-    @Test func otherModelsScoreSegmentsThroughTheirTally() {
+    @Test("the linear model scores segments through its tally, ignoring latency and rate: 3 − 4.3 − 1")
+    func otherModelsScoreSegmentsThroughTheirTally() {
         let ladder = [1_000_000.0, 2_000_000]
         let segments = [
             QoESegment(bitrateBps: 1_000_000, durationSeconds: 4),
@@ -53,7 +58,8 @@ struct MMSysNQoETests {
         #expect(abs(score - (3 - 4.3 - 1)) < 1e-12)
     }
 
-    @Test func theOptimumAcceptsTheModelByName() throws {
+    @Test("the offline optimum accepts the QoE model by name in optimal(qoe=nqoe)")
+    func theOptimumAcceptsTheModelByName() throws {
         let spec = try PolicySpec.parse("optimal(qoe=nqoe)")
         #expect(throws: Never.self) { try PolicyRegistry.builtIn.validate(spec) }
     }

@@ -7,6 +7,7 @@ import Testing
 #endif
 
 /// L2A-LL on the challenge's 3-rung ladder (200/600/1000 kbit/s), following `L2ARule.js`'s arithmetic by hand.
+@Suite("L2A-LL's steps on a 200/600/1000 kbit/s ladder")
 struct L2ALLPolicyTests {
     let kbps: [Double] = [200, 600, 1000]
     var bps: [Double] { kbps.map { $0 * 1000 } }
@@ -20,7 +21,8 @@ struct L2ALLPolicyTests {
             current: current, vl: vl, alpha: alpha, react: 2)
     }
 
-    @Test func theFirstSteadyStepKeepsTheVariantAndLoadsQ() {
+    @Test("from (0, 1, 0) at 800 kbit/s the descent is (0.125, 1.375, −0.625), the variant stays and Q = VL − 1 + 750")
+    func theFirstSteadyStepKeepsTheVariantAndLoadsQ() {
         // w_prev = (0, 1, 0), Q = VL, c = 800 kbit/s, V = 1 s: V/(2α)·(Q + VL) = 2VL/(4VL) = 1/2.
         // w = (0 + ½·200/800, 1 + ½·600/800, 0 − ½·1000/800) = (0.125, 1.375, −0.625): the sign turns at 1000 > 800.
         // Projection: sorted (1.375, 0.125, −0.625), t = (1.375 − 1)/1 = 0.375 ≥ 0.125, so w = (0, 1, 0).
@@ -35,7 +37,8 @@ struct L2ALLPolicyTests {
         #expect(s.choice == 1)
     }
 
-    @Test func moreThroughputMovesTheWeightToTheTop() {
+    @Test("at 1500 kbit/s the weights project to (0, 0, 1), the top rung is chosen and Q gains 1 400 000/1500 − 1")
+    func moreThroughputMovesTheWeightToTheTop() {
         // From Q = VL + 749, c = 1500: f = (Q + VL)/(2α) = (2VL + 749)/(4VL); w = (f·200/1500, 1 + f·600/1500,
         // f·1000/1500); the largest minus 1 exceeds the others, so w = (0, 0, 1). The choice (2) is above the current
         // variant (1), but b_2 = 10⁶ bit/s is not ≤ 1500 (dash.js compares bit/s with kbit/s), so no stepwise ascent.
@@ -51,7 +54,8 @@ struct L2ALLPolicyTests {
         #expect(abs(s.q - (q0 - 1 + 1_400_000.0 / 1500)) < 1e-9)
     }
 
-    @Test func overEstimationReactsOnQ() {
+    @Test("at 700 kbit/s on the 1000 kbit/s rung the rung stays and Q doubles to 2·max(VL, 937.8)")
+    func overEstimationReactsOnQ() {
         // c = 700 kbit/s from w_prev = (0, 0, 1), Q = 0: f = VL/(2α) = 1/4; w = (0.25·200/700, 0.25·600/700,
         // 1 − 0.25·1000/700) = (0.0714, 0.2143, 0.6429), sum 0.9286: t = (0.9286 − 1)/3 < 0 for all, so each gains
         // 0.0238: (0.0952, 0.2381, 0.6667). b·w = 0.0952·2e5 + 0.2381·6e5 + 0.6667·1e6 = 828 571 bit/s: nearest
@@ -69,7 +73,8 @@ struct L2ALLPolicyTests {
         #expect(abs(s.q - 2 * max(vl, q)) < 1e-9)
     }
 
-    @Test func theProjectionLandsOnTheSimplex() {
+    @Test("the projection of 200 random vectors lands on the simplex and leaves a point already on it unchanged")
+    func theProjectionLandsOnTheSimplex() {
         let random = RandomSource(seed: 16)
         for _ in 0..<200 {
             let y = (0..<5).map { _ in 4 * random.uniform() - 2 }
@@ -80,7 +85,10 @@ struct L2ALLPolicyTests {
         #expect(L2AStep.euclideanProjection([0.2, 0.3, 0.5]) == [0.2, 0.3, 0.5])
     }
 
-    @Test func startupUsesTheSafeEstimateThenGoesSteady() {
+    @Test(
+        "L2A-LL starts at 1000 kbit/s, takes 600 from 0.9 × 800 kbit/s, goes steady at 1.5 s buffered, restarts on seek"
+    )
+    func startupUsesTheSafeEstimateThenGoesSteady() {
         let content = try! Content.constantBitrate(ladderKbps: kbps, segmentSeconds: 1, segmentCount: 20)
         let policy = L2ALLPolicy()
         // No sample yet: dash.js's initial bitrate, the highest ≤ 1000 kbit/s.

@@ -7,6 +7,7 @@ import Testing
 #endif
 
 /// LoL+ on the challenge's ladder (200/600/1000 kbit/s, 1 s segments), following dash.js's `lolp/` code by hand.
+@Suite("LoL+'s QoE, weight selector and learning map on a 200/600/1000 kbit/s ladder")
 struct LoLpPolicyTests {
     let ladder: [Double] = [200_000, 600_000, 1_000_000]
     var selector: LoLpWeightSelector {
@@ -14,7 +15,8 @@ struct LoLpPolicyTests {
             targetLatency: 1.5, bufferMin: 0.3, segmentDuration: 1, maxBitrateKbps: 1000, minBitrateKbps: 200)
     }
 
-    @Test func theSingleUseQoEIsOneLoggedSegment() {
+    @Test("a 1000 kbit/s segment with 0.2 s rebuffer, 2 s latency and rate 1.05 scores 590, a zero-length one 0")
+    func theSingleUseQoEIsOneLoggedSegment() {
         // 1 s, 1000 kbit/s segment, 0.2 s rebuffer, 2 s latency (above 1.1 s: 1000 × 0.1 per s), rate 1.05:
         // 1000 − 1000·0.2 − 100·2 − 200·0.05 = 590.
         let qoe = LiveNQoE.singleUseQoe(
@@ -27,7 +29,8 @@ struct LoLpPolicyTests {
                 rebufferSeconds: 0, latencySeconds: 0, playbackSpeed: 1) == 0)
     }
 
-    @Test func theEvaluatorScoresASegmentSequence() {
+    @Test("the evaluator scores 600, 1000, 200 kbit/s segments as 1800 − 1200 − 500 − 428 − 20")
+    func theEvaluatorScoresASegmentSequence() {
         // LoL+'s evaluator on 600, 1000, 200 kbit/s segments (1 s; rebuffer 0, 0, 0.5 s; latency 0.8, 1.2, 3 s;
         // rate 1, 1, 0.9): bitrate 1800; switches 400 + 800 = 1200; rebuffer 1000·0.5 = 500;
         // latency 10·0.8 + 100·1.2 + 100·3 = 428; speed 200·0.1 = 20 (to rounding). Total 1800 − 1200 − 500 − 428 − 20.
@@ -38,7 +41,8 @@ struct LoLpPolicyTests {
         #expect(abs(qoe.totalQoe - (1800 - 1200 - 500 - 428 - 20)) < 1e-9)
     }
 
-    @Test func theWeightOptionsAreDashJsPermutations() {
+    @Test("the weight options are dash.js's 625 permutations of 0.2 to 1, in its order")
+    func theWeightOptionsAreDashJsPermutations() {
         #expect(LoLpWeightSelector.weightOptions.count == 625)
         #expect(LoLpWeightSelector.weightOptions[0] == [0.2, 0.2, 0.2, 0.2])
         #expect(LoLpWeightSelector.weightOptions[1] == [0.2, 0.2, 0.2, 0.4])
@@ -46,7 +50,10 @@ struct LoLpPolicyTests {
         #expect(LoLpWeightSelector.weightOptions[624] == [1, 1, 1, 1])
     }
 
-    @Test func theSelectorPicksTheFirstVectorOfTheBestQoE() {
+    @Test(
+        "at 800 kbit/s with 2 s buffered the selector picks (0.2, 0.2, 1, 0.2); at 150 kbit/s with 0.1 s none qualifies"
+    )
+    func theSelectorPicksTheFirstVectorOfTheBestQoE() {
         // c = 800 kbit/s, B = 2 s, fresh neurons (latency 0). Download times 0.25, 0.75, 1.25 s; next buffers 2.75,
         // 2.25 and (1.25 > 1) 2 − 1 = 1 s; rebuffers 10⁻⁵, 10⁻⁵, 1.25 − 1 = 0.25 s. QoE (bit/s passed as kbit/s, as
         // dash.js passes them) = b − 1000·rebuffer/w_b: the top neuron wins, best at w_b = 1; the first such vector
@@ -64,7 +71,8 @@ struct LoLpPolicyTests {
         #expect(none == nil)
     }
 
-    @Test func theMapPicksTheNearestNeuronAndLearns() {
+    @Test("at 800 kbit/s the map picks the nearest neuron, 600 kbit/s, and moves it twice 1 % towards the throughput")
+    func theMapPicksTheNearestNeuronAndLearns() {
         // ‖b‖ = √1.4 × 10⁶; t = 800 000/‖b‖. Neuron states b_i/‖b‖. Distances to (t, 0, 0, 0) with weights
         // (0.2, 0.2, 1, 0.2): √(0.2·(s_i − t)²) for the two lower neurons; the top one (10⁶ > 800 000 − 10 000) gets
         // throughput weight 100: 10·|s_2 − t|. Neuron 1 is nearest. Then neuron 1 moves twice towards t by 1 %
@@ -87,7 +95,8 @@ struct LoLpPolicyTests {
         #expect(controller.neurons[1].throughput == twice)
     }
 
-    @Test func aLowBufferShiftsDownWithoutLearning() {
+    @Test("with 1 s buffered at 800 kbit/s it shifts down from 1000 to 600 kbit/s and no neuron moves")
+    func aLowBufferShiftsDownWithoutLearning() {
         // Current 1000 kbit/s at c = 800 kbit/s with 1 s buffered: download 1.25 s leaves −0.25 < 0.3 s: the highest
         // lower variant c exceeds, 600 kbit/s, and no neuron moves.
         var controller = LoLpLearningController(random: RandomSource(seed: 1))
@@ -100,7 +109,8 @@ struct LoLpPolicyTests {
         #expect(controller.neurons == before)
     }
 
-    @Test func theInitialCentresDependOnlyOnTheSeed() {
+    @Test("two controllers with the same seed start from the same three neuron centres")
+    func theInitialCentresDependOnlyOnTheSeed() {
         var a = LoLpLearningController(random: RandomSource(seed: 7))
         var b = LoLpLearningController(random: RandomSource(seed: 7))
         a.prepare(bitratesBps: ladder)
@@ -109,7 +119,8 @@ struct LoLpPolicyTests {
         #expect(a.sortedCenters.count == 3)
     }
 
-    @Test func withoutLiveInputsTheLatencyIsZero() {
+    @Test("a VOD context scores a latency of 0, and a live latency of 2 s adds 1000 × 0.1 × 2 = 200")
+    func withoutLiveInputsTheLatencyIsZero() {
         // A VOD context (latency nil) scores as dash.js does for a stream without a live latency: 0.
         let content = try! Content.constantBitrate(ladderKbps: [200, 600, 1000], segmentSeconds: 1, segmentCount: 10)
         let policy = LoLpPolicy(random: RandomSource(seed: 1))

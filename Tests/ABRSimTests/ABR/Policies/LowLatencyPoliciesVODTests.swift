@@ -5,8 +5,11 @@ import Testing
 
 /// `l2a-ll` and `lolp` on a shipped VOD scenario through the ordinary player: they must finish it as any policy
 /// does (no live inputs, whole-segment samples).
+@Suite("the low-latency policies on a VOD scenario")
 struct LowLatencyPoliciesVODTests {
-    @Test(arguments: ["l2a-ll", "lolp", "l2a-ll(throughputMode=downloaded)", "throughput(estimator=hlsjs-ll)"])
+    @Test(
+        "a low-latency policy or estimator plays the shipped wifi-lte-3g scenario to the end, adapting across variants",
+        arguments: ["l2a-ll", "lolp", "l2a-ll(throughputMode=downloaded)", "throughput(estimator=hlsjs-ll)"])
     func aShippedVODScenarioRunsToTheEnd(policy: String) throws {
         var scenario = try ScenarioLoader().load(TestPaths.packageRoot + "/scenarios/wifi-lte-3g.json")
         for index in scenario.players.indices { scenario.players[index].policy = try PolicySpec.parse(policy) }
@@ -21,7 +24,8 @@ struct LowLatencyPoliciesVODTests {
         }
     }
 
-    @Test func theSameSeedGivesTheSameLoLpRun() throws {
+    @Test("two LoL+ runs of the tunnel-stall scenario with the same seed choose the same variants")
+    func theSameSeedGivesTheSameLoLpRun() throws {
         var scenario = try ScenarioLoader().load(TestPaths.packageRoot + "/scenarios/tunnel-stall.json")
         for index in scenario.players.indices { scenario.players[index].policy = try PolicySpec.parse("lolp") }
         let first = try ScenarioRunner().run(scenario, recordsTimeline: false)
@@ -31,8 +35,11 @@ struct LowLatencyPoliciesVODTests {
 }
 
 /// The declarations of `l2a-ll` and `lolp`: dash.js's defaults, written out and refused out of range.
+@Suite("the low-latency policies' parameters")
 struct LowLatencyPolicyParameterTests {
-    @Test func theDefaultsAreDashJsConstants() throws {
+    @Test(
+        "l2a-ll and lolp default to dash.js's constants and refuse a zero horizon, negative bufferMin or unknown mode")
+    func theDefaultsAreDashJsConstants() throws {
         let registry = PolicyRegistry.builtIn
         let l2a = try #require(registry.descriptor(named: "l2a-ll"))
         #expect(l2a.defaultSpec.label == "l2a-ll(horizon=4,react=2,targetBuffer=1.5,safety=0.9,throughputMode=moof)")

@@ -33,8 +33,10 @@ enum LiveEdgeBench {
     }
 }
 
+@Suite("chunked transfer near the live edge")
 struct ChunkedTransferTests {
-    @Test func nearTheEdgeEachChunkWaitsForItsEncodeTime() {
+    @Test("near the edge each 500 kbit chunk starts when encoded, at 10.5, 11, 11.5 and 12 s, and takes 1/3 s")
+    func nearTheEdgeEachChunkWaitsForItsEncodeTime() {
         let timings = ChunkedTransfer.timings(
             segment: 0, chunks: LiveEdgeBench.chunks(segment: 0), requestTime: 10, curve: LiveEdgeBench.curve())
         #expect(timings.map(\.chunk) == [0, 1, 2, 3])
@@ -46,7 +48,8 @@ struct ChunkedTransferTests {
         }
     }
 
-    @Test func farBehindTheEdgeTheRequestIsOneContinuousTransfer() {
+    @Test("requested at 20 s, after its last chunk exists, a segment arrives as one transfer after the 40 ms RTT")
+    func farBehindTheEdgeTheRequestIsOneContinuousTransfer() {
         // Requested at 20 s, long after the last chunk (12 s) exists: 2000 kbit at 1500 kbit/s after a 40 ms RTT.
         let timings = ChunkedTransfer.timings(
             segment: 0, chunks: LiveEdgeBench.chunks(segment: 0), requestTime: 20,
@@ -56,7 +59,8 @@ struct ChunkedTransferTests {
         #expect(abs(timings[3].lastByteTime - (20.04 + 2_000_000.0 / 1_500_000)) < 1e-12)
     }
 
-    @Test func aChunkLargerThanItsIntervalQueuesTheNextOne() {
+    @Test("1500 kbit chunks every 0.5 s on a 1500 kbit/s link queue: first bytes at 0.5, 1.5, 2.5 and 3.5 s")
+    func aChunkLargerThanItsIntervalQueuesTheNextOne() {
         // 1500 kbit chunks every 0.5 s on a 1500 kbit/s link: each takes 1 s, so chunk k starts when k − 1 ends.
         let chunks = CMAFChunk.evenlySplit(segmentBits: 6_000_000, segmentStart: 0, segmentDuration: 2, count: 4)
         let timings = ChunkedTransfer.timings(
@@ -66,7 +70,8 @@ struct ChunkedTransferTests {
         #expect(timings.allSatisfy { $0.segment == 3 })
     }
 
-    @Test func theSampleSpansTheWholeRequestAndCarriesItsChunks() {
+    @Test("a segment's sample spans 10 s to 12 + 1/3 s with 2000 kbit, first byte at 10.5 s, and carries its 4 chunks")
+    func theSampleSpansTheWholeRequestAndCarriesItsChunks() {
         let sample = LiveEdgeBench.session(count: 1)[0]
         #expect(sample.bits == 2_000_000)
         #expect(sample.requestTime == 10)

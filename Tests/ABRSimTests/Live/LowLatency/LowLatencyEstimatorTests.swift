@@ -9,8 +9,10 @@ import Testing
 /// The chunked-transfer failure (issue 16): at the live edge a whole-request throughput sample measures the encoder,
 /// and the low-latency estimators recover the link. Bench: ``LiveEdgeBench`` (1500 kbit/s link, 1000 kbit/s
 /// segments in four chunks).
+@Suite("throughput estimators at the live edge")
 struct LowLatencyEstimatorTests {
-    @Test func theNaiveEstimateIsTheEncoderRateAtTheEdge() {
+    @Test("at the edge a whole-request sample measures the encoder: 857.1 then 1000 kbit/s on a 1500 kbit/s link")
+    func theNaiveEstimateIsTheEncoderRateAtTheEdge() {
         // After the first segment each request is sent at the previous last byte, 10 + 2s + 1/3, and ends 2 s later
         // (its last chunk is encoded at 10 + 2s + 2 and takes 1/3 s): 2000 kbit / 2 s = 1000 kbit/s, the
         // segment's bitrate, on a 1500 kbit/s link. The first request waits 0.5 s for its first chunk:
@@ -29,7 +31,8 @@ struct LowLatencyEstimatorTests {
         #expect(abs(download.estimate - 2_000_000 / (1.5 + 1.0 / 3)) < 1e-6)
     }
 
-    @Test func dashMoofParsingMeasuresEachChunkAndRecoversTheLink() throws {
+    @Test("dash.js's moof parsing times each chunk but the last and recovers the 1500 kbit/s link")
+    func dashMoofParsingMeasuresEachChunkAndRecoversTheLink() throws {
         // Chunks 0–2 (the last is dropped): 500 000 bits over 333.3 ms each = 1500 bit/ms; the mean is 1500 kbit/s,
         // the download time 2 000 000 / 1500 = 1333.3 ms, and the sample round(1500) kbit/s.
         let sample = LiveEdgeBench.session(count: 1)[0]
@@ -45,7 +48,8 @@ struct LowLatencyEstimatorTests {
         #expect(estimator.lastSampleKbps == 1500)
     }
 
-    @Test func dashMoofParsingNeedsTwoChunksBeforeTheLast() {
+    @Test("with two chunks moof parsing has no estimate and dash.js times the whole request, 750 kbit/s")
+    func dashMoofParsingNeedsTwoChunksBeforeTheLast() {
         // Two chunks: one left after dropping the last, so no estimate; dash.js then times the whole request.
         let chunks = CMAFChunk.evenlySplit(segmentBits: 2_000_000, segmentStart: 10, segmentDuration: 2, count: 2)
         let timings = ChunkedTransfer.timings(segment: 0, chunks: chunks, requestTime: 10, curve: LiveEdgeBench.curve())
@@ -55,7 +59,8 @@ struct LowLatencyEstimatorTests {
         #expect(DashLowLatencyThroughput().sampleKbps(sample)?.kbps == 750)
     }
 
-    @Test func dashMoofParsingMergesChunksOfAMillisecondOrLess() {
+    @Test("moof parsing merges chunks of 1 ms or less into one span and drops the last: (3000/1.2 + 1000)/2 bit/ms")
+    func dashMoofParsingMergesChunksOfAMillisecondOrLess() {
         // Two 1500-bit chunks of 0.6 ms each merge into one span of 1.2 ms, a 10 ms chunk stands alone, and the
         // segment's last chunk is dropped.
         func chunk(_ k: Int, _ first: Double, _ last: Double, _ bits: Double) -> ChunkTiming {
@@ -72,7 +77,8 @@ struct LowLatencyEstimatorTests {
         #expect(abs(value - (3000 / 1.2 + 1000) / 2) < 1e-6)
     }
 
-    @Test func dashDownloadedDataModeOverestimatesTheLink() throws {
+    @Test("with 16 KiB reads dash.js's downloaded-data mode reports 2033 kbit/s (983.81 ms) on a 1500 kbit/s link")
+    func dashDownloadedDataModeOverestimatesTheLink() throws {
         // 16 KiB reads: each 62 500-byte chunk is read as 16384, 16384, 16384 and 13348 bytes, timed at the arrival
         // of their last byte. The mean gap is (last − first read) / 16 reads ≈ 0.109 s; the gaps inside a chunk are
         // shorter and count, the 1/6 s idles (plus one read) between chunks are longer and do not. Counted time:
@@ -88,7 +94,8 @@ struct LowLatencyEstimatorTests {
         #expect(calculation.sampleKbps(sample)?.kbps == 2033)
     }
 
-    @Test func dashDownloadedDataModeConvergesAsReadsGetSmaller() throws {
+    @Test("with 1 KiB reads the downloaded-data mode still overestimates the 1500 kbit/s link, by less than 10 %")
+    func dashDownloadedDataModeConvergesAsReadsGetSmaller() throws {
         // With k reads per chunk the lost read is 1/k of each chunk: 1 KiB reads (62 per chunk) come within 2 %.
         let sample = LiveEdgeBench.session(count: 1)[0]
         let stored = try #require(DashLowLatencyThroughput(mode: .downloadedData, readBytes: 1024).sampleKbps(sample))
@@ -96,7 +103,8 @@ struct LowLatencyEstimatorTests {
         #expect(stored.kbps > 1500)
     }
 
-    @Test func dashAveragesItsSamplesAsItsThroughputModelDoes() {
+    @Test("dash.js's estimator takes the lower of its fast and slow averages: 1709 kbit/s from 1000 and 2000 kbit/s")
+    func dashAveragesItsSamplesAsItsThroughputModelDoes() {
         // Samples 1000 kbit/s over 1000 ms and 2000 kbit/s over 2000 ms: weights 1.5 and 3; each average is
         // (1 − 0.5^(w/h))·v + 0.5^(w/h)·previous, read out over 1 − 0.5^(4.5/h); h = 3 and 8; min, rounded.
         var estimator = DashLowLatencyEstimator()
@@ -112,14 +120,18 @@ struct LowLatencyEstimatorTests {
         #expect(estimator.estimate == 1_709_000)  // fast 1773.46, slow 1708.93
     }
 
-    @Test func withoutChunksDashMeasuresFirstToLastByte() {
+    @Test("without chunks dash.js times first to last byte: 3000 kbit over 2 s gives 1500 kbit/s")
+    func withoutChunksDashMeasuresFirstToLastByte() {
         var estimator = DashLowLatencyEstimator()
         estimator.add(ThroughputSample(bits: 3_000_000, requestTime: 0, firstByteTime: 0.5, doneTime: 2.5))
         #expect(estimator.lastSampleKbps == 1500)
         #expect(estimator.estimate == 1_500_000)
     }
 
-    @Test func hlsJsPartLoadsRecoverTheLink() {
+    @Test(
+        "hls.js's TTFB estimator on LL-HLS parts measures the 1500 kbit/s link, converging to it when started at a chunk"
+    )
+    func hlsJsPartLoadsRecoverTheLink() {
         // Each chunk is an LL-HLS part requested at the previous part's last byte: TTFB 1/6 s, transfer 1/3 s. The
         // first part of the session waits 0.5 s, so the TTFB estimate starts above 1/6 s and stays there:
         // min(TTFB, estimate) is each part's own wait and every sample is the link's 1500 kbit/s.
@@ -151,7 +163,8 @@ struct LowLatencyEstimatorTests {
         #expect(abs(late.ttfbEstimateMs - 1000.0 / 6) < 1)
     }
 
-    @Test func hlsJsFirstPartIsExact() {
+    @Test("hls.js's first part load with a 0 ms TTFB samples 5 ms and measures the 1500 kbit/s link exactly")
+    func hlsJsFirstPartIsExact() {
         // One load with a 0 ms TTFB: TTFB sample max(0, 5) = 5 ms (weight √2), processing = 333.3 − min(0, 5) ms.
         var estimator = HlsJsTTFBEstimator()
         estimator.addLoad(bits: 500_000, requestTime: 10.5, firstByteTime: 10.5, doneTime: 10.5 + 1.0 / 3)
@@ -159,7 +172,8 @@ struct LowLatencyEstimatorTests {
         #expect(abs(estimator.estimate - 1_500_000) < 1e-3)
     }
 
-    @Test func hlsJsWholeRequestsStillSeeTheEncoder() {
+    @Test("on whole requests hls.js removes only the first chunk's 0.5 s wait and measures 1090.9 kbit/s")
+    func hlsJsWholeRequestsStillSeeTheEncoder() {
         // Without parts the TTFB correction removes only the wait for the first chunk: 2000 kbit over
         // 1.5 s + 1/3 s = 1090.9 kbit/s for the first request, whose TTFB (0.5 s) is fully removed.
         var estimator = HlsJsTTFBEstimator(loadsParts: false)
