@@ -119,6 +119,14 @@ enum MMGC22RobustMPC {
         pastEstimates.append(harmonic)
 
         let rates = MMGC22Model.bitratesKbps
+        // Each (level, position) download time is the same double in every combination: computed once.
+        var downloadTimes = [Double](repeating: 0, count: 3 * horizon)
+        for level in 0..<3 {
+            for position in 0..<horizon {
+                downloadTimes[level * horizon + position] =
+                    1000.0 * (futureSizes[level][position] / 1_000_000.0) / futureBandwidth
+            }
+        }
         var maxReward = -Double.infinity
         var chosen = 0
         var combination = [Int](repeating: 0, count: horizon)
@@ -126,38 +134,42 @@ enum MMGC22RobustMPC {
         // measured from the previous combination's last level (only the first starts from the clip's last).
         var last = lastLevel
         let total = (0..<horizon).reduce(1, { product, _ in product * 3 })
-        for _ in 0..<total {
-            var rebuffer = 0.0
-            var buffer = bufferMilliseconds
-            var bitrateSum = 0
-            var smoothness = 0
-            for position in 0..<horizon {
-                let level = combination[position]
-                let downloadTime = 1000.0 * (futureSizes[level][position] / 1_000_000.0) / futureBandwidth
-                if buffer < downloadTime {
-                    rebuffer += downloadTime - buffer
-                    buffer = 0
-                } else {
-                    buffer -= downloadTime
+        downloadTimes.withUnsafeBufferPointer { times in
+            combination.withUnsafeMutableBufferPointer { combination in
+                for _ in 0..<total {
+                    var rebuffer = 0.0
+                    var buffer = bufferMilliseconds
+                    var bitrateSum = 0
+                    var smoothness = 0
+                    for position in 0..<horizon {
+                        let level = combination[position]
+                        let downloadTime = times[level * horizon + position]
+                        if buffer < downloadTime {
+                            rebuffer += downloadTime - buffer
+                            buffer = 0
+                        } else {
+                            buffer -= downloadTime
+                        }
+                        buffer += MMGC22Model.chunkMilliseconds
+                        bitrateSum += rates[level]
+                        smoothness += abs(rates[level] - rates[last])
+                        last = level
+                    }
+                    let reward =
+                        Double(bitrateSum) / 1000.0 - rebufferPenalty * rebuffer / 1000.0 - Double(smoothness) / 1000.0
+                    if reward >= maxReward {
+                        maxReward = reward
+                        chosen = combination[0]
+                    }
+                    // Next combination in itertools.product order (the last position varies fastest).
+                    var position = horizon - 1
+                    while position >= 0 {
+                        combination[position] += 1
+                        if combination[position] < 3 { break }
+                        combination[position] = 0
+                        position -= 1
+                    }
                 }
-                buffer += MMGC22Model.chunkMilliseconds
-                bitrateSum += rates[level]
-                smoothness += abs(rates[level] - rates[last])
-                last = level
-            }
-            let reward =
-                Double(bitrateSum) / 1000.0 - rebufferPenalty * rebuffer / 1000.0 - Double(smoothness) / 1000.0
-            if reward >= maxReward {
-                maxReward = reward
-                chosen = combination[0]
-            }
-            // Next combination in itertools.product order (the last position varies fastest).
-            var position = horizon - 1
-            while position >= 0 {
-                combination[position] += 1
-                if combination[position] < 3 { break }
-                combination[position] = 0
-                position -= 1
             }
         }
         return chosen

@@ -61,9 +61,20 @@ struct MMGC22ReferenceTests {
         MMGC22Algorithm.allCases.flatMap({ algorithm in MMGC22Run.families.map({ algorithm.rawValue + "/" + $0 }) })
     }()
 
+    /// Every row when `ABRSIM_MMGC22_ALL_ROWS=1` (about a minute in a debug build); otherwise, to keep the suite
+    /// fast, every row of the default user (fresh and sequential) and one sample row in ten, with the template's
+    /// 10 000-step runs on trace 0 only.
+    static func isChecked(_ row: [String: String]) -> Bool {
+        if ProcessInfo.processInfo.environment["ABRSIM_MMGC22_ALL_ROWS"] == "1" { return true }
+        let trace = Int(row["trace"]!)!
+        if row["algorithm"] == MMGC22Algorithm.sleepingTemplate.rawValue { return trace == 0 }
+        if row["scheme"] == "default" { return true }
+        return (Int(row["sample"]!)! + trace) % 10 == 0
+    }
+
     @Test(arguments: groups) func everyResultsRowIsReproduced(_ group: String) throws {
         let rows = try MMGC22SharedReference.rows("results.csv").filter({
-            $0["algorithm"]! + "/" + $0["family"]! == group
+            $0["algorithm"]! + "/" + $0["family"]! == group && Self.isChecked($0)
         })
         var worst = 0.0
         for row in rows {
@@ -81,5 +92,76 @@ struct MMGC22ReferenceTests {
         }
         #expect(!rows.isEmpty || group.hasPrefix("solution"), "results.csv has rows of \(group)")
         print("mmgc22 \(group): \(rows.count) rows, max relative error \(worst)")
+    }
+}
+
+extension MMGC22ReferenceTests {
+    /// steps.csv: every decision of the default user's fresh runs, and what each cost.
+    @Test func everyStepOfTheDefaultUserIsReproduced() throws {
+        let steps = try MMGC22SharedReference.rows("steps.csv")
+        var byRun: [String: [[String: String]]] = [:]
+        for step in steps {
+            byRun[step["algorithm"]! + "/" + step["family"]! + "/" + step["trace"]!, default: []].append(step)
+        }
+        #expect(!byRun.isEmpty)
+        for (run, expected) in byRun.sorted(by: { $0.key < $1.key }) {
+            let result = try Self.run(expected[0], recordSteps: true)
+            #expect(result.stepRecords.count == expected.count, "\(run): steps")
+            for (record, row) in zip(result.stepRecords, expected) {
+                let isSleep = row["action"] == "sleep"
+                let outcome = record.outcome
+                let actual: [String: Double] = [
+                    "play_video_before": Double(record.playVideoBefore),
+                    "video": isSleep ? -1 : Double(record.decision.video),
+                    "chunk": Double(record.chunk),
+                    "bitrate": isSleep ? -1 : Double(record.decision.level),
+                    "quality_kbps": Double(record.qualityKbps), "smooth_kbps": Double(record.smoothKbps),
+                    "smooth_next_quirk_kbps": Double(record.smoothNextQuirkKbps),
+                    "delay_ms": outcome.delayMilliseconds, "rebuffer_ms": outcome.rebufferMilliseconds,
+                    "video_size_bytes": outcome.chunkBytes, "end_of_video": outcome.endOfVideo ? 1 : 0,
+                    "play_video_after": Double(outcome.playVideoId), "wasted_bytes": outcome.wastedBytes,
+                    "extra_chunk": outcome.extraChunk ? 1 : 0,
+                ]
+                #expect((record.decision.sleepMilliseconds > 0) == isSleep, "\(run) step \(row["step"]!): action")
+                if isSleep { #expect(record.decision.sleepMilliseconds == Double(row["sleep_arg"]!)) }
+                for (name, value) in actual {
+                    #expect(
+                        value == Double(row[name]!), "\(run) step \(row["step"]!): \(name) \(value) vs \(row[name]!)")
+                }
+            }
+        }
+    }
+
+    /// samples.csv: the seed pairs of `default` and of sample J come from the index alone (numpy's legacy
+    /// MT19937 and masked randint), and the watch times from them (numpy's choice, Python's uniform).
+    @Test func userSamplesAreDrawnAsTheChallengeDrawsThem() throws {
+        let data = try #require(Self.data)
+        let samples = try MMGC22SharedReference.rows("samples.csv")
+        #expect(samples.count >= 2)
+        for row in samples {
+            let seeds = MMGC22Run.seeds(of: MMGC22SharedReference.user(row))
+            let text = seeds.map({ "\($0.numpySeed):\($0.pythonSeed)" }).joined(separator: "|")
+            #expect(text == row["seeds"], "\(row["scheme"]!) \(row["sample"]!)")
+            let watch = zip(data.clips, seeds).map({ MMGC22Retention(clip: $0, seeds: $1).watchMilliseconds })
+            #expect(watch.map({ PythonFormat.repr($0) }).joined(separator: "|") == row["durations_ms"])
+        }
+    }
+
+    /// The leaking `last_chunk_bitrate`: in a sequential process, what run k leaves is what run k + 1 starts from.
+    @Test func sequentialRunsHandTheirLastBitratesOn() throws {
+        let rows = try MMGC22SharedReference.rows("results.csv").filter({
+            $0["state"] == "sequential" && $0["scheme"] == "default" && $0["algorithm"] != "solution"
+        })
+        var byKey: [String: [String: String]] = [:]
+        for row in rows { byKey[row["algorithm"]! + "/" + row["family"]! + "/" + row["order"]!] = row }
+        var checked = 0
+        for row in rows {
+            let key = row["algorithm"]! + "/" + row["family"]! + "/"
+            guard let next = byKey[key + String(Int(row["order"]!)! + 1)] else { continue }
+            let after = try Self.run(row).lastChunkLevels.map(String.init).joined(separator: "|")
+            #expect(after == next["last_chunk_bitrate_before"], "\(key)\(row["order"]!)")
+            checked += 1
+        }
+        #expect(checked > 100)
     }
 }
