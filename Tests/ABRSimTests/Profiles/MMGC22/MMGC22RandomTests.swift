@@ -13,7 +13,10 @@ struct MMGC22RandomTests {
         for _ in 2..<10_000 { _ = seeded.nextUInt32() }
         #expect(seeded.nextUInt32() == 4_123_659_995)
         var keyed = MersenneTwister(key: [0x123, 0x234, 0x345, 0x456])
-        #expect((0..<5).map({ _ in keyed.nextUInt32() }) == [1_067_595_299, 955_945_823, 477_289_528, 4_107_218_783, 4_228_976_476])
+        #expect(
+            (0..<5).map({ _ in keyed.nextUInt32() }) == [
+                1_067_595_299, 955_945_823, 477_289_528, 4_107_218_783, 4_228_976_476,
+            ])
     }
 
     @Test func numpyLegacyDrawsMatchNumpy() {
