@@ -43,6 +43,12 @@ extension BadInputCatalogueTests {
             name: "retention too short", edits: ["user_ret/a_first": "0 1\n1 0\n"],
             mentions: ["user_ret/a_first", "at least 4"]),
         MMGC22Case(
+            name: "more clips than seed pairs",
+            edits: [
+                "short_video_size/b_second/video_size_0": "1\n", "short_video_size/b_second/video_size_1": "2\n",
+                "short_video_size/b_second/video_size_2": "3\n", "user_ret/b_second": "0 1\n1 1\n2 0\n",
+            ], mentions: ["has 2 clips", "only 1 seed pairs"]),
+        MMGC22Case(
             name: "unknown algorithm", options: ["--algorithm", "greedy"], mentions: ["--algorithm", "greedy"]),
         MMGC22Case(name: "unknown family", options: ["--family", "fixed"], mentions: ["--family", "fixed"]),
         MMGC22Case(
@@ -67,6 +73,8 @@ extension BadInputCatalogueTests {
         try FileManager.default.copyItem(atPath: TestPaths.packageRoot + "/Tests/Fixtures/mmgc22/data", toPath: data)
         for (path, contents) in badCase.edits {
             if let contents {
+                try FileManager.default.createDirectory(
+                    atPath: InputFile.directory(of: data + "/" + path), withIntermediateDirectories: true)
                 try contents.write(toFile: data + "/" + path, atomically: true, encoding: .utf8)
             } else {
                 try FileManager.default.removeItem(atPath: data + "/" + path)

@@ -138,11 +138,17 @@ public struct MMGC22Decision: Sendable, Equatable {
 /// What one decision cost (`buffer_management`'s return): the delay (ms, whole), rebuffering (ms), the chunk's
 /// bytes (0 for a sleep), whether the clip is complete, the clip playing after, and the bytes wasted.
 public struct MMGC22StepOutcome: Sendable, Equatable {
+    /// `delay`: the sleep, or the download's time rounded to whole ms.
     public var delayMilliseconds = 0.0
+    /// `rebuf`: the part of the step the playing clip stalled, ms.
     public var rebufferMilliseconds = 0.0
+    /// `video_size`: the chunk's bytes (0 for a sleep).
     public var chunkBytes = 0.0
+    /// `end_of_video`: the clip downloaded from is complete (or left, or the feed is over).
     public var endOfVideo = false
+    /// `play_video_id` after the step.
     public var playVideoId = 0
+    /// The bytes this step found wasted (clips left during it, and a chunk that arrived for a clip left).
     public var wastedBytes = 0.0
     /// The chunk index downloaded (downloads only).
     public var chunk: Int? = nil

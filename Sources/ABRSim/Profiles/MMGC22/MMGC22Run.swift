@@ -48,7 +48,8 @@ public struct MMGC22Run: Sendable {
         let seeds = Self.seeds(of: user)
         guard seeds.count >= data.clips.count else {
             throw InputError(
-                location: "--seeds", "gives \(seeds.count) seed pairs; the data has \(data.clips.count) clips")
+                file: dataFolder,
+                "has \(data.clips.count) clips, but the user has only \(seeds.count) seed pairs (one per clip)")
         }
         let last = lastChunkLevels ?? MMGC22Session.freshLastChunkLevels(clipCount: data.clips.count)
         guard last.count == data.clips.count else {
