@@ -17,7 +17,9 @@ enum MMGC22Command {
             .option("seeds", valueName: "a:b,…", help: "the user's seed pairs directly (replaces --user-sample)"),
             .option(
                 "last-chunk-levels", valueName: "l0|l1|…",
-                help: "run.py's last_chunk_bitrate before the run (default: a fresh process, all -1)"),
+                help:
+                    "run.py's last_chunk_bitrate before the run, as --last-chunk-levels=-1|2|… (default: all -1, a fresh process)"
+            ),
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
