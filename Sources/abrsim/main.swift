@@ -21,6 +21,7 @@ let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)]
     ("model", ModelCommand.spec.summary, ModelCommand.main),
     ("sabre", SabreCommand.summary, SabreCommand.main),
     ("export", ExportCommand.spec.summary, ExportCommand.main),
+    ("mmgc22", MMGC22Command.spec.summary, MMGC22Command.main),
 ]
 
 @MainActor func printTopLevelHelp() {

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One clip of the MM'22 challenge's library as its `video_player.Player` loads it: chunk sizes per level
+/// (`short_video_size/<name>/video_size_<level>`, bytes, one integer per line, held as doubles as
+/// `int(…)/VIDEO_SIZE_SCALE` makes them) and the retention curve (`user_ret/<name>`: `second fraction` per line;
+/// the seconds × 1000 as `user_time`, ms, and the fractions both as written, for `float()`, and parsed).
+public struct MMGC22Clip: Sendable, Equatable {
+    /// The clip's folder name (`1_tj` …); clips play in the byte order of their names.
+    public var name: String
+    /// `video_size[level][chunk]`, bytes; every level has the same number of chunks.
+    public var chunkBytes: [[Double]]
+    /// `user_time`: the first field of each retention line × 1000, ms.
+    public var retentionTimesMs: [Double]
+    /// `user_retent_rate`: the fraction still watching at each of those times, as the text says it.
+    public var retentionText: [String]
+    /// The same fractions parsed (`float()` / `astype('float64')`, correctly rounded).
+    public var retention: [Double]
+
+    /// The number of 1-s chunks (`chunk_num`).
+    public var chunkCount: Int { chunkBytes[0].count }
+}
+
+/// The challenge's data folder (`data/` of the repository, or a folder of one's own in the same layout):
+/// `network_traces/<family>/<n>`, `short_video_size/<clip>/video_size_{0,1,2}`, `user_ret/<clip>`. Readers throw an
+/// ``InputError`` naming the file and line of anything malformed. Built by `abrsim mmgc22` and the tests.
+public struct MMGC22Data: Sendable {
+    /// The folder.
+    public var folder: String
+    /// The clips in play order (folder names sorted as Python sorts strings).
+    public var clips: [MMGC22Clip]
+
+    /// Reads the clip library of `folder` (sizes and retention curves; traces are read on demand).
+    public init(folder: String) throws {
+        guard InputFile.isDirectory(folder) else {
+            throw InputError(file: folder, "no such folder (expected the challenge's data folder)")
+        }
+        self.folder = folder
+        let sizeFolder = folder + "/short_video_size"
+        let names = try Self.entries(of: sizeFolder, directories: true)
+        guard !names.isEmpty else { throw InputError(file: sizeFolder, "holds no clip folders") }
+        clips = try names.map { name in
+            try Self.readClip(name: name, sizes: sizeFolder + "/" + name, retention: folder + "/user_ret/" + name)
+        }
+    }
+
+    /// A library from clips already in memory (tests).
+    public init(folder: String, clips: [MMGC22Clip]) {
+        self.folder = folder
+        self.clips = clips
+    }
+
+    /// The trace files of `family` sorted by their integer names, as `load_trace` sorts them.
+    public func traceFiles(family: String) throws -> [String] {
+        let familyFolder = folder + "/network_traces/" + family
+        guard InputFile.isDirectory(familyFolder) else {
+            throw InputError(file: familyFolder, "no such trace family folder")
+        }
+        let names = try Self.entries(of: familyFolder, directories: false)
+        var numbered: [(Int, String)] = []
+        for name in names {
+            guard let number = Int(name) else {
+                throw InputError(
+                    file: familyFolder + "/" + name, "trace file names must be integers, as load_trace sorts them")
+            }
+            numbered.append((number, name))
+        }
+        return numbered.sorted(by: { $0.0 < $1.0 }).map({ familyFolder + "/" + $0.1 })
+    }
+
+    /// Trace `index` (0-based, in `load_trace`'s order) of `family`, in the registered `pensieve` cooked format
+    /// (`time_s Mbit/s` per line), parsed as Python's `float()` parses it.
+    public func trace(family: String, index: Int) throws -> PensieveCookedTrace {
+        let files = try traceFiles(family: family)
+        guard files.indices.contains(index) else {
+            throw InputError(
+                file: folder + "/network_traces/" + family,
+                "trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))")
+        }
+        return try PensieveCookedTrace.read(path: files[index])
+    }
+
+    static func readClip(name: String, sizes: String, retention: String) throws -> MMGC22Clip {
+        var levels: [[Double]] = []
+        for level in 0..<MMGC22Model.levelCount {
+            let path = sizes + "/video_size_\(level)"
+            let reader = try LineReader(path: path)
+            var chunks: [Double] = []
+            while let line = try reader.nextString() {
+                guard let field = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first,
+                    let bytes = Int(field), bytes >= 0
+                else {
+                    throw InputError.atLine(path, reader.lineNumber, "expected a chunk size in bytes (an integer ≥ 0)")
+                }
+                chunks.append(Double(bytes))
+            }
+            guard !chunks.isEmpty else { throw InputError(file: path, "holds no chunk sizes") }
+            if let first = levels.first, first.count != chunks.count {
+                throw InputError(file: path, "has \(chunks.count) chunks, level 0 has \(first.count)")
+            }
+            levels.append(chunks)
+        }
+        let curve = try RetentionCurve.read(path: retention)
+        let clip = MMGC22Clip(
+            name: name, chunkBytes: levels, retentionTimesMs: curve.seconds.map({ $0 * 1000.0 }),
+            retentionText: curve.text, retention: curve.fractions)
+        // The user model draws a whole second among user_time[:-1] with the differences of the curve as
+        // probabilities (numpy refuses them unless they are ≥ 0 and sum to 1 within √ε); fixed_preload reads the
+        // curve at every chunk index.
+        if let problem = NumpyLegacyRandomState.numpyChoiceProblem(MMGC22Retention.leaveProbabilities(clip)) {
+            throw InputError(file: retention, "the curve cannot be sampled as the challenge samples it: \(problem)")
+        }
+        guard curve.fractions.count >= clip.chunkCount + 1 else {
+            throw InputError(
+                file: retention,
+                "has \(curve.fractions.count) lines; the clip has \(clip.chunkCount) chunks, so at least \(clip.chunkCount + 1) are needed"
+            )
+        }
+        return clip
+    }
+
+    /// The names in `folder` (hidden ones left out) that are folders (`directories`) or files, byte-sorted.
+    static func entries(of folder: String, directories: Bool) throws -> [String] {
+        guard let handle = opendir(folder) else {
+            throw InputError(file: folder, "cannot open the folder: \(InputFile.errnoText())")
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            if InputFile.isDirectory(folder + "/" + name) == directories { names.append(name) }
+        }
+        return names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+}

@@ -1,0 +1,67 @@
+/// A clip's audience retention curve: the fraction of viewers still watching at each whole second, as the MM'22
+/// challenge's `user_ret/<clip>` files give it (`second fraction` per line, the first line `0 1`). The chance of
+/// leaving during second k is `fractions[k] − fractions[k+1]`; whoever remains at the last line watches to the end.
+/// Read by ``MMGC22Data`` and by ``RetentionCurveSwipeModel``'s callers.
+public struct RetentionCurve: Sendable, Equatable {
+    /// The times of the lines, s (increasing).
+    public var seconds: [Double]
+    /// The fractions still watching, non-increasing, each in [0, 1].
+    public var fractions: [Double]
+    /// The fractions as written (the challenge's `fixed_preload` parses these itself).
+    public var text: [String]
+
+    /// A curve from its columns; throws unless the times increase and the fractions never rise and stay ≥ 0,
+    /// so that the chances of leaving are ≥ 0 and sum to at most 1. `file` names the source in errors.
+    public init(seconds: [Double], fractions: [Double], text: [String]? = nil, file: String = "retention curve") throws
+    {
+        guard seconds.count == fractions.count, seconds.count >= 2 else {
+            throw InputError(file: file, "a retention curve needs at least two lines `second fraction`")
+        }
+        for index in fractions.indices {
+            guard fractions[index].isFinite, fractions[index] >= 0 else {
+                throw InputError.atLine(file, index + 1, "the fraction still watching must be a number ≥ 0")
+            }
+            guard seconds[index].isFinite, index == 0 || seconds[index] > seconds[index - 1] else {
+                throw InputError.atLine(file, index + 1, "the times must increase")
+            }
+            if index > 0, fractions[index] > fractions[index - 1] {
+                throw InputError.atLine(
+                    file, index + 1,
+                    "the curve rises (\(fractions[index - 1]) to \(fractions[index])): a retention curve never increases"
+                )
+            }
+        }
+        let leaving = fractions[0] - fractions[fractions.count - 1]
+        guard leaving <= 1 + 1e-12 else {
+            throw InputError(file: file, "the chances of leaving sum to \(leaving), more than 1")
+        }
+        self.seconds = seconds
+        self.fractions = fractions
+        self.text = text ?? fractions.map({ "\($0)" })
+    }
+
+    /// The chance of leaving during each second but the last: `fractions[k] − fractions[k+1]`.
+    public var leaveProbabilities: [Double] {
+        (0..<(fractions.count - 1)).map({ fractions[$0] - fractions[$0 + 1] })
+    }
+
+    /// Reads a `user_ret` file: two whitespace-separated fields per line, blank lines skipped; errors name the
+    /// file and line.
+    public static func read(path: String) throws -> RetentionCurve {
+        let reader = try LineReader(path: path)
+        var seconds: [Double] = []
+        var fractions: [Double] = []
+        var text: [String] = []
+        while let line = try reader.nextString() {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            if fields.isEmpty { continue }
+            guard fields.count >= 2, let second = Double(fields[0]), let fraction = Double(fields[1]) else {
+                throw InputError.atLine(path, reader.lineNumber, "expected two numbers `second fraction`")
+            }
+            seconds.append(second)
+            fractions.append(fraction)
+            text.append(String(fields[1]))
+        }
+        return try RetentionCurve(seconds: seconds, fractions: fractions, text: text, file: path)
+    }
+}
