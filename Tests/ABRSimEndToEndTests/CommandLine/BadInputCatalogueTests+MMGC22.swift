@@ -64,7 +64,10 @@ extension BadInputCatalogueTests {
             mentions: ["/nonexistent/mmgc22", "no such folder"]),
     ]
 
-    @Test(arguments: mmgc22Cases) func badMMGC22InputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: MMGC22Case)
+    @Test(
+        "each bad mmgc22 data file or option exits 2 with one stderr line naming the file and line or option, no stdout",
+        arguments: mmgc22Cases)
+    func badMMGC22InputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: MMGC22Case)
         throws
     {
         let scratch = TestPaths.scratch("mmgc22-bad")

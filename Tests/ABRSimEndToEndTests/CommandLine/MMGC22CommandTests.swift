@@ -6,6 +6,7 @@ import Testing
 
 /// `abrsim mmgc22`: one session of the MM'22 challenge's simulator, printed as the challenge's five figures
 /// (Python `repr` of each double), on our own fixture by hand and on the challenge's data against its outputs.
+@Suite("abrsim mmgc22")
 struct MMGC22CommandTests {
     static let fixture = TestPaths.packageRoot + "/Tests/Fixtures/mmgc22/data"
 
@@ -22,7 +23,9 @@ struct MMGC22CommandTests {
     /// user of seeds 42:42: numpy's seed 42 draws u = 0.3745… < 0.5, so the user leaves in second 0, at
     /// int(1000 · 0.6394…) = 639 ms (Python's seed 42). fixed_preload fetches chunks 0, 1 at level 0 and chunk 2
     /// at level 1; only chunk 0 counts (⌊0.639⌋ = 0), after a 180 ms startup stall; chunks 1 and 2 are wasted.
-    @Test func printsTheHandComputedFiguresOfTheFixture() throws {
+    @Test(
+        "fixed_preload on the fixture with seeds 42:42 prints 340 000 bytes used, 245 000 wasted and 3000/639 as reprs")
+    func printsTheHandComputedFiguresOfTheFixture() throws {
         let outcome = try runABRSim([
             "mmgc22", "--data", Self.fixture, "--algorithm", "fixed_preload", "--family", "high", "--trace", "0",
             "--seeds", "42:42",
@@ -42,7 +45,10 @@ struct MMGC22CommandTests {
 
     /// no_save fetches every chunk at level 2 (230 000 bytes: 322 ms each); the user leaves at 639 ms while chunk
     /// 2 is in flight, so chunks 1 and 2 are wasted, and chunk 2 once more as it arrives.
-    @Test func noSaveCountsTheChunkInFlightTwice() throws {
+    @Test(
+        "no_save fetches three 230 000-byte chunks and wastes 690 000 bytes, counting chunk 2 in flight at 639 ms twice"
+    )
+    func noSaveCountsTheChunkInFlightTwice() throws {
         let outcome = try runABRSim([
             "mmgc22", "--data", Self.fixture, "--algorithm", "no_save", "--family", "high", "--trace", "0",
             "--seeds", "42:42",
@@ -57,6 +63,7 @@ struct MMGC22CommandTests {
     /// On the challenge's data, the printed text is the challenge's own `repr`s, character for character (fresh
     /// rows start from all −1, which `--last-chunk-levels` then repeats).
     @Test(
+        "one results.csv row in 97, fresh and sequential, prints the challenge's own five reprs character for character",
         .enabled(
             if: FileManager.default.fileExists(
                 atPath: TestPaths.packageRoot + "/../shared/reference/shortvideo/results.csv"),

@@ -6,8 +6,10 @@ import Testing
 
 /// The swipe models: fixed lists, retention curves, Dashlet's exponential model and the challenge's own draw
 /// behind ``SwipeModel``; each seeded and deterministic.
+@Suite("the swipe models: fixed lists, retention curves, Dashlet's and the challenge's draw")
 struct SwipeModelTests {
-    @Test func fixedWatchTimesAreGivenBackAndCappedByTheDuration() throws {
+    @Test("fixed watch times are given back, capped at the duration, to the end past the list; negative times refused")
+    func fixedWatchTimesAreGivenBackAndCappedByTheDuration() throws {
         let model = try FixedWatchTimes(seconds: [2.5, 30, 0])
         #expect(model.watchSeconds(item: 0, durationSeconds: 10) == 2.5)
         #expect(model.watchSeconds(item: 1, durationSeconds: 10) == 10)
@@ -18,7 +20,8 @@ struct SwipeModelTests {
 
     /// A curve that loses everyone in second 2 sends every viewer away within [2, 3) s; one that keeps half
     /// until the end sends about half to the end.
-    @Test func retentionCurvesGiveTheirLeavingSeconds() throws {
+    @Test("a curve losing everyone in second 2 sends viewers away in [2, 3) s; one keeping half sends half to the end")
+    func retentionCurvesGiveTheirLeavingSeconds() throws {
         let cliff = try RetentionCurve(seconds: [0, 1, 2, 3, 4], fractions: [1, 1, 1, 0, 0])
         let model = try RetentionCurveSwipeModel(curves: [cliff], seed: 7)
         for item in 0..<200 {
@@ -37,7 +40,9 @@ struct SwipeModelTests {
             }))
     }
 
-    @Test func badRetentionCurvesAreRefusedWithThePlaceNamed() throws {
+    @Test(
+        "a rising retention curve, leaving chances summing to 1.5 or a negative fraction are refused naming the place")
+    func badRetentionCurvesAreRefusedWithThePlaceNamed() throws {
         #expect(
             throws: InputError.atLine("curve", 3, "the curve rises (0.5 to 0.75): a retention curve never increases")
         ) {
@@ -52,7 +57,9 @@ struct SwipeModelTests {
     }
 
     /// Dashlet's model: P(swipe before t) = 0.9 (1 − e^(−λt/T)); the rest (1 − 0.9 (1 − e^(−λ))) watch to the end.
-    @Test func dashletsExponentialModelFollowsItsDistribution() throws {
+    @Test(
+        "Dashlet's λ = 2 model sends 1 − 0.9 (1 − e⁻²) of 20 000 viewers to the end and swipes as 0.9 (1 − e^(−λt/T))")
+    func dashletsExponentialModelFollowsItsDistribution() throws {
         let model = try ExponentialSwipeModel(lambda: 2, seed: 11)
         let count = 20_000
         let watches = (0..<count).map({ model.watchSeconds(item: $0, durationSeconds: 10) })
@@ -68,7 +75,10 @@ struct SwipeModelTests {
     /// The challenge's draw as a swipe model: a curve whose only leaving chance is in the last second gives
     /// exactly that second (no Python draw); one that loses everyone in second 0 gives Python's
     /// int(uniform(0, 1000)) for the clip's seed.
-    @Test func theChallengesDrawIsASwipeModel() throws {
+    @Test(
+        "the challenge's draw gives 2 s when only the last second loses viewers, 0.639 s for seed 42 when second 0 does"
+    )
+    func theChallengesDrawIsASwipeModel() throws {
         func clip(_ fractions: [Double]) -> MMGC22Clip {
             MMGC22Clip(
                 name: "c", chunkBytes: [[1, 1, 1], [1, 1, 1], [1, 1, 1]],

@@ -5,6 +5,7 @@ import Testing
 /// The challenge's model on links and clips small enough to follow by hand. An 8 Mbit/s link carries
 /// 8·10⁶/8 · 0.95 = 950 000 payload bytes per second, so a 95 000-byte chunk takes 100 ms + 80 ms RTT = 180 ms and
 /// a 150 000-byte one 157.9 + 80 → 238 ms (whole ms, rounded half up).
+@Suite("the mmgc22 model by hand on an 8 Mbit/s link")
 struct MMGC22HandComputedTests {
     static func constantLink(mbps: Double = 8) throws -> PensieveCookedTrace {
         try PensieveCookedTrace(
@@ -43,7 +44,9 @@ struct MMGC22HandComputedTests {
 
     /// One clip (3 chunks: 95 000, 95 000, 150 000 bytes as fixed_preload picks levels 0, 0, 1) watched for
     /// 1500 ms: the first chunk is a 180 ms startup stall, the third (never played) is wasted.
-    @Test func oneClipOnAConstantLinkHasExactStartupAndWaste() throws {
+    @Test(
+        "one clip watched 1.5 s at 8 Mbit/s stalls 180 ms at startup, uses 340 000 bytes and wastes chunk 2's 150 000")
+    func oneClipOnAConstantLinkHasExactStartupAndWaste() throws {
         let clip = Self.clip("a", level0: [95_000, 95_000, 95_000], level1: [150_000, 150_000, 150_000])
         let session = MMGC22Session(
             clips: [clip], watchTimes: [MMGC22Retention(watchMilliseconds: 1500)], trace: try Self.constantLink())
@@ -68,7 +71,8 @@ struct MMGC22HandComputedTests {
     /// The user leaves clip 0 at 600 ms while its 950 000-byte chunk 1 is in flight: the chunk is counted as
     /// waste when the user leaves (it is past ⌈0.6⌉) and again when it arrives for a clip already left, as the
     /// challenge counts it; clip 1, with nothing buffered, stalls for the rest of the download.
-    @Test func aSwipeDuringADownloadCountsTheAbandonedChunkAsWasteTwice() throws {
+    @Test("a swipe at 600 ms in a 1080 ms download counts its 950 000 bytes as waste twice; clip 1 then stalls 480 ms")
+    func aSwipeDuringADownloadCountsTheAbandonedChunkAsWasteTwice() throws {
         let clips = [
             Self.clip("a", level0: [95_000, 950_000]), Self.clip("b", level0: [95_000, 95_000]),
         ]
@@ -93,7 +97,8 @@ struct MMGC22HandComputedTests {
 
     /// Clip 1's only chunk is preloaded while clip 0 plays: when the user moves on, it starts with no stall, and
     /// its bytes are counted once.
-    @Test func aPreloadedClipStartsInZeroTimeAndItsBytesCountOnce() throws {
+    @Test("a preloaded clip starts with no stall when the user moves on, its bytes counted once: 190 000, none wasted")
+    func aPreloadedClipStartsInZeroTimeAndItsBytesCountOnce() throws {
         let clips = [Self.clip("a", level0: [95_000]), Self.clip("b", level0: [95_000])]
         let session = MMGC22Session(
             clips: clips,
@@ -113,7 +118,8 @@ struct MMGC22HandComputedTests {
     }
 
     /// A policy naming a clip outside the window, or a chunk past the end, is refused as the challenge asserts.
-    @Test func decisionsOutsideTheWindowAreRefused() throws {
+    @Test("a decision naming a clip outside the window or a chunk past the end is refused with a policy error")
+    func decisionsOutsideTheWindowAreRefused() throws {
         let clips = [Self.clip("a", level0: [95_000]), Self.clip("b", level0: [95_000])]
         let session = MMGC22Session(
             clips: clips,

@@ -4,10 +4,14 @@ import Testing
 
 /// MT19937 and the numpy and CPython draws built on it, against published outputs and values the two libraries
 /// give (numpy 1.x/2.x legacy `RandomState`, CPython 3.x `random`).
+@Suite("MT19937 and the numpy and CPython draws built on it")
 struct MMGC22RandomTests {
     /// The reference implementation's own checks: `init_genrand(5489)` (C++'s `std::mt19937` default: the first
     /// output, and the 10 000th that the C++ standard requires) and `mt19937ar.out`'s `init_by_array`.
-    @Test func mersenneTwisterMatchesThePublishedOutputs() {
+    @Test(
+        "MT19937 from seed 5489 draws 3 499 211 612 first and 4 123 659 995 10 000th; init_by_array gives mt19937ar.out"
+    )
+    func mersenneTwisterMatchesThePublishedOutputs() {
         var seeded = MersenneTwister(seed: 5489)
         #expect(seeded.nextUInt32() == 3_499_211_612)
         for _ in 2..<10_000 { _ = seeded.nextUInt32() }
@@ -19,7 +23,10 @@ struct MMGC22RandomTests {
             ])
     }
 
-    @Test func numpyLegacyDrawsMatchNumpy() {
+    @Test(
+        "numpy's legacy draws match numpy: 0.3745401188473625 and run.py's default user from seed 42, choice from seed 7"
+    )
+    func numpyLegacyDrawsMatchNumpy() {
         var state = NumpyLegacyRandomState(seed: 42)
         #expect(state.randomSample() == 0.3745401188473625)
         // np.random.seed(42); np.random.randint(100, size=(7, 2)): run.py's default user, as samples.csv has it.
@@ -36,7 +43,8 @@ struct MMGC22RandomTests {
         #expect(state.randomSample() == 0.7799187922401146)
     }
 
-    @Test func maskedRandintRejectsValuesAboveTheRange() {
+    @Test("masked randint(5) rejects 5, 6 and 7, so 500 draws give exactly 0 to 4, and randint(1) gives only 0")
+    func maskedRandintRejectsValuesAboveTheRange() {
         // randint(5) masks with 7 and rejects 5, 6, 7: every value is below 5 and all five appear.
         var state = NumpyLegacyRandomState(seed: 1)
         let values = state.randint(5, count: 500)
@@ -45,7 +53,10 @@ struct MMGC22RandomTests {
         #expect(single.randint(1, count: 3) == [0, 0, 0])
     }
 
-    @Test func pythonRandomMatchesCPython() {
+    @Test(
+        "Python's random matches CPython for seeds 42, 0, 2⁴⁰ + 7 and −5 (as 5), and uniform(16000, 17000) for seed 4606"
+    )
+    func pythonRandomMatchesCPython() {
         var python = PythonRandom(seed: 42)
         #expect(python.random() == 0.6394267984578837)
         python = PythonRandom(seed: 0)
@@ -60,7 +71,8 @@ struct MMGC22RandomTests {
         #expect(python.uniform(16000, 17000) == 16547.478587842965)
     }
 
-    @Test func numpyRefusesProbabilitiesAsTheChallengeWouldCrash() {
+    @Test("probabilities numpy's choice would crash on, not summing to 1 or negative, are reported; (0.5, 0.5) is not")
+    func numpyRefusesProbabilitiesAsTheChallengeWouldCrash() {
         #expect(NumpyLegacyRandomState.numpyChoiceProblem([0.5, 0.5]) == nil)
         #expect(NumpyLegacyRandomState.numpyChoiceProblem([0.5, 0.4])?.contains("do not sum to 1") == true)
         #expect(NumpyLegacyRandomState.numpyChoiceProblem([1.2, -0.2])?.contains("non-negative") == true)

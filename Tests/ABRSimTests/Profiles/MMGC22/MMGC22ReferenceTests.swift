@@ -9,6 +9,7 @@ import Testing
 /// to 1e-9 relative in every figure and component; `steps.csv`'s decisions one by one; `samples.csv`'s seed pairs
 /// and watch times from the sample index alone.
 @Suite(
+    "the mmgc22 profile against the challenge's own simulator",
     .enabled(
         if: MMGC22SharedReference.isPresent,
         "the challenge's data and reference outputs (../shared/data/shortvideo, ../shared/reference/shortvideo) are absent"
@@ -72,7 +73,10 @@ struct MMGC22ReferenceTests {
         return (Int(row["sample"]!)! + trace) % 10 == 0
     }
 
-    @Test(arguments: groups) func everyResultsRowIsReproduced(_ group: String) throws {
+    @Test(
+        "every checked results.csv row of the challenge's simulator is reproduced to 1e-9 relative in every figure",
+        arguments: groups)
+    func everyResultsRowIsReproduced(_ group: String) throws {
         let rows = try MMGC22SharedReference.rows("results.csv").filter({
             $0["algorithm"]! + "/" + $0["family"]! == group && Self.isChecked($0)
         })
@@ -97,7 +101,9 @@ struct MMGC22ReferenceTests {
 
 extension MMGC22ReferenceTests {
     /// steps.csv: every decision of the default user's fresh runs, and what each cost.
-    @Test func everyStepOfTheDefaultUserIsReproduced() throws {
+    @Test(
+        "every step of the default user's fresh runs in steps.csv is reproduced exactly: decision, delay, stall, waste")
+    func everyStepOfTheDefaultUserIsReproduced() throws {
         let steps = try MMGC22SharedReference.rows("steps.csv")
         var byRun: [String: [[String: String]]] = [:]
         for step in steps {
@@ -134,7 +140,8 @@ extension MMGC22ReferenceTests {
 
     /// samples.csv: the seed pairs of `default` and of sample J come from the index alone (numpy's legacy
     /// MT19937 and masked randint), and the watch times from them (numpy's choice, Python's uniform).
-    @Test func userSamplesAreDrawnAsTheChallengeDrawsThem() throws {
+    @Test("samples.csv's seed pairs and watch times are drawn from the sample index alone, as the challenge draws them")
+    func userSamplesAreDrawnAsTheChallengeDrawsThem() throws {
         let data = try #require(Self.data)
         let samples = try MMGC22SharedReference.rows("samples.csv")
         #expect(samples.count >= 2)
@@ -148,7 +155,8 @@ extension MMGC22ReferenceTests {
     }
 
     /// The leaking `last_chunk_bitrate`: in a sequential process, what run k leaves is what run k + 1 starts from.
-    @Test func sequentialRunsHandTheirLastBitratesOn() throws {
+    @Test("each sequential run leaves the last chunk levels results.csv's next run starts from, checked over 100 pairs")
+    func sequentialRunsHandTheirLastBitratesOn() throws {
         let rows = try MMGC22SharedReference.rows("results.csv").filter({
             $0["state"] == "sequential" && $0["scheme"] == "default" && $0["algorithm"] != "solution"
         })
