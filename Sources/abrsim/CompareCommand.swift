@@ -90,6 +90,11 @@ enum CompareCommand {
         } else {
             content = try profile.definition.loadContent(path: contentPath, segments: segments, location: "--content")
         }
+        if content.live != nil, profile.rawValue != Profile.faithful.rawValue {
+            throw InputError(
+                location: "--profile",
+                "the content is live, and the \(profile.rawValue) profile models video on demand only (use faithful)")
+        }
         var plan = ComparisonPlan(traces: traces, content: content, policies: policies)
         plan.model = profile
         if let source {
@@ -123,10 +128,10 @@ enum CompareCommand {
         let optimumNote =
             policies.contains(where: \.isOfflineOptimum)
             ? try profile.definition.optimumNote(plan, reports: reports, jobs: jobs) : ""
-        var summary = CSVWriter(columns: RunTables.summaryColumns)
+        var summary = CSVWriter(columns: RunTables.summaryColumns(live: plan.content.live != nil))
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
         for report in reports {
-            RunTables.appendSummary(report, to: &summary)
+            RunTables.appendSummary(report, to: &summary, live: plan.content.live != nil)
             RunTables.appendSegments(report, to: &segmentRows)
         }
         var bundle = OutputBundle()

@@ -8,7 +8,7 @@ struct ContentDecoder {
 
     func decode(_ reader: JSONReader) throws -> Content {
         let object = try reader.object()
-        let content: Content
+        var content: Content
         if let folder = object.optional("pensieveSizes") {
             let ladder = try ladderKbps(object)
             let seconds = try object.required("segmentSeconds").double(in: ScenarioBounds.segmentSeconds)
@@ -64,6 +64,16 @@ struct ContentDecoder {
                 throw error
             }
         }
+        if let x = object.optional("live") {
+            let stream = try LiveDecoder.decodeStream(x, content: content)
+            do {
+                content = try content.playedLive(as: stream)
+            } catch var error as InputError {
+                error.file = error.file ?? x.file
+                error.location = error.location ?? x.path
+                throw error
+            }
+        }
         try object.finish()
         return content
     }
@@ -95,6 +105,6 @@ extension Content {
         }
         return try Content(
             variants: variants, segmentDurations: Array(segmentDurations.prefix(segments)), sizesBits: sizes,
-            startVariantIndex: startVariantIndex)
+            startVariantIndex: startVariantIndex, live: live)
     }
 }
