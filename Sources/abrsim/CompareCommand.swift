@@ -90,11 +90,6 @@ enum CompareCommand {
         } else {
             content = try profile.definition.loadContent(path: contentPath, segments: segments, location: "--content")
         }
-        if content.live != nil, profile.rawValue != Profile.faithful.rawValue {
-            throw InputError(
-                location: "--profile",
-                "the content is live, and the \(profile.rawValue) profile models video on demand only (use faithful)")
-        }
         var plan = ComparisonPlan(traces: traces, content: content, policies: policies)
         plan.model = profile
         if let source {

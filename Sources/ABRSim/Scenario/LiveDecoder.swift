@@ -6,8 +6,11 @@ enum LiveDecoder {
     /// The names of `refresh`.
     static let refreshNames = ["template", "reload", "blockingReload", "preloadHint"]
 
-    /// A content's `live` object, for `content` (its segments before any split into parts).
-    static func decodeStream(_ reader: JSONReader, content: Content) throws -> LiveStream {
+    /// A content's `live` object, for `content` (its segments before any split into parts); keys it leaves out take
+    /// the values of the live HLS playlist's tags, `playlist`, when there is one.
+    static func decodeStream(_ reader: JSONReader, content: Content, playlist: LiveStream? = nil) throws
+        -> LiveStream
+    {
         let object = try reader.object()
         let startReader = object.optional("availabilityStartSeconds")
         let start = try startReader?.double(in: -1e7...1e7) ?? 0
@@ -16,7 +19,7 @@ enum LiveDecoder {
                 "availability start \(JSONPath.format(start)) s is after the content: all \(JSONPath.format(content.duration))"
                     + " s of it were available before the run began at 0 s, so nothing is live")
         }
-        var kind = LiveStream.Kind.live
+        var kind = playlist?.kind ?? LiveStream.Kind.live
         if let x = object.optional("kind") {
             let text = try x.string()
             guard let parsed = LiveStream.Kind(rawValue: text) else {
@@ -26,7 +29,7 @@ enum LiveDecoder {
         }
         let target = content.segmentDurations.max() ?? 0
         let partReader = object.optional("partTargetSeconds")
-        let part = try partReader?.double(in: ScenarioBounds.segmentSeconds)
+        let part = try partReader?.double(in: ScenarioBounds.segmentSeconds) ?? playlist?.partTargetSeconds
         if let part, part > target + SimulationTime.tolerance, let partReader {
             throw partReader.error(
                 "a part target of \(JSONPath.format(part)) s is longer than the segments (\(JSONPath.format(target)) s)"
@@ -35,13 +38,16 @@ enum LiveDecoder {
         let unitName = part == nil ? "a target duration" : "a part target"
         let unit = part ?? target
         let holdBackReader = object.optional("holdBackSeconds")
-        let holdBack = try holdBackReader?.double(in: ScenarioBounds.bufferSeconds)
+        let holdBack =
+            try holdBackReader?.double(in: ScenarioBounds.bufferSeconds)
+            ?? playlist.map(\.holdBackSeconds).flatMap { $0 == 3 * (playlist?.targetDurationSeconds ?? 0) ? nil : $0 }
         if let holdBack, holdBack < unit - SimulationTime.tolerance, let holdBackReader {
             throw holdBackReader.error(
                 "hold-back \(JSONPath.format(holdBack)) s is shorter than \(unitName) (\(JSONPath.format(unit)) s)")
         }
         let partHoldBackReader = object.optional("partHoldBackSeconds")
-        let partHoldBack = try partHoldBackReader?.double(in: ScenarioBounds.bufferSeconds)
+        let partHoldBack =
+            try partHoldBackReader?.double(in: ScenarioBounds.bufferSeconds) ?? playlist?.partHoldBackSeconds
         if let partHoldBackReader, let partHoldBack {
             guard let part else { throw partHoldBackReader.error("partHoldBackSeconds needs partTargetSeconds") }
             if partHoldBack < part - SimulationTime.tolerance {
@@ -62,7 +68,7 @@ enum LiveDecoder {
             }
             window = seconds
         }
-        let refresh = try decodeRefresh(object, unit: unit)
+        let refresh = try decodeRefresh(object, unit: unit) ?? playlist?.refresh
         try object.finish()
         return LiveStream(
             availabilityStartSeconds: start, kind: kind, dvrWindowSeconds: window, targetDurationSeconds: target,
