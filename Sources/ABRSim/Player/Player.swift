@@ -248,7 +248,8 @@ public final class Player {
             return
         }
         if let available = liveRequestWait(at: now) {
-            // Live: the next unit is not known yet; ask again the moment it is.
+            // Live: the next unit is not known yet; ask again the moment it is (the pending wake may be that one).
+            if let pending = wakeTimer, kernel.dueTime(of: pending) == available { return }
             kernel.cancel(&wakeTimer)
             wakeTimer = kernel.schedule(at: available, .player(index, .wake))
             return

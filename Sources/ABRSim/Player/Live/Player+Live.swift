@@ -70,9 +70,25 @@ extension Player {
     /// not moving.
     func liveStateChanged(at now: Double) {
         guard var state = live, state.isCatchingUp else { return }
-        kernel.cancel(&state.updateTimer)
         defer { live = state }
-        guard playhead.isAdvancing, playback.state == .playing else { return }
+        guard playhead.isAdvancing, playback.state == .playing else {
+            kernel.cancel(&state.updateTimer)
+            return
+        }
+        guard let time = nextCatchUpUpdate(after: now, state: state) else {
+            kernel.cancel(&state.updateTimer)
+            return
+        }
+        if let pending = state.updateTimer, let due = kernel.dueTime(of: pending) {
+            if due != time { kernel.move(pending, to: time) }
+        } else {
+            state.updateTimer = kernel.schedule(at: time, .player(index, .catchUpUpdate))
+        }
+    }
+
+    /// The first update instant after `now` at which the controller's answer may change the rate (`nil`: the buffer
+    /// runs out first, and the run-out event replans).
+    func nextCatchUpUpdate(after now: Double, state: LivePlayback) -> Double? {
         let step = state.interval
         let elapsed = ((now - state.cadenceOrigin) / step).rounded(.down)
         var time = state.cadenceOrigin + (elapsed + 1) * step
@@ -83,13 +99,13 @@ extension Player {
             var probe = state.controller
             for _ in 0..<512 {
                 let buffer = playhead.bufferedEnd - playhead.position(at: time)
-                guard buffer > SimulationTime.tolerance else { return }  // the run-out event comes first
+                guard buffer > SimulationTime.tolerance else { return nil }
                 let decision = probe.decide(catchUpInput(at: time, buffer: buffer, state: state))
                 if decision.seeksToLiveEdge || decision.playbackRate != playhead.rate { break }
                 time += step
             }
         }
-        state.updateTimer = kernel.schedule(at: time, .player(index, .catchUpUpdate))
+        return time
     }
 
     /// What the controller reads at `time`.
@@ -137,16 +153,24 @@ extension Player {
         liveStateChanged(at: now)
     }
 
-    /// A unit arrived at `now`: dash.js's controller clears its stall flag once the buffer exceeds half the live
-    /// delay (`BUFFER_LEVEL_UPDATED`), and the next update is planned again on the new buffer.
-    func liveArrived(at now: Double) {
-        guard var state = live else { return }
+    /// A unit of `addedSeconds` arrived at `now`: dash.js's controller clears its stall flag once the buffer exceeds
+    /// half the live delay (`BUFFER_LEVEL_UPDATED`). The next update is planned again when the answer may depend on
+    /// the new buffer (that flag changed, or LoL+'s buffer rule applied before the arrival) or none is pending (the
+    /// buffer was to run out first).
+    func liveArrived(at now: Double, addedSeconds: Double) {
+        guard var state = live, state.isCatchingUp else { return }
+        var dependsOnBuffer = false
         if var dash = state.controller as? DashCatchupController {
+            let wasStalled = dash.catchupStalled
             dash.bufferLevelUpdated(bufferSeconds: playhead.bufferLevel(at: now), liveDelaySeconds: state.targetLatency)
+            let before = playhead.bufferLevel(at: now) - addedSeconds
+            dependsOnBuffer =
+                dash.catchupStalled != wasStalled
+                || (dash.settings.effectiveMode == .liveCatchupModeLoLP && before < dash.settings.playbackBufferMin)
             state.controller = dash
             live = state
         }
-        liveStateChanged(at: now)
+        if dependsOnBuffer || state.updateTimer.map({ !kernel.isPending($0) }) ?? true { liveStateChanged(at: now) }
     }
 
     /// Playback is about to resume at `now` after a wait of `kind`. Returns `false` when the player seeks instead
