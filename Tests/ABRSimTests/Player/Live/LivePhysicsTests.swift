@@ -180,3 +180,27 @@ struct LivePhysicsTests {
         }
     }
 }
+
+/// `recommendedTimeOffsetFromLive` and `seekableTimeRanges` as a player reports them.
+struct LivePlayerObservablesTests {
+    @Test func theRecommendedOffsetIsTheHoldBackPlusTheLongestStall() throws {
+        // The outage case of LivePhysicsTests: one 4.5 s stall; the stream's hold-back is 3 × 2 s.
+        let curve = try CapacityCurve(starts: [0, 10.5, 20.5], ratesBps: [4e6, 0, 4e6], duration: 1000)
+        let stream = LiveStream(
+            availabilityStartSeconds: -40, kind: .live, dvrWindowSeconds: 20, targetDurationSeconds: 2,
+            refresh: .template)
+        let content = try Content.constantBitrate(ladderKbps: [1000], segmentSeconds: 2, segmentCount: 60)
+            .playedLive(as: stream)
+        var settings = PlayerSettings()
+        settings.automaticallyWaitsToMinimizeStalling = false
+        let player = PlayerConfiguration(
+            id: "live", content: content, policy: FixedPolicy(variant: 0), policyLabel: "fixed", settings: settings,
+            estimator: LastSampleEstimator())
+        let simulation = Simulation(curve: curve, players: [player], timeLimit: 30)
+        simulation.run()
+        let live = simulation.players[0]
+        #expect(abs(live.recommendedTimeOffsetFromLive(at: 30)! - 10.5) < 1e-9)
+        // At 30 s media up to 70 s is encoded: segments to 70 s are available, the window keeps the last 20 s.
+        #expect(live.seekableTimeRange(at: 30) == 50...70)
+    }
+}
