@@ -72,4 +72,22 @@ struct LiveRunTests {
         let means = summary.column("latency_mean_s")!.map { Double($0)! }
         for mean in means { #expect(mean >= 6 && mean <= 7) }
     }
+
+    @Test func shardsOfALiveSweepMergeIntoTheWholeSweep() throws {
+        let out = TestPaths.scratch("live-shards")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let sweep = ["sweep", Self.constant, "--policies", "throughput,bba,dynamic"]
+        for shard in ["1/2", "2/2"] {
+            let outcome = try runABRSim(sweep + ["--shard", shard, "--out", out + "/" + shard.prefix(1)])
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+        }
+        #expect(try runABRSim(sweep + ["--out", out + "/whole"]).status == 0)
+        let merged = try runABRSim(["merge", out + "/1", out + "/2", "--out", out + "/merged"])
+        #expect(merged.status == 0, "\(merged.standardError)")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: out + "/whole/summary.csv"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/merged/summary.csv")) == whole)
+        #expect(
+            String(decoding: whole, as: UTF8.self).hasPrefix(
+                RunTables.summaryColumns(live: true).joined(separator: ",")))
+    }
 }
