@@ -123,10 +123,10 @@ enum CompareCommand {
         let optimumNote =
             policies.contains(where: \.isOfflineOptimum)
             ? try profile.definition.optimumNote(plan, reports: reports, jobs: jobs) : ""
-        var summary = CSVWriter(columns: RunTables.summaryColumns)
+        var summary = CSVWriter(columns: RunTables.summaryColumns(live: plan.content.live != nil))
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
         for report in reports {
-            RunTables.appendSummary(report, to: &summary)
+            RunTables.appendSummary(report, to: &summary, live: plan.content.live != nil)
             RunTables.appendSegments(report, to: &segmentRows)
         }
         var bundle = OutputBundle()

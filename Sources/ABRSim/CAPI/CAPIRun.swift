@@ -56,10 +56,10 @@ public func abrsim_compare(
         var plan = ComparisonPlan(traces: files, content: loaded, policies: specs)
         plan.model = model
         let reports = try Comparison.run(plan, registry: registry, jobs: Int(jobs))
-        var summary = CSVWriter(columns: RunTables.summaryColumns)
+        var summary = CSVWriter(columns: RunTables.summaryColumns(live: plan.content.live != nil))
         var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
         for report in reports {
-            RunTables.appendSummary(report, to: &summary)
+            RunTables.appendSummary(report, to: &summary, live: plan.content.live != nil)
             RunTables.appendSegments(report, to: &segmentRows)
         }
         let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baselineLabel)

@@ -21,6 +21,8 @@ public final class Content: Sendable {
     public let segmentStarts: [Double]
     /// The variant a player starts with unless told otherwise (0 unless the source says otherwise).
     public let startVariantIndex: Int
+    /// The live presentation this content is played as (`nil`: video on demand, every segment available).
+    public let live: LiveStream?
     /// Segment sizes in bits, `segment * variantCount + variant`.
     private let sizes: [Double]
     /// For `segment * variantCount + variant`: the largest size (bits) of that variant from that segment to the
@@ -44,7 +46,7 @@ public final class Content: Sendable {
     /// segment has one positive finite size per variant, and `startVariantIndex` names a variant.
     public init(
         variants: [Variant], segmentDurations: [Double], sizesBits: [[Double]], startVariantIndex: Int = 0,
-        file: String? = nil, path: String? = nil
+        file: String? = nil, path: String? = nil, live: LiveStream? = nil
     ) throws {
         func fail(_ message: String) -> InputError { InputError(file: file, location: path, message) }
         try Ladder.validate(bitratesBps: variants.map(\.bitrateBps), file: file, path: path)
@@ -81,6 +83,7 @@ public final class Content: Sendable {
         self.segmentDurations = segmentDurations
         self.segmentStarts = starts
         self.startVariantIndex = startVariantIndex
+        self.live = live
         self.sizes = flat
         let count = segmentDurations.count
         let width = variants.count
@@ -123,6 +126,7 @@ public final class Content: Sendable {
         segmentDurations = fresh(other.segmentDurations)
         segmentStarts = fresh(other.segmentStarts)
         startVariantIndex = other.startVariantIndex
+        live = other.live
         sizes = fresh(other.sizes)
         suffixMaximumBits = fresh(other.suffixMaximumBits)
         suffixMinimumBits = fresh(other.suffixMinimumBits)

@@ -25,6 +25,10 @@ public struct ComparisonSamples: Sendable, Equatable {
         "qoe_lin", "avg_bitrate_kbps", "stall_s", "stall_count", "rebuffer_ratio", "switch_count", "startup_s",
     ]
 
+    /// The metrics of a comparison on live content: ``defaultMetrics`` then the latency ones.
+    public static let liveMetrics =
+        defaultMetrics + ["latency_mean_s", "latency_p95_s", "time_above_target_latency_s", "catchup_seeks"]
+
     /// Adds one run of `policy` on `trace`; `value(metric)` is `nil` (or NaN) when the run has no such value.
     /// A `failed` run is counted and adds no values.
     public mutating func add(policy: String, trace: String, failed: Bool = false, value: (String) -> Double?) {
@@ -65,8 +69,8 @@ public struct ComparisonSamples: Sendable, Equatable {
 
     /// The samples of one-player reports (a comparison's), each player's ``SessionSummary`` under its policy
     /// and the report's trace.
-    public init(reports: [RunReport], metrics: [String] = defaultMetrics) {
-        self.init(metrics: metrics)
+    public init(reports: [RunReport], metrics: [String]? = nil) {
+        self.init(metrics: metrics ?? (reports.contains(where: \.isLive) ? Self.liveMetrics : Self.defaultMetrics))
         for report in reports {
             for player in report.players {
                 add(policy: player.policy, trace: report.trace, failed: player.summary.finalState.isFailed) {
@@ -108,6 +112,10 @@ extension SessionSummary {
         case "bytes": bytes
         case "top_quality_s": topQualitySeconds
         case "played_s": playedSeconds
+        case "latency_mean_s": live?.latencyMeanSeconds
+        case "latency_p95_s": live?.latencyP95Seconds
+        case "time_above_target_latency_s": live?.timeAboveTargetLatencySeconds
+        case "catchup_seeks": live.map { Double($0.catchUpSeeks) }
         default: nil
         }
     }

@@ -82,6 +82,10 @@ public struct TimelineRecord: Sendable, Equatable {
     public var isPlaybackBufferEmpty: Bool
     /// `isPlaybackBufferFull`.
     public var isPlaybackBufferFull: Bool
+    /// A live player's latency, seconds (`nil` for video on demand and before the first frame).
+    public var latencySeconds: Double? = nil
+    /// A live player's playback rate in effect (0 while the playhead does not move; `nil` for video on demand).
+    public var rate: Double? = nil
 }
 
 /// Totals a player accumulates over a run, for `summary.csv`.
@@ -113,6 +117,8 @@ public struct PlayerTotals: Sendable, Equatable {
     public var bytes = 0.0
     /// Segments served from the disk cache.
     public var cacheHits = 0
+    /// A live player's latency figures (`nil` for video on demand).
+    public var live: LiveSummary?
     /// Final state.
     public var finalState: PlaybackState = .idle
     /// Simulated time at which the player ended or failed (`nil` if it was still going when the run stopped).

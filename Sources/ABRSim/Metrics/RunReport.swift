@@ -27,4 +27,7 @@ public struct RunReport: Sendable {
     public var players: [PlayerReport]
     /// Fairness between the players (every index 1 for a single player).
     public var fairness: FairnessSummary?
+
+    /// Whether a player played live content: its tables then have the latency columns.
+    public var isLive: Bool { players.contains { $0.summary.live != nil } }
 }

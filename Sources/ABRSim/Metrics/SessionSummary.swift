@@ -54,6 +54,8 @@ public struct SessionSummary: Sendable, Equatable {
     public var finalState: PlaybackState
     /// When the player ended or failed (`nil` if still going at the end of the run).
     public var endTime: Double?
+    /// A live player's latency figures (`nil` for video on demand).
+    public var live: LiveSummary?
 
     /// The summary of one player.
     public init(segments allRecords: [SegmentRecord], totals: PlayerTotals, ladderBps: [Double], qoe: QoESettings) {
@@ -93,5 +95,6 @@ public struct SessionSummary: Sendable, Equatable {
         averageThroughputBps = nil
         finalState = totals.finalState
         endTime = totals.endTime
+        live = totals.live
     }
 }

@@ -55,7 +55,23 @@ public enum RunTables {
     }
 
     /// `summary.csv`: one row per player.
-    public static let summary = CSVSchema<Row<SummaryRecord>>(
+    public static let summary = CSVSchema<Row<SummaryRecord>>(summaryColumnList)
+
+    /// `summary.csv` of a run with a live player: ``summary`` then the latency columns (empty for a player of video
+    /// on demand).
+    public static let liveSummary = CSVSchema<Row<SummaryRecord>>(
+        summaryColumnList + [
+            .optionalNumber("latency_mean_s") { $0.record.summary.live?.latencyMeanSeconds },
+            .optionalNumber("latency_p95_s") { $0.record.summary.live?.latencyP95Seconds },
+            .optionalNumber("time_above_target_latency_s") { $0.record.summary.live?.timeAboveTargetLatencySeconds },
+            .optionalNumber("catchup_seeks") { $0.record.summary.live.map { Double($0.catchUpSeeks) } },
+        ])
+
+    /// The `summary.csv` schema of a run with (`live`) or without a live player.
+    public static func summary(live: Bool) -> CSVSchema<Row<SummaryRecord>> { live ? liveSummary : summary }
+
+    /// The columns of `summary.csv` every run has.
+    static let summaryColumnList: [CSVColumn<Row<SummaryRecord>>] =
         placeColumns() + [
             .integer("segments") { $0.record.summary.segments },
             .integer("abandoned_count") { $0.record.summary.abandonedCount },
@@ -92,7 +108,7 @@ public enum RunTables {
             .integer("retry_count") { $0.record.summary.retryCount },
             .number("skipped_s") { $0.record.summary.skippedSeconds },
             .optionalNumber("throughput_capacity_ratio") { $0.record.summary.throughputCapacityRatio },
-        ])
+        ]
 
     /// `segments.csv`: one row per segment request.
     public static let segments = CSVSchema<Row<SegmentRecord>>(
@@ -119,7 +135,21 @@ public enum RunTables {
         ])
 
     /// `timeline.csv`: one row per timeline record, all players merged.
-    public static let timeline = CSVSchema<TimelineRow>([
+    public static let timeline = CSVSchema<TimelineRow>(timelineColumnList)
+
+    /// `timeline.csv` of a run with a live player: ``timeline`` then `latency_s` (from the first frame) and `rate`
+    /// (the playback rate in effect, 0 while the playhead does not move), empty for a player of video on demand.
+    public static let liveTimeline = CSVSchema<TimelineRow>(
+        timelineColumnList + [
+            .optionalNumber("latency_s") { $0.record.latencySeconds },
+            .optionalNumber("rate") { $0.record.rate },
+        ])
+
+    /// The `timeline.csv` schema of a run with (`live`) or without a live player.
+    public static func timeline(live: Bool) -> CSVSchema<TimelineRow> { live ? liveTimeline : timeline }
+
+    /// The columns of `timeline.csv` every run has.
+    static let timelineColumnList: [CSVColumn<TimelineRow>] = [
         .number("t_s") { $0.record.time },
         .text("player") { $0.player },
         .text("state") { $0.record.state.csvName },
@@ -133,7 +163,7 @@ public enum RunTables {
         .bool("buffer_empty") { $0.record.isPlaybackBufferEmpty },
         .bool("buffer_full") { $0.record.isPlaybackBufferFull },
         .optionalText("failure_reason") { if case .failed(let reason) = $0.record.state { reason } else { nil } },
-    ])
+    ]
 
     /// `access_log.csv`: the event's place, then AVPlayerItemAccessLogEvent's fields in snake_case (bit/s, seconds,
     /// bytes; −1 = unknown; see ``AccessLogEvent``).
@@ -158,6 +188,8 @@ public enum RunTables {
 
     /// Columns of `summary.csv`.
     public static var summaryColumns: [String] { summary.names }
+    /// Columns of `summary.csv` of a run with (`live`) or without a live player.
+    public static func summaryColumns(live: Bool) -> [String] { summary(live: live).names }
     /// Columns of `segments.csv`.
     public static var segmentColumns: [String] { segments.names }
     /// Columns of `timeline.csv`.
@@ -181,12 +213,16 @@ public enum RunTables {
         }
     }
 
-    /// Appends the summary rows of `report` to `writer` (made from ``summary`` with one extra column per `extra`
-    /// value: a sweep's grid settings, written at the end of every row).
-    public static func appendSummary(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
+    /// Appends the summary rows of `report` to `writer` (made from ``summary(live:)`` with one extra column per
+    /// `extra` value: a sweep's grid settings, written at the end of every row); `live` (default: whether the report
+    /// has a live player) says which schema the writer's header is.
+    public static func appendSummary(
+        _ report: RunReport, to writer: inout CSVWriter, extra: [String] = [], live: Bool? = nil
+    ) {
+        let schema = summary(live: live ?? report.isLive)
         for player in report.players {
             let record = SummaryRecord(summary: player.summary, fairness: report.fairness)
-            summary.append(row(report, player, record), to: &writer, extra: extra)
+            schema.append(row(report, player, record), to: &writer, extra: extra)
         }
     }
 
@@ -205,9 +241,10 @@ public enum RunTables {
         }
     }
 
-    /// Appends the timeline rows of `report` to `writer` (made from ``timeline``), all players merged in time
-    /// order (ties in player order).
+    /// Appends the timeline rows of `report` to `writer` (made from ``timeline(live:)`` with the report's
+    /// ``RunReport/isLive``), all players merged in time order (ties in player order).
     public static func appendTimeline(_ report: RunReport, to writer: inout CSVWriter) {
+        let timeline = timeline(live: report.isLive)
         var rows: [TimelineRow] = []
         for player in report.players {
             rows.append(contentsOf: player.timeline.map { TimelineRow(player: player.id, record: $0) })
@@ -224,11 +261,11 @@ public enum RunTables {
 
     /// The four tables of one run, ready to commit as an ``OutputBundle``.
     public static func bundle(for report: RunReport) -> OutputBundle {
-        var summary = Self.summary.writer()
+        var summary = Self.summary(live: report.isLive).writer()
         appendSummary(report, to: &summary)
         var segments = Self.segments.writer()
         appendSegments(report, to: &segments)
-        var timeline = Self.timeline.writer()
+        var timeline = Self.timeline(live: report.isLive).writer()
         appendTimeline(report, to: &timeline)
         var bundle = OutputBundle()
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())

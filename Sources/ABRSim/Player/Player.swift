@@ -62,6 +62,8 @@ public final class Player {
     @exclusivity(unchecked) var playhead: Playhead
     /// The downloader: the request in flight, its timers, timeout and retry.
     @exclusivity(unchecked) var download: Downloader
+    /// The live mode's state (`nil` for video on demand).
+    @exclusivity(unchecked) var live: LivePlayback?
 
     /// Where the player is in its life (`AVPlayerItem.status` and `AVPlayer.timeControlStatus` together).
     public var state: PlaybackState { playback.state }
@@ -126,6 +128,9 @@ public final class Player {
             rateLimitBps: configuration.settings.rateLimitBps)
         maxVariant = configuration.settings.maximumVariant(of: configuration.content)
         download = Downloader(model: configuration.settings.downloadModel ?? FluidModel())
+        if let stream = configuration.content.live {
+            live = LivePlayback(stream: stream, settings: configuration.settings.live ?? LivePlaybackSettings())
+        }
         if keepsSegmentRecords {
             segments.reserveCapacity(content.segmentCount)
         } else {
@@ -193,6 +198,8 @@ public final class Player {
             download.retryTimer = nil
             guard download.pendingRetry != nil, !playback.state.isFinal else { return }
             sendRetry(at: now)
+        case .catchUpUpdate:
+            catchUpUpdate(at: now)
         }
         recordRow(at: now)
     }
@@ -202,6 +209,7 @@ public final class Player {
         playback.state = .loading
         playback.waitingReason = nil
         playback.timeControlStatus = .paused
+        positionAtLive(at: now)
         if settings.autoplay {
             requestPlay(rate: playhead.rate, at: now)
         }
@@ -237,6 +245,13 @@ public final class Player {
             if playhead.isAdvancing {
                 wakeTimer = kernel.schedule(at: now + (buffer - bufferTarget) / playhead.rate, .player(index, .wake))
             }
+            return
+        }
+        if let available = liveRequestWait(at: now) {
+            // Live: the next unit is not known yet; ask again the moment it is (the pending wake may be that one).
+            if let pending = wakeTimer, kernel.dueTime(of: pending) == available { return }
+            kernel.cancel(&wakeTimer)
+            wakeTimer = kernel.schedule(at: available, .player(index, .wake))
             return
         }
         let context = makeContext(at: now, buffer: buffer)

@@ -22,6 +22,8 @@ public final class Simulation {
     let roster: LivePlayerCount
     /// The request-timeout reviews of the links' flows.
     let timeoutReviews: RequestTimeoutReviews
+    /// The players of live content, whose latency is observed after every event.
+    let livePlayers: [Player]
 
     /// Events processed so far (cancelled ones included), for benchmarks.
     public var eventCount: Int { kernel.processedCount }
@@ -53,6 +55,7 @@ public final class Simulation {
                     keepsSegmentRecords: keepsSegmentRecords))
         }
         self.players = players
+        livePlayers = players.filter { $0.live != nil }
         self.recordsTimeline = recordsTimeline
         timeoutReviews.minimumTimeout = players.map(\.settings.requests.timeoutSeconds).min() ?? .infinity
         var sharedCache: SegmentCache?
@@ -96,6 +99,7 @@ public final class Simulation {
                 linkCompleted(linkIndex)
             }
             for linkIndex in links.indices { rescheduleLink(linkIndex) }
+            for player in livePlayers { player.observeLatency(at: kernel.now) }
             if recordsTimeline {
                 for linkIndex in links.indices { recordShareChanges(on: linkIndex) }
             }

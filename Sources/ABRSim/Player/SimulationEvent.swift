@@ -30,4 +30,6 @@ public enum PlayerEvent: Sendable {
     case requestTimeout
     /// Send again the request that timed out, after its back-off delay.
     case retry
+    /// A live player's catch-up controller is asked for a rate (at its update interval).
+    case catchUpUpdate
 }

@@ -8,7 +8,8 @@ struct ContentDecoder {
 
     func decode(_ reader: JSONReader) throws -> Content {
         let object = try reader.object()
-        let content: Content
+        var content: Content
+        var playlistLive: LiveStream?
         if let folder = object.optional("pensieveSizes") {
             let ladder = try ladderKbps(object)
             let seconds = try object.required("segmentSeconds").double(in: ScenarioBounds.segmentSeconds)
@@ -20,7 +21,9 @@ struct ContentDecoder {
         } else if let master = object.optional("hlsMaster") {
             let path = InputFile.resolve(try master.string(), against: directory)
             let segments = try object.optional("segments")?.positiveInt()
-            content = try master.readingReferencedFile { try HLSContent.read(masterPath: path, segments: segments) }
+            (content, playlistLive) = try master.readingReferencedFile {
+                try HLSContent.readLive(masterPath: path, segments: segments)
+            }
         } else if let movie = object.optional("sabreMovie") {
             let path = InputFile.resolve(try movie.string(), against: directory)
             let full = try movie.readingReferencedFile { try SabreMovie.read(path: path) }
@@ -64,6 +67,20 @@ struct ContentDecoder {
                 throw error
             }
         }
+        let liveReader = object.optional("live")
+        if liveReader != nil || playlistLive != nil {
+            let stream =
+                try liveReader.map { try LiveDecoder.decodeStream($0, content: content, playlist: playlistLive) }
+                ?? playlistLive!
+            let x = liveReader ?? reader
+            do {
+                content = try content.playedLive(as: stream)
+            } catch var error as InputError {
+                error.file = error.file ?? x.file
+                error.location = error.location ?? x.path
+                throw error
+            }
+        }
         try object.finish()
         return content
     }
@@ -95,6 +112,6 @@ extension Content {
         }
         return try Content(
             variants: variants, segmentDurations: Array(segmentDurations.prefix(segments)), sizesBits: sizes,
-            startVariantIndex: startVariantIndex)
+            startVariantIndex: startVariantIndex, live: live)
     }
 }

@@ -118,9 +118,10 @@ public struct MetricExpectation: Sendable, Equatable {
     /// `summary.csv` columns holding words rather than numbers: only `equals` applies to them.
     public static let textColumns: Set<String> = ["final_state", "failure_reason", "jain_qoe_undefined"]
 
-    /// The metrics an expectation may name: every column of ``RunTables/summaryColumns`` except the identity
-    /// columns, read at run time so that columns added to `summary.csv` become checkable without a change here.
+    /// The metrics an expectation may name: every column of ``RunTables/summaryColumns(live:)`` (the live ones
+    /// included) except the identity columns, read at run time so that columns added to `summary.csv` become
+    /// checkable without a change here.
     public static var metrics: [String] {
-        RunTables.summaryColumns.filter { !identityColumns.contains($0) }
+        RunTables.summaryColumns(live: true).filter { !identityColumns.contains($0) }
     }
 }

@@ -6,7 +6,7 @@
 public enum ExpectationEvaluator {
     /// One result per (expectation, player it applies to), in expectation order then player order.
     public static func evaluate(_ scenario: Scenario, report: RunReport) throws -> [ExpectationResult] {
-        var writer = CSVWriter(columns: RunTables.summaryColumns)
+        var writer = CSVWriter(columns: RunTables.summaryColumns(live: report.isLive))
         RunTables.appendSummary(report, to: &writer)
         let table = try CSVTable.parse(writer.takeBytes(), file: "summary.csv")
         let playerColumn = table.columns.firstIndex(of: "player")!

@@ -81,8 +81,23 @@ struct PlayerDecoder {
         }
         if let x = object.optional("keepUp") { settings.keepUpPredictor = try decodePredictor(x) }
         if let x = object.optional("requests") { settings.requests = try RequestRetryDecoder.decode(x) }
-        if let x = object.optional("actions") { settings.actions = try decodeActions(x) }
+        if let x = object.optional("actions") {
+            settings.actions = try decodeActions(x)
+            if playerContent.live == nil, settings.actions.contains(where: { $0.action == .seekToLive }) {
+                throw x.error("seekToLive needs live content: this player's content is video on demand")
+            }
+        }
         if let x = object.optional("downloadModel") { settings.downloadModel = try DownloadModelDecoder.decode(x) }
+        if let x = object.optional("live") {
+            settings.live = try LiveDecoder.decodeSettings(
+                x, content: playerContent, startSeconds: settings.startSeconds)
+        } else if let stream = playerContent.live,
+            settings.startSeconds - stream.availabilityStartSeconds >= playerContent.duration
+        {
+            throw (object.optional("startSeconds") ?? reader).error(
+                "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
+                    + " the content for this player: all of it is available before it starts")
+        }
         try object.finish()
         return PlayerDescription(
             id: id, content: playerContent, policy: policy, policyLocation: policyReader.path, settings: settings)
@@ -180,6 +195,10 @@ struct PlayerDecoder {
             found.append(.play(rate: 1))
         }
         if let x = object.optional("seek") { found.append(.seek(to: try x.double(in: ScenarioBounds.timeSeconds))) }
+        if let x = object.optional("seekToLive") {
+            guard try x.bool() else { throw x.error("seekToLive takes true") }
+            found.append(.seekToLive)
+        }
         if let x = object.optional("skip") { found.append(.skip(by: try x.double(in: -1e7...1e7))) }
         if let x = object.optional("rate") {
             found.append(.rate(try x.double(in: 0...ScenarioBounds.playbackRate.upperBound)))
@@ -190,7 +209,7 @@ struct PlayerDecoder {
         if let x = object.optional("route") { found.append(.route(try route(x))) }
         try object.finish()
         guard found.count == 1 else {
-            let verbs = "pause, play, seek, skip, rate, networkResourcePriority, route"
+            let verbs = "pause, play, seek, seekToLive, skip, rate, networkResourcePriority, route"
             throw item.error("an action needs exactly one of \(verbs) (found \(found.count))")
         }
         return TimedAction(time: time, action: found[0])

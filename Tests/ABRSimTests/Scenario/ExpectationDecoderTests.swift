@@ -63,9 +63,12 @@ struct ExpectationDecoderTests {
         #expect(scenario.expectations.map(\.bound) == [.equalsText("ended"), .equalsNumber(0)])
     }
 
-    @Test("every measured summary column, and no identity column, can be an expectation's metric")
+    @Test("every measured summary column, live ones included, and no identity column, can be an expectation's metric")
     func everyMeasuredSummaryColumnIsAMetric() throws {
-        let measured = RunTables.summaryColumns.filter { !["scenario", "player", "policy", "trace"].contains($0) }
+        // The live columns too: a live scenario's expectations bound its latency.
+        let measured = RunTables.summaryColumns(live: true).filter {
+            !["scenario", "player", "policy", "trace"].contains($0)
+        }
         #expect(MetricExpectation.metrics == measured)
         for metric in measured where !MetricExpectation.textColumns.contains(metric) {
             let scenario = try Self.load(#"[{"metric": "\#(metric)", "min": 0}]"#)

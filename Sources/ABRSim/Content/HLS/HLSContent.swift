@@ -14,8 +14,24 @@ public enum HLSContent {
     /// Two variants' durations for one segment may differ by at most this much, seconds.
     public static let durationTolerance = 0.001
 
-    /// The content described by the master playlist at `path`, optionally cut to its first `segments`.
+    /// The content described by the master playlist at `path`, optionally cut to its first `segments`; its media
+    /// playlists must be video on demand.
     public static func read(masterPath path: String, segments limit: Int? = nil) throws -> Content {
+        try read(masterPath: path, segments: limit, allowsLive: false).content
+    }
+
+    /// The content described by the master playlist at `path` (optionally cut to its first `segments`) and, when its
+    /// media playlists are live (no `#EXT-X-ENDLIST`), the presentation their live tags describe (from the first
+    /// variant listed). The content is returned whole: ``Content/playedLive(as:)`` makes its parts.
+    public static func readLive(masterPath path: String, segments limit: Int? = nil) throws -> (
+        content: Content, live: LiveStream?
+    ) {
+        try read(masterPath: path, segments: limit, allowsLive: true)
+    }
+
+    static func read(masterPath path: String, segments limit: Int?, allowsLive: Bool) throws -> (
+        content: Content, live: LiveStream?
+    ) {
         let master = try HLSMasterPlaylist.read(path: path)
         let directory = InputFile.directory(of: path)
         var medias: [HLSMediaPlaylist] = []
@@ -31,7 +47,7 @@ public enum HLSContent {
                 throw InputError.atLine(
                     path, stream.line, "media playlist ‘\(stream.uri)’ cannot be read (\(mediaPath): \(error.message))")
             }
-            medias.append(try HLSMediaPlaylist.read(path: mediaPath))
+            medias.append(try HLSMediaPlaylist.read(path: mediaPath, allowsLive: allowsLive))
         }
         let order = master.variants.indices.sorted {
             master.variants[$0].bandwidthBps < master.variants[$1].bandwidthBps
@@ -82,9 +98,18 @@ public enum HLSContent {
                 return master.variants[index].bandwidthBps * segment.durationSeconds
             }
         }
-        return try Content(
+        let content = try Content(
             variants: variants, segmentDurations: durations, sizesBits: sizes,
             startVariantIndex: order.firstIndex(of: 0)!, file: path)
+        let first = medias[0]
+        if let media = medias.first(where: { ($0.live == nil) != (first.live == nil) }) {
+            throw InputError(
+                file: path,
+                "\(first.path) is \(first.live == nil ? "video on demand" : "live") but \(media.path) is not;"
+                    + " every variant must be one or the other")
+        }
+        let target = medias.map(\.targetDurationSeconds).max() ?? 0
+        return (content, first.live?.stream(targetDurationSeconds: target))
     }
 }
 

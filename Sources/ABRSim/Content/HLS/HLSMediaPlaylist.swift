@@ -1,9 +1,12 @@
 /// An HLS media playlist: the segments of one variant (RFC 8216 §4.3.2–4.3.3).
 ///
 /// Reads `#EXT-X-TARGETDURATION` (required), each `#EXTINF:<duration>,[title]` (segments may differ in length)
-/// with an optional `#EXT-X-BYTERANGE:<length>[@<offset>]`, the segment URIs, and `#EXT-X-ENDLIST` (required:
-/// ABRSim plays video on demand, not live playlists). Other tags are ignored. Called by ``HLSContent``; errors
-/// are ``InputError``s naming the file and line.
+/// with an optional `#EXT-X-BYTERANGE:<length>[@<offset>]`, the segment URIs, and `#EXT-X-ENDLIST`. Without
+/// `#EXT-X-ENDLIST` the playlist is live (read only where live content is allowed): it lists every segment the
+/// stream will have, and its live tags are read too — `#EXT-X-PART-INF:PART-TARGET`,
+/// `#EXT-X-SERVER-CONTROL` (`HOLD-BACK`, `PART-HOLD-BACK`, `CAN-BLOCK-RELOAD`), `#EXT-X-PRELOAD-HINT`,
+/// `#EXT-X-PLAYLIST-TYPE:EVENT`; `#EXT-X-PART` lines are accepted (parts are made from the part target). Other tags
+/// are ignored. Called by ``HLSContent``; errors are ``InputError``s naming the file and line.
 public struct HLSMediaPlaylist: Sendable {
     /// One media segment.
     public struct Segment: Sendable, Equatable {
@@ -23,17 +26,21 @@ public struct HLSMediaPlaylist: Sendable {
     public var targetDurationSeconds: Double
     /// The segments in order.
     public var segments: [Segment]
+    /// The live tags of a playlist without `#EXT-X-ENDLIST` (`nil`: video on demand).
+    public var live: HLSLiveTags?
 
-    /// Reads the media playlist at `path`.
-    public static func read(path: String) throws -> HLSMediaPlaylist {
+    /// Reads the media playlist at `path`; a live one (no `#EXT-X-ENDLIST`) is an error unless `allowsLive`.
+    public static func read(path: String, allowsLive: Bool = false) throws -> HLSMediaPlaylist {
         let lines = try HLSPlaylistLines(path: path).lines
         var target: Double?
         var segments: [Segment] = []
         var duration: (seconds: Double, line: Int)?
         var byteRange: Int?
         var ended = false
+        var tags = HLSLiveTags()
         for line in lines {
             let n = line.number
+            if try tags.read(line.text, file: path, line: n) { continue }
             if ended, !line.text.hasPrefix("#") {
                 throw InputError.atLine(path, n, "a segment after #EXT-X-ENDLIST")
             }
@@ -82,11 +89,14 @@ public struct HLSMediaPlaylist: Sendable {
         if let duration { throw InputError.atLine(path, duration.line, "#EXTINF is not followed by a URI") }
         guard let target else { throw InputError(file: path, "no #EXT-X-TARGETDURATION (it is required)") }
         guard !segments.isEmpty else { throw InputError(file: path, "the media playlist has no segments") }
-        guard ended else {
+        guard ended || allowsLive else {
             throw InputError.atLine(
                 path, lines[lines.count - 1].number,
-                "no #EXT-X-ENDLIST by the last line: live playlists are not supported, only video on demand")
+                "no #EXT-X-ENDLIST by the last line: a live playlist is read only as a scenario's content"
+                    + " (hlsMaster); here only video on demand is")
         }
-        return HLSMediaPlaylist(path: path, targetDurationSeconds: target, segments: segments)
+        if !ended { try tags.validate(file: path) }
+        return HLSMediaPlaylist(
+            path: path, targetDurationSeconds: target, segments: segments, live: ended ? nil : tags)
     }
 }

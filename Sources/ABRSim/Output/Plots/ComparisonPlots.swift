@@ -51,13 +51,13 @@ public enum CDFPlot {
 }
 
 extension ComparisonSamples {
-    /// The samples of a comparison's `summary.csv` (columns `policy`, `trace` and the metrics); an empty field
+    /// The samples of a comparison's `summary.csv` (columns `policy`, `trace` and the metrics it has); an empty field
     /// is a missing value, and a row whose `final_state` is `failed` is a failure. Columns beyond the summary's
     /// own (a sweep's `--grid` settings) are part of the series: `bba [buffer=30]` and `bba [buffer=60]` are
     /// two series, never pooled. Used by `abrsim plot` and `abrsim compare` to draw from the written file.
-    public init(summary: CSVTable, file: String, metrics: [String] = ComparisonSamples.defaultMetrics) throws {
+    public init(summary: CSVTable, file: String, metrics: [String] = ComparisonSamples.liveMetrics) throws {
         let table = NamedTable(file: file, table: summary)
-        let known = Set(RunTables.summaryColumns)
+        let known = Set(RunTables.summaryColumns(live: true))
         let settings = try summary.columns.filter { !known.contains($0) }.map { ($0, try table.strings($0)) }
         let policies = try table.strings("policy").enumerated().map { row, policy in
             settings.isEmpty

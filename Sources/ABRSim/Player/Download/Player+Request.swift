@@ -102,6 +102,7 @@ extension Player {
         } else if playback.state == .loading && !playback.isPlayRequested && playhead.hasMedia(at: now) {
             playback.state = .readyToPlay
         }
+        liveArrived(at: now, addedSeconds: content.segmentDurations[finished.segment])
         recordRow(at: now)
     }
 

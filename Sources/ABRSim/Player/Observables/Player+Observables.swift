@@ -42,12 +42,14 @@ extension Player {
             linkShare: link.share(owner: index), isPlaybackLikelyToKeepUp: isLikelyToKeepUp(at: now),
             isPlaybackBufferEmpty: playback.state != .idle && !playback.state.isFinal
                 && buffer <= SimulationTime.tolerance,
-            isPlaybackBufferFull: playback.state != .idle && !playback.state.isFinal && isBufferFull(at: now))
+            isPlaybackBufferFull: playback.state != .idle && !playback.state.isFinal && isBufferFull(at: now),
+            latencySeconds: live != nil && playback.hasStarted ? latency(at: now) : nil,
+            rate: live != nil ? (playhead.isAdvancing ? playhead.rate : 0) : nil)
         if let last = lastRow, last.state == row.state, last.timeControlStatus == row.timeControlStatus,
             last.waitingReason == row.waitingReason, last.bitrateBps == row.bitrateBps, last.linkShare == row.linkShare,
             last.isPlaybackLikelyToKeepUp == row.isPlaybackLikelyToKeepUp,
             last.isPlaybackBufferEmpty == row.isPlaybackBufferEmpty,
-            last.isPlaybackBufferFull == row.isPlaybackBufferFull
+            last.isPlaybackBufferFull == row.isPlaybackBufferFull, last.rate == row.rate
         {
             return
         }

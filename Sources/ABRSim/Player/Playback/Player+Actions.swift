@@ -29,6 +29,8 @@ extension Player {
             link.setDemand(owner: index, demand, at: now)
         case .route(let route):
             moveToLink(route, at: now)
+        case .seekToLive:
+            seekToLive(at: now)
         }
     }
 
@@ -62,6 +64,7 @@ extension Player {
         playback.state = playback.hasStarted ? .paused : (playhead.hasMedia(at: now) ? .readyToPlay : .loading)
         playback.timeControlStatus = .paused
         playback.waitingReason = nil
+        liveStateChanged(at: now)
         requestNextIfNeeded(at: now)
     }
 
@@ -71,7 +74,7 @@ extension Player {
         freezePlayhead(at: now)
         let wasPlaying = playback.isPlayRequested
         endWait(at: now)
-        let clamped = min(max(target, 0), content.duration)
+        let clamped = min(max(liveSeekTarget(target, at: now), 0), content.duration)
         if clamped >= content.duration - SimulationTime.tolerance {
             jumpPlayhead(to: content.duration)
             playhead.bufferedEnd = content.duration
@@ -102,6 +105,7 @@ extension Player {
         kernel.cancel(&runOutTimer)
         kernel.cancel(&keepUpTimer)
         kernel.cancel(&wakeTimer)
+        liveStateChanged(at: now)
         if wasPlaying {
             if playback.hasStarted {
                 playback.state = .buffering
@@ -119,7 +123,7 @@ extension PlayerAction {
     /// Whether the action is one a coordination group applies to every member (play, pause, seek, rate).
     var isCoordinated: Bool {
         switch self {
-        case .play, .pause, .seek, .skip, .rate: true
+        case .play, .pause, .seek, .skip, .rate, .seekToLive: true
         case .networkResourcePriority, .route: false
         }
     }

@@ -30,6 +30,7 @@ extension Player {
             freezePlayhead(at: now)
             playhead.rate = newRate
             scheduleRunOut(at: now)
+            liveStateChanged(at: now)
             requestNextIfNeeded(at: now)
             return
         }
@@ -98,14 +99,17 @@ extension Player {
         playback.state = .buffering
         beginWait(.coordinated, at: now)
         playback.waitingReason = .waitingForCoordinatedPlayback
+        liveStateChanged(at: now)
     }
 
     func beginPlaying(at now: Double) {
+        if live != nil, !liveResumes(after: playback.waitKind, at: now) { return }
         playback.beginPlaying(at: now, totals: &totals)
         playhead.isAdvancing = true
         playhead.since = now
         scheduleRunOut(at: now)
         requestNextIfNeeded(at: now)
+        liveStateChanged(at: now)
     }
 
     /// The buffer ran dry while playing.
@@ -126,6 +130,7 @@ extension Player {
         }
         playback.state = .buffering
         beginWait(.stall, at: now)
+        liveRebuffered(at: now)
         coordinator?.memberWaits(self, at: now)
         requestNextIfNeeded(at: now)
     }
@@ -140,6 +145,7 @@ extension Player {
         playback.timeControlStatus = .paused
         playback.waitingReason = nil
         totals.endTime = now
+        if !wasFinal { closeLive(at: now) }
         coordinator?.memberFinished(self, at: now)
         download.pendingRetry = nil
         kernel.cancel(&download.timeoutTimer)
@@ -159,5 +165,6 @@ extension Player {
         if playback.state.isFinal { return }
         freezePlayhead(at: now)
         endWait(at: now)
+        closeLive(at: now)
     }
 }

@@ -15,6 +15,9 @@ public enum PlayerAction: Equatable, Sendable {
     /// Move playback to route `n` (`AVRoutingPlaybackArbiter.preferredParticipantForExternalPlayback`): 0 is
     /// the local shared link, 1… the scenario's external routes, each with its own network.
     case route(Int)
+    /// Seek to the live edge (`AVPlayerItem` seeking to its live position): lands at the edge − the configured
+    /// offset. Only for live content.
+    case seekToLive
 }
 
 /// A ``PlayerAction`` and when it happens (simulated seconds).
@@ -79,6 +82,8 @@ public struct PlayerSettings: Sendable {
     public var actions: [TimedAction] = []
     /// How the bytes of its requests arrive (`nil`: the scenario network's model, else ``FluidModel``).
     public var downloadModel: (any DownloadModel)?
+    /// How the player plays live content (used only when its content is live; `nil`: the defaults).
+    public var live: LivePlaybackSettings?
 
     /// Default settings.
     public init() {}

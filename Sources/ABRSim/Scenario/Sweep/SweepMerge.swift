@@ -79,7 +79,9 @@ public enum SweepMerge {
             let segmentsOut = segments ? try AppendFile(path: temporary(files.segments), truncatingTo: 0) : nil
             if let segmentsOut { written.append(segmentsOut.path) }
             let extra = SweepPlan.gridColumns(manifest: manifest)
-            let summaryHeader = RunTables.summary.writer(extraColumns: extra).bytes
+            let summaryHeader = RunTables.summary(live: SweepPlan.isLive(manifest: manifest)).writer(
+                extraColumns: extra
+            ).bytes
             let segmentHeader = RunTables.segments.writer(extraColumns: extra).bytes
             try summaryOut.append(summaryHeader)
             try segmentsOut?.append(segmentHeader)

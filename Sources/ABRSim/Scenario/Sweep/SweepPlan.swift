@@ -27,6 +27,8 @@ public struct SweepPlan: Sendable {
     public var seed: UInt64
     /// Whether `segments.csv` is written (it holds one row per segment request, by far the largest table).
     public var writesSegments = true
+    /// Whether a player of the scenario plays live content: `summary.csv` then has the latency columns.
+    public var isLive: Bool { scenario.players.contains { $0.content.live != nil } }
     /// A fingerprint of the scenario file's bytes (FNV-1a, hex), so a resumed sweep notices an edited scenario.
     public var scenarioFingerprint: String
     /// The `--set` edits every run's scenario was loaded with.
@@ -161,6 +163,8 @@ public struct SweepPlan: Sendable {
                         Array(
                             (RunTables.summaryColumns + ["|"] + RunTables.segmentColumns).joined(separator: ",").utf8))),
         ]
+        // Only live sweeps have this line, so older sweep folders still resume.
+        if isLive { lines.append(Self.liveTablesLine) }
         lines += traces.isEmpty ? ["trace (scenario network: \(scenario.networkLabel))"] : traces.map { "trace \($0)" }
         lines += policies.isEmpty ? ["policy (scenario policies)"] : policies.map { "policy \($0.label)" }
         // Only sweeps with edits or a grid have these lines, so older sweep folders still resume.
@@ -174,6 +178,14 @@ public struct SweepPlan: Sendable {
     }
 
     static let gridAxisPrefix = "grid-axis "
+
+    /// The manifest line of a sweep whose tables have the live columns.
+    static let liveTablesLine = "tables live"
+
+    /// Whether the sweep of `manifest` has the live columns (what `merge` writes).
+    public static func isLive(manifest: String) -> Bool {
+        manifest.split(separator: "\n").contains { $0 == liveTablesLine }
+    }
 
     /// The grid columns a sweep's manifest records (what `merge` writes as the tables' extra columns).
     public static func gridColumns(manifest: String) -> [String] {

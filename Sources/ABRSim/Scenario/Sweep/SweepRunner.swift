@@ -139,16 +139,19 @@ public struct SweepRunner {
             let report = try ScenarioRunner(registry: registry).run(
                 scenario, recordsTimeline: false, keepsSegmentRecords: writesSegments)
             return Self.rows(
-                report, run: run, writesSegments: writesSegments, extra: plan.pointValues[plan.point(ofRun: run)])
+                report, run: run, writesSegments: writesSegments, extra: plan.pointValues[plan.point(ofRun: run)],
+                live: plan.isLive)
         }
     }
 
     /// The CSV rows (no headers) of one run's report.
-    static func rows(_ report: RunReport, run: Int, writesSegments: Bool, extra: [String] = []) -> SweepRunRows {
+    static func rows(
+        _ report: RunReport, run: Int, writesSegments: Bool, extra: [String] = [], live: Bool = false
+    ) -> SweepRunRows {
         let extraColumns = extra.indices.map { "grid\($0)" }
-        var summary = RunTables.summary.writer(extraColumns: extraColumns)
+        var summary = RunTables.summary(live: live).writer(extraColumns: extraColumns)
         _ = summary.takeBytes()
-        RunTables.appendSummary(report, to: &summary, extra: extra)
+        RunTables.appendSummary(report, to: &summary, extra: extra, live: live)
         var segmentBytes: [UInt8] = []
         if writesSegments {
             var segments = RunTables.segments.writer(extraColumns: extraColumns, reservingBytes: 1 << 14)

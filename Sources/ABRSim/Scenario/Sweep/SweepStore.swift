@@ -66,6 +66,7 @@ public final class SweepStore {
         directory: String, manifest: String, runCount: Int, writesSegments: Bool, replacing: Bool = false,
         extraColumns: [String] = []
     ) throws {
+        let live = SweepPlan.isLive(manifest: manifest)
         self.directory = directory
         self.runCount = runCount
         self.writesSegments = writesSegments
@@ -106,7 +107,7 @@ public final class SweepStore {
             segments = writesSegments ? try AppendFile(path: files.segments, truncatingTo: lengths?.segments ?? 0) : nil
             index = try AppendFile(path: files.index, truncatingTo: lengths?.index ?? 0)
             if fresh {
-                try summary.append(RunTables.summary.writer(extraColumns: extraColumns).bytes)
+                try summary.append(RunTables.summary(live: live).writer(extraColumns: extraColumns).bytes)
                 try segments?.append(RunTables.segments.writer(extraColumns: extraColumns).bytes)
                 try index.append(Array(SweepFiles.indexHeader.utf8))
                 try summary.sync()

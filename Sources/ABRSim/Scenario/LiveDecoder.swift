@@ -1,0 +1,155 @@
+/// Decodes the live keys of a scenario: a content's `live` object into a ``LiveStream``, and a player's `live`
+/// object into ``LivePlaybackSettings``, checking them against each other (docs/scenario-format.md, "Live").
+///
+/// Every error names the JSON path of the key at fault. Called by ``ContentDecoder`` and ``PlayerDecoder``.
+enum LiveDecoder {
+    /// The names of `refresh`.
+    static let refreshNames = ["template", "reload", "blockingReload", "preloadHint"]
+
+    /// A content's `live` object, for `content` (its segments before any split into parts); keys it leaves out take
+    /// the values of the live HLS playlist's tags, `playlist`, when there is one.
+    static func decodeStream(_ reader: JSONReader, content: Content, playlist: LiveStream? = nil) throws
+        -> LiveStream
+    {
+        let object = try reader.object()
+        let startReader = object.optional("availabilityStartSeconds")
+        let start = try startReader?.double(in: -1e7...1e7) ?? 0
+        if start + content.duration <= 0 {
+            throw (startReader ?? reader).error(
+                "availability start \(JSONPath.format(start)) s is after the content: all \(JSONPath.format(content.duration))"
+                    + " s of it were available before the run began at 0 s, so nothing is live")
+        }
+        var kind = playlist?.kind ?? LiveStream.Kind.live
+        if let x = object.optional("kind") {
+            let text = try x.string()
+            guard let parsed = LiveStream.Kind(rawValue: text) else {
+                throw x.error("kind must be live or event, got '\(text)'")
+            }
+            kind = parsed
+        }
+        let target = content.segmentDurations.max() ?? 0
+        let partReader = object.optional("partTargetSeconds")
+        let part = try partReader?.double(in: ScenarioBounds.segmentSeconds) ?? playlist?.partTargetSeconds
+        if let part, part > target + SimulationTime.tolerance, let partReader {
+            throw partReader.error(
+                "a part target of \(JSONPath.format(part)) s is longer than the segments (\(JSONPath.format(target)) s)"
+            )
+        }
+        let unitName = part == nil ? "a target duration" : "a part target"
+        let unit = part ?? target
+        let holdBackReader = object.optional("holdBackSeconds")
+        let holdBack =
+            try holdBackReader?.double(in: ScenarioBounds.bufferSeconds)
+            ?? playlist.map(\.holdBackSeconds).flatMap { $0 == 3 * (playlist?.targetDurationSeconds ?? 0) ? nil : $0 }
+        if let holdBack, holdBack < unit - SimulationTime.tolerance, let holdBackReader {
+            throw holdBackReader.error(
+                "hold-back \(JSONPath.format(holdBack)) s is shorter than \(unitName) (\(JSONPath.format(unit)) s)")
+        }
+        let partHoldBackReader = object.optional("partHoldBackSeconds")
+        let partHoldBack =
+            try partHoldBackReader?.double(in: ScenarioBounds.bufferSeconds) ?? playlist?.partHoldBackSeconds
+        if let partHoldBackReader, let partHoldBack {
+            guard let part else { throw partHoldBackReader.error("partHoldBackSeconds needs partTargetSeconds") }
+            if partHoldBack < part - SimulationTime.tolerance {
+                throw partHoldBackReader.error(
+                    "part hold-back \(JSONPath.format(partHoldBack)) s is shorter than a part target"
+                        + " (\(JSONPath.format(part)) s)")
+            }
+        }
+        var window: Double?
+        if let x = object.optional("dvrWindowSeconds") {
+            guard kind == .live else { throw x.error("an event keeps everything: dvrWindowSeconds is for kind live") }
+            let seconds = try x.double(in: ScenarioBounds.stretchSeconds)
+            let needed = partHoldBack ?? holdBack ?? 3 * unit
+            if seconds < needed - SimulationTime.tolerance {
+                throw x.error(
+                    "a DVR window of \(JSONPath.format(seconds)) s is shorter than the hold-back"
+                        + " (\(JSONPath.format(needed)) s): a player could not start")
+            }
+            window = seconds
+        }
+        let refresh = try decodeRefresh(object, unit: unit) ?? playlist?.refresh
+        try object.finish()
+        return LiveStream(
+            availabilityStartSeconds: start, kind: kind, dvrWindowSeconds: window, targetDurationSeconds: target,
+            partTargetSeconds: part, holdBackSeconds: holdBack, partHoldBackSeconds: partHoldBack, refresh: refresh)
+    }
+
+    /// `refresh` (a name of ``refreshNames``) and `reloadIntervalSeconds` (for `reload`; default one unit).
+    static func decodeRefresh(_ object: JSONObjectReader, unit: Double) throws -> PlaylistRefresh? {
+        let intervalReader = object.optional("reloadIntervalSeconds")
+        let interval = try intervalReader?.double(in: ScenarioBounds.segmentSeconds)
+        guard let x = object.optional("refresh") else {
+            return interval.map { .reload(intervalSeconds: $0) }
+        }
+        let name = try x.string()
+        switch name {
+        case "template": break
+        case "reload": return .reload(intervalSeconds: interval ?? unit)
+        case "blockingReload": break
+        case "preloadHint": break
+        default:
+            throw x.error("unknown refresh '\(name)' (known: \(refreshNames.joined(separator: ", ")))")
+        }
+        if let intervalReader { throw intervalReader.error("reloadIntervalSeconds is for refresh reload") }
+        return name == "template" ? .template : name == "blockingReload" ? .blockingReload : .preloadHint
+    }
+
+    /// A player's `live` object, for a player starting at `startSeconds` on `content` (which must be live).
+    static func decodeSettings(_ reader: JSONReader, content: Content, startSeconds: Double) throws
+        -> LivePlaybackSettings
+    {
+        guard let stream = content.live else {
+            throw reader.error(
+                "live settings need live content (a content live object, or an HLS playlist without EXT-X-ENDLIST):"
+                    + " this content is video on demand")
+        }
+        let object = try reader.object()
+        var settings = LivePlaybackSettings()
+        let unitName = stream.partTargetSeconds == nil ? "one segment" : "one chunk"
+        let unit = stream.unitSeconds
+        let offsetReader = object.optional("configuredTimeOffsetFromLive")
+        if let offsetReader {
+            let offset = try offsetReader.double(in: ScenarioBounds.bufferSeconds)
+            if offset < unit - SimulationTime.tolerance {
+                throw offsetReader.error(
+                    "an offset of \(JSONPath.format(offset)) s from live is below \(unitName) (\(JSONPath.format(unit))"
+                        + " s): that media is never available in time")
+            }
+            settings.configuredTimeOffsetFromLive = offset
+        }
+        if let x = object.optional("targetLatencySeconds") {
+            let target = try x.double(in: ScenarioBounds.bufferSeconds)
+            if target < unit - SimulationTime.tolerance {
+                throw x.error(
+                    "target latency \(JSONPath.format(target)) s is below \(unitName) (\(JSONPath.format(unit)) s)")
+            }
+            settings.targetLatencySeconds = target
+            if offsetReader == nil { settings.configuredTimeOffsetFromLive = target }
+        }
+        if let x = object.optional("automaticallyPreservesTimeOffsetFromLive") {
+            settings.automaticallyPreservesTimeOffsetFromLive = try x.bool()
+        }
+        if let x = object.optional("catchUp") {
+            let name = try x.string()
+            guard LiveCatchUpControllers.make(name) != nil else {
+                throw x.error(
+                    "unknown catch-up controller '\(name)' (known: \(LiveCatchUpControllers.names.joined(separator: ", ")))"
+                )
+            }
+            settings.catchUp = name
+        }
+        if let x = object.optional("catchUpIntervalSeconds") {
+            settings.catchUpIntervalSeconds = try x.double(in: 0.001...3600)
+        }
+        settings.refresh = try decodeRefresh(object, unit: unit)
+        try object.finish()
+        if startSeconds - stream.availabilityStartSeconds >= content.duration {
+            throw reader.error(
+                "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
+                    + " the content for this player: all of it is available before it starts at"
+                    + " \(JSONPath.format(startSeconds)) s")
+        }
+        return settings
+    }
+}

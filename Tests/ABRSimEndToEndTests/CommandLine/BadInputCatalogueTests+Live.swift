@@ -1,0 +1,36 @@
+import ABRSimTestSupport
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+/// Bad live inputs (issue 16): an availability start after the content, hold-backs shorter than a part target
+/// (in the scenario and in a live HLS playlist), a target latency below one chunk, live keys on video on demand,
+/// an unknown catch-up controller, a DVR window shorter than the hold-back. Each ends as every bad input does.
+extension BadInputCatalogueTests {
+    static let liveCases: [Case] = [
+        run(
+            "live-availability-after-content.json", "$.content.live.availabilityStartSeconds",
+            "availability start -100 s is after the content"),
+        run(
+            "live-hold-back-below-part.json", "$.content.live.holdBackSeconds",
+            "hold-back 0.5 s is shorter than a part target (1 s)"),
+        Case(
+            fixture: "live-hls-part-hold-back-below-part.json",
+            arguments: ["run", "live-hls-part-hold-back-below-part.json", "--out", out + "/results"],
+            mentions: ["live-hls/media.m3u8", "line 3", "PART-HOLD-BACK=0.25 is shorter than a part target"]),
+        run(
+            "live-target-latency-below-chunk.json", "$.players[0].live.targetLatencySeconds",
+            "target latency 0.2 s is below one chunk (0.5 s)"),
+        run("live-keys-on-vod-content.json", "$.players[0].live", "live settings need live content"),
+        run("live-seek-to-live-on-vod-content.json", "$.players[0].actions", "seekToLive needs live content"),
+        run("live-unknown-catch-up.json", "$.players[0].live.catchUp", "unknown catch-up controller 'vlc'"),
+        run(
+            "live-dvr-window-below-hold-back.json", "$.content.live.dvrWindowSeconds",
+            "shorter than the hold-back (6 s)"),
+    ]
+
+    @Test(arguments: liveCases) func badLiveInputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
+        try badInputExitsWithStatusTwoAndOneLineNamingThePlace(badCase)
+    }
+}
