@@ -90,7 +90,8 @@ public struct CSVWriter: Sendable {
     /// Appends `true` or `false`.
     public mutating func append(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+        let word: StaticString = value ? "true" : "false"
+        bytes.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 
     /// Appends `fields` fields already written as CSV text (`bytes`, fields separated by commas, no line end).
