@@ -133,9 +133,11 @@ public struct SweepRunner {
         let traces = Dictionary(uniqueKeysWithValues: zip(traceIndices, loaded))
         let registry = self.registry
         let writesSegments = plan.writesSegments
+        let parallel = jobs > 1
         return try parallelMap(count: runs.count, jobs: jobs) { position in
             let run = runs[position]
-            let scenario = try plan.scenario(forRun: run, trace: traces[plan.coordinates(ofRun: run).trace])
+            let scenario = try plan.scenario(
+                forRun: run, trace: traces[plan.coordinates(ofRun: run).trace], privateContent: parallel)
             let report = try ScenarioRunner(registry: registry).run(
                 scenario, recordsTimeline: false, keepsSegmentRecords: writesSegments)
             return Self.rows(
