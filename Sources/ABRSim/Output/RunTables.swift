@@ -248,8 +248,8 @@ public enum RunTables {
     }
 
     /// A producer for ``OutputBundle/add(name:streaming:)``: a table of `columns` whose rows `fill` appends,
-    /// handed out in pieces of about `pieceBytes`.
-    static func streamed(
+    /// handed out in pieces of about `pieceBytes` from one buffer of that size.
+    public static func streamed(
         _ columns: [String], _ pieceBytes: Int, _ fill: @escaping @Sendable (inout CSVWriter) -> Void
     ) -> @Sendable (_ write: ([UInt8]) throws -> Void) throws -> Void {
         { write in

@@ -153,7 +153,10 @@ public struct SweepRunner {
         RunTables.appendSummary(report, to: &summary, extra: extra)
         var segmentBytes: [UInt8] = []
         if writesSegments {
-            var segments = RunTables.segments.writer(extraColumns: extraColumns, reservingBytes: 1 << 14)
+            // One buffer for the run's rows, sized from its segment count (rows are about 200 bytes).
+            let rows = report.players.reduce(0) { $0 + $1.segments.count }
+            var segments = RunTables.segments.writer(
+                extraColumns: extraColumns, reservingBytes: max(1 << 14, rows * 256))
             _ = segments.takeBytes()
             RunTables.appendSegments(report, to: &segments, extra: extra)
             segmentBytes = segments.takeBytes()
