@@ -123,15 +123,16 @@ enum CompareCommand {
         let optimumNote =
             policies.contains(where: \.isOfflineOptimum)
             ? try profile.definition.optimumNote(plan, reports: reports, jobs: jobs) : ""
-        var summary = CSVWriter(columns: RunTables.summaryColumns(live: plan.content.live != nil))
-        var segmentRows = CSVWriter(columns: RunTables.segmentColumns)
-        for report in reports {
-            RunTables.appendSummary(report, to: &summary, live: plan.content.live != nil)
-            RunTables.appendSegments(report, to: &segmentRows)
-        }
+        let live = plan.content.live != nil
+        var summary = CSVWriter(columns: RunTables.summaryColumns(live: live))
+        for report in reports { RunTables.appendSummary(report, to: &summary, live: live) }
         var bundle = OutputBundle()
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())
-        bundle.add(name: "segments.csv", bytes: segmentRows.takeBytes())
+        bundle.add(
+            name: "segments.csv",
+            streaming: RunTables.streamed(RunTables.segmentColumns, 1 << 20) { rows in
+                for report in reports { RunTables.appendSegments(report, to: &rows) }
+            })
         let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baseline)
         bundle.add(name: "stats.csv", bytes: statistics.csv())
         try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))

@@ -7,28 +7,29 @@ import ABRSim
 /// `abrsim`: the command line. Parses the subcommand and hands over to it; every subcommand lives in its own
 /// file and returns an exit status. User mistakes (an output folder holding another output included) end with a
 /// message on stderr and status 2; an output that cannot be written (read-only or full disk) with status 3.
-let commands: [(name: String, summary: String, run: ([String]) throws -> Int32)] = [
-    ("run", RunCommand.spec.summary, RunCommand.main),
-    ("compare", CompareCommand.spec.summary, CompareCommand.main),
-    ("plot", PlotCommand.spec.summary, PlotCommand.main),
-    ("policies", PoliciesCommand.spec.summary, PoliciesCommand.main),
-    ("bench", BenchCommand.spec.summary, BenchCommand.main),
-    ("check", CheckCommand.spec.summary, CheckCommand.main),
-    ("trace", TraceCommand.spec.summary, TraceCommand.main),
-    ("tune", TuneCommand.spec.summary, TuneCommand.main),
-    ("sweep", SweepCommand.spec.summary, SweepCommand.main),
-    ("merge", MergeCommand.spec.summary, MergeCommand.main),
-    ("model", ModelCommand.spec.summary, ModelCommand.main),
-    ("sabre", SabreCommand.summary, SabreCommand.main),
-    ("export", ExportCommand.spec.summary, ExportCommand.main),
-    ("mmgc22", MMGC22Command.spec.summary, MMGC22Command.main),
+/// Summaries are closures, so a command's spec is built only when its help or its own run needs it.
+let commands: [(name: String, summary: () -> String, run: ([String]) throws -> Int32)] = [
+    ("run", { RunCommand.spec.summary }, RunCommand.main),
+    ("compare", { CompareCommand.spec.summary }, CompareCommand.main),
+    ("plot", { PlotCommand.spec.summary }, PlotCommand.main),
+    ("policies", { PoliciesCommand.spec.summary }, PoliciesCommand.main),
+    ("bench", { BenchCommand.spec.summary }, BenchCommand.main),
+    ("check", { CheckCommand.spec.summary }, CheckCommand.main),
+    ("trace", { TraceCommand.spec.summary }, TraceCommand.main),
+    ("tune", { TuneCommand.spec.summary }, TuneCommand.main),
+    ("sweep", { SweepCommand.spec.summary }, SweepCommand.main),
+    ("merge", { MergeCommand.spec.summary }, MergeCommand.main),
+    ("model", { ModelCommand.spec.summary }, ModelCommand.main),
+    ("sabre", { SabreCommand.summary }, SabreCommand.main),
+    ("export", { ExportCommand.spec.summary }, ExportCommand.main),
+    ("mmgc22", { MMGC22Command.spec.summary }, MMGC22Command.main),
 ]
 
 @MainActor func printTopLevelHelp() {
     var text = "abrsim — how will this player, with this ABR policy, behave on this network?\n\n"
     text += "Usage: abrsim COMMAND [options]\n\nCommands:\n"
     for command in commands {
-        text += "  " + command.name.padding(toLength: 8) + "  " + command.summary + "\n"
+        text += "  " + command.name.padding(toLength: 8) + "  " + command.summary() + "\n"
     }
     text += "\nRun 'abrsim COMMAND --help' for a command's options.\n"
     writeStandardOutput(text)

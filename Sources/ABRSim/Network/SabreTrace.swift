@@ -25,25 +25,12 @@ struct SabreTrace {
         var latencies: [Double] = []
         var cumulativeMs = 0.0
         // Periods are decoded as the parser reads them. An array of objects of numbers: anything nested deeper
-        // is wrong, and stops the parser early.
-        let notArray = try JSONParser.parseElements(bytes, file: path, maxDepth: 3) { i, element in
+        // is wrong, and stops the parser early. A period of the three keys is read as a record of numbers; any
+        // other is decoded from its value, where a wrong type or an unknown key is named.
+        func accept(_ i: Int, duration durationValue: Double?, kbps kbpsValue: Double?, latency latencyValue: Double?)
+            throws
+        {
             let at = JSONParser.PathStep.index(i)
-            guard case .object(let period) = element else {
-                throw places.error([at], "expected a period object, found \(element.foundDescription)")
-            }
-            for key in period.keys where !keys.contains(key) {
-                throw places.error([at, .key(key)], "unknown key (expected duration_ms, bandwidth_kbps, latency_ms)")
-            }
-            func number(_ key: String) throws -> Double? {
-                guard let value = period.values[key] else { return nil }
-                guard case .number(let number) = value else {
-                    throw places.error([at, .key(key)], "expected a number, found \(value.foundDescription)")
-                }
-                return number
-            }
-            let durationValue = try number("duration_ms")
-            let kbpsValue = try number("bandwidth_kbps")
-            let latencyValue = try number("latency_ms")
             guard let duration = durationValue else { throw places.error([at], "missing duration_ms") }
             guard let kbps = kbpsValue else { throw places.error([at], "missing bandwidth_kbps") }
             guard duration > 0 else { throw places.error([at, .key("duration_ms")], "must be > 0, not \(duration)") }
@@ -73,6 +60,32 @@ struct SabreTrace {
             starts.append(cumulativeMs / 1000)
             rates.append(kbps * 1000)
             cumulativeMs += duration
+        }
+        let notArray = try JSONParser.parseRecords(
+            bytes, file: path, keys: keys, maxDepth: 3,
+            record: { i, values in
+                try accept(i, duration: values[0], kbps: values[1], latency: values[2])
+                return true
+            }
+        ) { i, element in
+            let at = JSONParser.PathStep.index(i)
+            guard case .object(let period) = element else {
+                throw places.error([at], "expected a period object, found \(element.foundDescription)")
+            }
+            for key in period.keys where !keys.contains(key) {
+                throw places.error([at, .key(key)], "unknown key (expected duration_ms, bandwidth_kbps, latency_ms)")
+            }
+            func number(_ key: String) throws -> Double? {
+                guard let value = period.values[key] else { return nil }
+                guard case .number(let number) = value else {
+                    throw places.error([at, .key(key)], "expected a number, found \(value.foundDescription)")
+                }
+                return number
+            }
+            let durationValue = try number("duration_ms")
+            let kbpsValue = try number("bandwidth_kbps")
+            let latencyValue = try number("latency_ms")
+            try accept(i, duration: durationValue, kbps: kbpsValue, latency: latencyValue)
         }
         if let root = notArray {
             throw places.error(

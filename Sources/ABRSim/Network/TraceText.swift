@@ -33,7 +33,7 @@ enum TraceText {
     /// A decimal number (Swift's `Double` syntax, which includes `nan` and `inf`; callers reject those), or `nil`.
     static func number(_ bytes: ArraySlice<UInt8>) -> Double? {
         guard !bytes.isEmpty, bytes.count < 64 else { return nil }
-        return Double(text(bytes))
+        return DecimalText.double(bytes)
     }
 
     /// A non-negative decimal integer of at most 18 digits, or `nil`.

@@ -95,6 +95,14 @@ public enum AtomicFileWriter {
     /// Writes `bytes` to a new temporary file beside `path`, fsyncs and closes it, and returns its path; on
     /// failure removes it and throws. Shared with ``OutputBundle``.
     static func writeTemporary(_ bytes: [UInt8], for path: String) throws -> String {
+        try writeTemporary(for: path) { write in try write(bytes) }
+    }
+
+    /// ``writeTemporary(_:for:)`` for a file written in pieces: `produce` is handed a function that writes one
+    /// piece (and throws the ``OutputError`` of a failed write).
+    static func writeTemporary(
+        for path: String, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws -> String {
         let name = InputFile.fileName(of: path)
         if name.isEmpty || name == "." || name == ".." || InputFile.isDirectory(path) {
             throw OutputError(path: path, "is a directory, expected a file name", code: EISDIR)
@@ -107,9 +115,18 @@ public enum AtomicFileWriter {
             throw OutputError(path: path, "cannot create a file there: \(reason(code))", code: code)
         }
         var failure: (step: String, code: Int32)?
-        if let code = writeAll(bytes, to: descriptor) {
-            failure = ("cannot write", code)
-        } else if fsync(descriptor) != 0 {
+        do {
+            try produce { piece in
+                if let code = writeAll(piece, to: descriptor) {
+                    throw OutputError(path: path, "cannot write: \(reason(code))", code: code)
+                }
+            }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        if fsync(descriptor) != 0 {
             failure = ("cannot flush to disk", errno)
         }
         if close(descriptor) != 0, failure == nil { failure = ("cannot write", errno) }
@@ -167,7 +184,13 @@ private let temporaryCounter = Atomic<Int>(0)
 /// renames, or a rename fails (which, after the checks above, needs something like a concurrent change to the
 /// directory), the files renamed so far are new and the rest still old; the error then lists which files landed.
 public struct OutputBundle: Sendable {
-    private var files: [(name: String, bytes: [UInt8])] = []
+    /// A file's contents: its bytes, or a producer that writes them in pieces when the bundle is committed.
+    private enum Contents: Sendable {
+        case bytes([UInt8])
+        case streamed(@Sendable (_ write: ([UInt8]) throws -> Void) throws -> Void)
+    }
+
+    private var files: [(name: String, contents: Contents)] = []
 
     /// An empty bundle.
     public init() {}
@@ -175,20 +198,40 @@ public struct OutputBundle: Sendable {
     /// The file names added so far, in order.
     public var names: [String] { files.map(\.name) }
 
-    /// The bytes of the file called `name`, or `nil` when none was added.
+    /// The bytes of the file called `name` (a streamed file is produced into memory), or `nil` when none was added.
     public func bytes(named name: String) -> [UInt8]? {
-        files.first(where: { $0.name == name })?.bytes
+        guard let file = files.first(where: { $0.name == name }) else { return nil }
+        switch file.contents {
+        case .bytes(let bytes): return bytes
+        case .streamed(let produce):
+            var bytes: [UInt8] = []
+            try? produce { bytes += $0 }
+            return bytes
+        }
     }
 
     /// Adds a file called `name` (a plain file name, no `/`); adding a name again replaces its bytes.
     public mutating func add(name: String, bytes: [UInt8]) {
+        add(name: name, .bytes(bytes))
+    }
+
+    /// Adds a file called `name` whose bytes `produce` writes in pieces, straight to the file's temporary when the
+    /// bundle is committed, so a long table is never held whole. `produce` passes each piece to `write` and
+    /// rethrows its errors.
+    public mutating func add(
+        name: String, streaming produce: @escaping @Sendable (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) {
+        add(name: name, .streamed(produce))
+    }
+
+    private mutating func add(name: String, _ contents: Contents) {
         precondition(
             !name.isEmpty && name != "." && name != ".." && !name.contains("/"),
             "output file name '\(name)' must be a plain file name")
         if let index = files.firstIndex(where: { $0.name == name }) {
-            files[index].bytes = bytes
+            files[index].contents = contents
         } else {
-            files.append((name, bytes))
+            files.append((name, contents))
         }
     }
 
@@ -202,7 +245,12 @@ public struct OutputBundle: Sendable {
         var temporaries: [String] = []
         do {
             for (file, target) in zip(files, targets) {
-                temporaries.append(try AtomicFileWriter.writeTemporary(file.bytes, for: target))
+                switch file.contents {
+                case .bytes(let bytes):
+                    temporaries.append(try AtomicFileWriter.writeTemporary(bytes, for: target))
+                case .streamed(let produce):
+                    temporaries.append(try AtomicFileWriter.writeTemporary(for: target, producing: produce))
+                }
             }
         } catch {
             for temporary in temporaries { unlink(temporary) }

@@ -1,45 +1,67 @@
 /// One column of a CSV table: its header name and how a row's value of it is written.
 ///
 /// Made with the kind factories (``number(_:_:)``, ``integer(_:_:)``, ``text(_:_:)``, ``bool(_:_:)``, and
-/// ``optionalNumber(_:_:)`` and ``optionalText(_:_:)``, which write an empty field for `nil`) and gathered into a ``CSVSchema``.
+/// ``optionalNumber(_:_:)`` and ``optionalText(_:_:)``, which write an empty field for `nil`) and gathered into a
+/// ``CSVSchema``. The column keeps its kind beside the value function, so writing a field is one call of that
+/// function and the writer's formatting of its value (``CSVSchema/append(_:to:extra:)``).
 public struct CSVColumn<Row>: Sendable {
     /// The header name (with its unit, as `stall_s`).
     public let name: String
-    /// Appends this column's field of a row to a writer that is in the middle of the row.
-    let write: @Sendable (borrowing Row, inout CSVWriter) -> Void
+    /// The value function, by kind.
+    let field: Field
+
+    /// A column's value function, by the kind of value it gives.
+    enum Field: Sendable {
+        case number(@Sendable (borrowing Row) -> Double)
+        case optionalNumber(@Sendable (borrowing Row) -> Double?)
+        case integer(@Sendable (borrowing Row) -> Int)
+        case text(@Sendable (borrowing Row) -> String)
+        case optionalText(@Sendable (borrowing Row) -> String?)
+        case bool(@Sendable (borrowing Row) -> Bool)
+    }
+
+    /// Appends this column's field of `row` to a writer that is in the middle of the row.
+    @inline(__always) func write(_ row: borrowing Row, to writer: inout CSVWriter) {
+        switch field {
+        case .number(let value): writer.append(value(row))
+        case .optionalNumber(let value):
+            if let number = value(row) { writer.append(number) } else { writer.appendEmpty() }
+        case .integer(let value): writer.append(value(row))
+        case .text(let value): writer.append(value(row))
+        case .optionalText(let value):
+            if let text = value(row) { writer.append(text) } else { writer.appendEmpty() }
+        case .bool(let value): writer.append(value(row))
+        }
+    }
 
     /// A number column (``formatCSVNumber(_:)``).
     public static func number(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Double) -> Self {
-        Self(name: name) { row, writer in writer.append(value(row)) }
+        Self(name: name, field: .number(value))
     }
 
     /// A number column, empty where the value is `nil`.
     public static func optionalNumber(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Double?) -> Self {
-        Self(name: name) { row, writer in
-            if let number = value(row) { writer.append(number) } else { writer.appendEmpty() }
-        }
+        Self(name: name, field: .optionalNumber(value))
     }
 
     /// An integer column.
     public static func integer(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Int) -> Self {
-        Self(name: name) { row, writer in writer.append(value(row)) }
+        Self(name: name, field: .integer(value))
     }
 
     /// A text column (quoted where RFC 4180 needs it).
     public static func text(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> String) -> Self {
-        Self(name: name) { row, writer in writer.append(value(row)) }
+        Self(name: name, field: .text(value))
     }
 
     /// A text column, empty where the value is `nil`.
     public static func optionalText(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> String?) -> Self {
-        Self(name: name) { row, writer in
-            if let text = value(row) { writer.append(text) } else { writer.appendEmpty() }
-        }
+        Self(name: name, field: .optionalText(value))
     }
 
     /// A `true`/`false` column.
     public static func bool(_ name: String, _ value: @escaping @Sendable (borrowing Row) -> Bool) -> Self {
-        Self(name: name) { row, writer in writer.append(value(row)) }
+        Self(name: name, field: .bool(value))
     }
 }
 
@@ -72,7 +94,7 @@ public struct CSVSchema<Row>: Sendable {
     @inline(__always) public func append(_ row: borrowing Row, to writer: inout CSVWriter, extra: [String] = []) {
         writer.beginRow()
         // The row is borrowed all the way down: each value function reads it in place, without a copy.
-        for index in columns.indices { columns[index].write(row, &writer) }
+        for index in columns.indices { columns[index].write(row, to: &writer) }
         for value in extra { writer.append(value) }
         writer.endRow()
     }
@@ -83,7 +105,7 @@ public struct CSVSchema<Row>: Sendable {
         precondition(count >= 1 && count <= columns.count, "a prefix of 1 to \(columns.count) columns")
         var writer = CSVWriter(columns: Array(names.prefix(count)), writingHeader: false)
         writer.beginRow()
-        for index in 0..<count { columns[index].write(row, &writer) }
+        for index in 0..<count { columns[index].write(row, to: &writer) }
         writer.endRow()
         return CSVRowPrefix(bytes: writer.takeBytes().dropLast(), count: count)
     }
@@ -95,7 +117,7 @@ public struct CSVSchema<Row>: Sendable {
     ) {
         writer.beginRow()
         writer.appendRendered(prefix.bytes, fields: prefix.count)
-        for index in prefix.count..<columns.count { columns[index].write(row, &writer) }
+        for index in prefix.count..<columns.count { columns[index].write(row, to: &writer) }
         for value in extra { writer.append(value) }
         writer.endRow()
     }

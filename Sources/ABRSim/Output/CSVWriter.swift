@@ -34,6 +34,9 @@ public struct CSVWriter: Sendable {
     private var fieldsInRow = 0
     private var rowStart = 0
     private var inRow = false
+    /// Where finished rows go once ``drainBytes`` of them have gathered (a streamed table), or `nil`.
+    private var drain: CSVDrain?
+    private var drainBytes = Int.max
 
     /// Starts a file with the header row for `columns` (at least one), reserving `reservingBytes` of buffer.
     /// Without `writingHeader`, the rows are for appending to a file that already has its header.
@@ -47,6 +50,15 @@ public struct CSVWriter: Sendable {
             appendText(name)
         }
         bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Hands the finished rows to `drain` whenever at least `everyBytes` have gathered, and empties the buffer, so
+    /// a long table is written in pieces of about that size instead of held whole; ``takeBytes()`` gives the rest.
+    public mutating func drain(every everyBytes: Int, into drain: CSVDrain) {
+        precondition(everyBytes > 0, "drain a positive number of bytes")
+        self.drain = drain
+        drainBytes = everyBytes
+        bytes.reserveCapacity(everyBytes + 4096)
     }
 
     /// The file contents as a `String`.
@@ -90,7 +102,8 @@ public struct CSVWriter: Sendable {
     /// Appends `true` or `false`.
     public mutating func append(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+        let word: StaticString = value ? "true" : "false"
+        bytes.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 
     /// Appends `fields` fields already written as CSV text (`bytes`, fields separated by commas, no line end).
@@ -126,6 +139,10 @@ public struct CSVWriter: Sendable {
         bytes.append(UInt8(ascii: "\n"))
         inRow = false
         rowCount += 1
+        if bytes.count >= drainBytes, let drain {
+            drain.take(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Hands over the bytes written so far and empties the buffer (keeping its capacity), so a very long table
@@ -158,5 +175,29 @@ public struct CSVWriter: Sendable {
             }
             bytes.append(0x22)
         }
+    }
+}
+
+/// Where a streamed ``CSVWriter`` hands its finished rows (``CSVWriter/drain(every:into:)``): each piece goes to
+/// `write`, which writes it out (to the temporary of an ``OutputBundle`` file). The first error stops the writing;
+/// ``check()`` rethrows it once the table is done. Used on one thread at a time.
+public final class CSVDrain: @unchecked Sendable {
+    private let write: ([UInt8]) throws -> Void
+    private var failure: (any Error)?
+
+    /// A drain handing pieces to `write`.
+    public init(_ write: @escaping ([UInt8]) throws -> Void) {
+        self.write = write
+    }
+
+    /// Writes `piece` unless an earlier piece failed.
+    func take(_ piece: [UInt8]) {
+        guard failure == nil else { return }
+        do { try write(piece) } catch { failure = error }
+    }
+
+    /// Rethrows the first error of a write.
+    public func check() throws {
+        if let failure { throw failure }
     }
 }

@@ -242,38 +242,63 @@ public enum RunTables {
     }
 
     /// Appends the timeline rows of `report` to `writer` (made from ``timeline(live:)`` with the report's
-    /// ``RunReport/isLive``), all players merged in time order (ties in player order).
+    /// ``RunReport/isLive``), all players merged in time order (ties in player order). The merge sorts
+    /// positions, not copies of the records.
     public static func appendTimeline(_ report: RunReport, to writer: inout CSVWriter) {
         let timeline = timeline(live: report.isLive)
-        var rows: [TimelineRow] = []
-        for player in report.players {
-            rows.append(contentsOf: player.timeline.map { TimelineRow(player: player.id, record: $0) })
+        var order: [(player: Int, index: Int)] = []
+        order.reserveCapacity(report.players.reduce(0) { $0 + $1.timeline.count })
+        for (player, entry) in report.players.enumerated() {
+            for index in entry.timeline.indices { order.append((player, index)) }
         }
         if report.players.count > 1 {
-            rows = rows.enumerated().sorted {
-                ($0.element.record.time, $0.element.record.player, $0.offset) < (
-                    $1.element.record.time, $1.element.record.player, $1.offset
-                )
+            let players = report.players
+            order = order.enumerated().sorted {
+                let a = players[$0.element.player].timeline[$0.element.index]
+                let b = players[$1.element.player].timeline[$1.element.index]
+                return (a.time, a.player, $0.offset) < (b.time, b.player, $1.offset)
             }.map(\.element)
         }
-        for row in rows { timeline.append(row, to: &writer) }
+        for (player, index) in order {
+            let entry = report.players[player]
+            timeline.append(TimelineRow(player: entry.id, record: entry.timeline[index]), to: &writer)
+        }
     }
 
-    /// The four tables of one run, ready to commit as an ``OutputBundle``.
-    public static func bundle(for report: RunReport) -> OutputBundle {
+    /// The four tables of one run, ready to commit as an ``OutputBundle``. `summary.csv` is made at once; the
+    /// per-segment, timeline and access-log tables are written to their files in pieces of about `pieceBytes`
+    /// while the bundle is committed, so no table is held whole in memory.
+    public static func bundle(for report: RunReport, pieceBytes: Int = 1 << 20) -> OutputBundle {
         var summary = Self.summary(live: report.isLive).writer()
         appendSummary(report, to: &summary)
-        var segments = Self.segments.writer()
-        appendSegments(report, to: &segments)
-        var timeline = Self.timeline(live: report.isLive).writer()
-        appendTimeline(report, to: &timeline)
         var bundle = OutputBundle()
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())
-        bundle.add(name: "segments.csv", bytes: segments.takeBytes())
-        bundle.add(name: "timeline.csv", bytes: timeline.takeBytes())
-        var accessLog = Self.accessLog.writer()
-        appendAccessLog(report, to: &accessLog)
-        bundle.add(name: "access_log.csv", bytes: accessLog.takeBytes())
+        bundle.add(
+            name: "segments.csv",
+            streaming: streamed(segments.names, pieceBytes) { appendSegments(report, to: &$0) })
+        bundle.add(
+            name: "timeline.csv",
+            streaming: streamed(timeline(live: report.isLive).names, pieceBytes) { appendTimeline(report, to: &$0) })
+        bundle.add(
+            name: "access_log.csv",
+            streaming: streamed(accessLog.names, pieceBytes) { appendAccessLog(report, to: &$0) })
         return bundle
+    }
+
+    /// A producer for ``OutputBundle/add(name:streaming:)``: a table of `columns` whose rows `fill` appends,
+    /// handed out in pieces of about `pieceBytes` from one buffer of that size.
+    public static func streamed(
+        _ columns: [String], _ pieceBytes: Int, _ fill: @escaping @Sendable (inout CSVWriter) -> Void
+    ) -> @Sendable (_ write: ([UInt8]) throws -> Void) throws -> Void {
+        { write in
+            try withoutActuallyEscaping(write) { write in
+                var writer = CSVWriter(columns: columns)
+                let drain = CSVDrain(write)
+                writer.drain(every: pieceBytes, into: drain)
+                fill(&writer)
+                try drain.check()
+                try write(writer.takeBytes())
+            }
+        }
     }
 }

@@ -176,3 +176,80 @@ struct OutputBundleTests {
         #expect(scratch.listing() == ["file"])
     }
 }
+
+/// Tables written in pieces (``CSVWriter/drain(every:into:)``, ``OutputBundle/add(name:streaming:)``): the same
+/// bytes as a table held whole, and a failed piece stops the commit with nothing landed.
+struct StreamedTableTests {
+    func table(rows: Int, drainEvery: Int?) -> (bytes: [UInt8], pieces: Int) {
+        var pieces: [[UInt8]] = []
+        var writer = CSVWriter(columns: ["t_s", "name", "ok"])
+        let drain = CSVDrain { pieces.append($0) }
+        if let drainEvery { writer.drain(every: drainEvery, into: drain) }
+        for row in 0..<rows {
+            writer.beginRow()
+            writer.append(Double(row) / 7)
+            writer.append("row \(row), quoted")
+            writer.append(row % 2 == 0)
+            writer.endRow()
+        }
+        pieces.append(writer.takeBytes())
+        return (pieces.flatMap { $0 }, pieces.count)
+    }
+
+    @Test func drainedRowsAreTheWholeTable() {
+        let whole = table(rows: 5_000, drainEvery: nil)
+        let drained = table(rows: 5_000, drainEvery: 4096)
+        #expect(whole.pieces == 1)
+        #expect(drained.pieces > 30)
+        #expect(drained.bytes == whole.bytes)
+    }
+
+    @Test func aStreamedFileLandsWithTheBytesItsProducerWrote() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        var bundle = OutputBundle()
+        bundle.add(name: "a.csv", bytes: Array("x\n1\n".utf8))
+        bundle.add(name: "b.csv") { write in
+            for piece in ["y\n", "2\n", "3\n"] { try write(Array(piece.utf8)) }
+        }
+        #expect(bundle.bytes(named: "b.csv") == Array("y\n2\n3\n".utf8))
+        try bundle.commit(to: scratch.path)
+        #expect(try contents(scratch.file("b.csv")) == "y\n2\n3\n")
+        #expect(scratch.listing() == ["a.csv", "b.csv"])
+    }
+
+    @Test func aProducerErrorLeavesNoFileAndNoTemporary() {
+        struct Refused: Error {}
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        var bundle = OutputBundle()
+        bundle.add(name: "a.csv", bytes: Array("x\n".utf8))
+        bundle.add(name: "b.csv") { write in
+            try write(Array("y\n".utf8))
+            throw Refused()
+        }
+        #expect(throws: Refused.self) { try bundle.commit(to: scratch.path) }
+        #expect(scratch.listing().isEmpty)
+    }
+
+    @Test func aRunsStreamedTablesEqualTheTablesWrittenWhole() throws {
+        let records = (0..<3).map { segment in
+            SegmentRecord(
+                player: 0, segment: segment, variant: segment % 2, bitrateBps: 750_000, durationSeconds: 4,
+                bytes: 375_000, requestTime: Double(segment) * 4, firstByteTime: Double(segment) * 4 + 0.08,
+                doneTime: Double(segment) * 4 + 1.3, throughputBps: 2.5e6, bufferBeforeSeconds: 1,
+                bufferAfterSeconds: 5, stallSeconds: 0)
+        }
+        let summary = SessionSummary(
+            segments: records, totals: PlayerTotals(), ladderBps: [300_000, 750_000], qoe: QoESettings())
+        let report = RunReport(
+            scenario: "s", trace: "t", endTime: 12,
+            players: [
+                RunReport.PlayerReport(id: "p", policy: "bba", segments: records, timeline: [], summary: summary)
+            ])
+        var whole = RunTables.segments.writer()
+        RunTables.appendSegments(report, to: &whole)
+        let bundle = RunTables.bundle(for: report, pieceBytes: 64)
+        #expect(bundle.bytes(named: "segments.csv") == whole.takeBytes())
+    }
+}

@@ -38,16 +38,26 @@ public struct PensieveCookedTrace: Sendable, Equatable {
         var times: [Double] = []
         var rates: [Double] = []
         while let raw = try reader.nextLine() {
-            let fields = raw.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
-            if fields.isEmpty { continue }
-            guard fields.count >= 2 else {
+            // The first two whitespace-separated fields (more are allowed and ignored).
+            func field(from start: Int) -> Range<Int>? {
+                var lower = start
+                while lower < raw.endIndex, raw[lower] == 0x20 || raw[lower] == 0x09 || raw[lower] == 0x0D {
+                    lower += 1
+                }
+                guard lower < raw.endIndex else { return nil }
+                var upper = lower
+                while upper < raw.endIndex, raw[upper] != 0x20, raw[upper] != 0x09, raw[upper] != 0x0D { upper += 1 }
+                return lower..<upper
+            }
+            guard let first = field(from: raw.startIndex) else { continue }
+            guard let second = field(from: first.upperBound) else {
                 throw InputError.atLine(path, reader.lineNumber, "expected two numbers `time_s Mbit/s`")
             }
-            // Swift's Double(String) rounds the decimal correctly, as Python's float() does.
-            guard let time = Double(String(decoding: fields[0], as: UTF8.self)), time.isFinite else {
+            // Rounded correctly, as Python's float() does (the value Swift's Double(String) gives).
+            guard let time = DecimalText.double(raw[first]), time.isFinite else {
                 throw InputError.atLine(path, reader.lineNumber, "the time is not a number")
             }
-            guard let rate = Double(String(decoding: fields[1], as: UTF8.self)) else {
+            guard let rate = DecimalText.double(raw[second]) else {
                 throw InputError.atLine(path, reader.lineNumber, "the throughput is not a number")
             }
             times.append(time)

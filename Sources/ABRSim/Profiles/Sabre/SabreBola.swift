@@ -15,9 +15,9 @@ final class SabreBola: SabreABRRule {
     let bufferSize: Double
     let abrOsc: Bool
     let abrBasic: Bool
-    var vp: Double
-    var lastSeekIndex = 0
-    var lastQuality = 0
+    @exclusivity(unchecked) var vp: Double
+    @exclusivity(unchecked) var lastSeekIndex = 0
+    @exclusivity(unchecked) var lastQuality = 0
 
     init(_ sim: SabreSimulation) {
         let offset = -log(sim.bitrates[0])

@@ -25,10 +25,10 @@ final class SabreBolaEnh: SabreABRRule {
     let noIBR: Bool
     let gp: Double
     let vp: Double
-    var isStartup = true
-    var placeholder = 0.0
-    var lastQuality = 0
-    var ibrSafety = 0.0
+    @exclusivity(unchecked) var isStartup = true
+    @exclusivity(unchecked) var placeholder = 0.0
+    @exclusivity(unchecked) var lastQuality = 0
+    @exclusivity(unchecked) var ibrSafety = 0.0
 
     init(_ sim: SabreSimulation) {
         abrOsc = sim.options.abrOsc

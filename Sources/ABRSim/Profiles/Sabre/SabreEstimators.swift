@@ -18,10 +18,10 @@ protocol SabreThroughputHistory: AnyObject {
 final class SabreEWMA: SabreThroughputHistory {
     let halfLife: [Double]
     let latencyHalfLife: [Double]
-    var throughput: [Double]
-    var latency: [Double]
-    var weightThroughput = 0.0
-    var weightLatency = 0.0
+    @exclusivity(unchecked) var throughput: [Double]
+    @exclusivity(unchecked) var latency: [Double]
+    @exclusivity(unchecked) var weightThroughput = 0.0
+    @exclusivity(unchecked) var weightLatency = 0.0
 
     /// Half-lives in seconds; `segmentTime` in ms.
     init(halfLifeSeconds: [Double], segmentTime: Double) {
@@ -60,8 +60,8 @@ final class SabreSlidingWindow: SabreThroughputHistory {
     /// `SlidingWindow.max_store`.
     static let maxStore = 20
     let windowSize: [Int]
-    var lastThroughputs: [Double] = []
-    var lastLatencies: [Double] = []
+    @exclusivity(unchecked) var lastThroughputs: [Double] = []
+    @exclusivity(unchecked) var lastLatencies: [Double] = []
 
     init(windowSize: [Int]) { self.windowSize = windowSize }
 

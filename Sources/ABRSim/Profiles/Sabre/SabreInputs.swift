@@ -34,7 +34,19 @@ public enum SabreNetworkTrace {
     public static func read(path: String, multiplier: Double = 1) throws -> [SabreNetworkPeriod] {
         let bytes = try InputFile.readAll(path, limitBytes: JSONParser.fileLimitBytes)
         var periods: [SabreNetworkPeriod] = []
-        let notArray = try JSONParser.parseElements(bytes, file: path) { index, element in
+        // Well-formed periods are read as records of three numbers; any other goes through `period`.
+        let notArray = try JSONParser.parseRecords(
+            bytes, file: path, keys: ["duration_ms", "bandwidth_kbps", "latency_ms"],
+            record: { _, values in
+                guard let duration = accepted(values[0]), let bandwidth = accepted(values[1]),
+                    let latency = accepted(values[2])
+                else { return false }
+                periods.append(
+                    SabreNetworkPeriod(
+                        durationMs: duration, bandwidthKbps: bandwidth * multiplier, latencyMs: latency))
+                return true
+            }
+        ) { index, element in
             periods.append(try period(element, at: index, in: path, multiplier: multiplier))
         }
         let root = JSONReader(notArray ?? .array([]), file: path)
@@ -46,19 +58,24 @@ public enum SabreNetworkTrace {
         return periods
     }
 
+    /// `x` when a period may hold it directly (finite, not subnormal, not negative), else `nil`.
+    @inline(__always) static func accepted(_ x: Double) -> Double? {
+        x.isFinite && !x.isSubnormal && x >= 0 ? x : nil
+    }
+
     /// The period `element` (at `$[index]` of the file at `path`). A well-formed period is read directly; any
     /// other is read through ``JSONReader``, which accepts exactly the same values and names the place of the
     /// first problem.
     static func period(_ element: JSONValue, at index: Int, in path: String, multiplier: Double) throws
         -> SabreNetworkPeriod
     {
-        func accepted(_ value: JSONValue?) -> Double? {
-            guard case .number(let x)? = value, x.isFinite, !x.isSubnormal, x >= 0 else { return nil }
-            return x
+        func number(_ value: JSONValue?) -> Double? {
+            guard case .number(let x)? = value else { return nil }
+            return accepted(x)
         }
-        if case .object(let object) = element, let duration = accepted(object.values["duration_ms"]),
-            let bandwidth = accepted(object.values["bandwidth_kbps"]),
-            let latency = accepted(object.values["latency_ms"])
+        if case .object(let object) = element, let duration = number(object.values["duration_ms"]),
+            let bandwidth = number(object.values["bandwidth_kbps"]),
+            let latency = number(object.values["latency_ms"])
         {
             return SabreNetworkPeriod(durationMs: duration, bandwidthKbps: bandwidth * multiplier, latencyMs: latency)
         }

@@ -9,7 +9,9 @@
 /// and `log`/`pow` are the C library's, as Python's `math` module calls them.
 ///
 /// Built and run by ``run(options:network:manifest:)``; a fresh instance per run, so runs are independent and
-/// may go in parallel.
+/// may go in parallel. Its state, and that of its rules and estimators, is read and written at every download
+/// step, so the run-time exclusivity check is dropped (`@exclusivity(unchecked)`): an instance runs on one thread
+/// and no access to a property spans a call that reaches the same property.
 public final class SabreSimulation {
     // MARK: Inputs
     let manifest: SabreManifest
@@ -22,49 +24,49 @@ public final class SabreSimulation {
     let maxBufferSize: Double
 
     /// Everything sabre prints before its metric lines, in order (`-v` log, BOLA-E's buffer line).
-    var output: String = ""
+    @exclusivity(unchecked) var output: String = ""
 
     // MARK: Buffer (`buffer_contents`, `buffer_fcc`)
     /// Qualities of the buffered segments, the playing one first.
-    var bufferContents: [Int] = []
+    @exclusivity(unchecked) var bufferContents: [Int] = []
     /// The played part of the head segment, ms.
-    var bufferFcc = 0.0
+    @exclusivity(unchecked) var bufferFcc = 0.0
 
     // MARK: Metrics
-    var rebufferEventCount = 0
-    var rebufferTime = 0.0
-    var playedUtility = 0.0
-    var playedBitrate = 0.0
-    var totalPlayTime = 0.0
-    var totalBitrateChange = 0.0
-    var totalLogBitrateChange = 0.0
-    var totalReactionTime = 0.0
-    var lastPlayed: Int? = nil
-    var overestimateCount = 0
-    var overestimateAverage = 0.0
-    var goodestimateCount = 0
-    var goodestimateAverage = 0.0
-    var estimateAverage = 0.0
-    var rampupOrigin = 0.0
-    var rampupTime: Double? = nil
+    @exclusivity(unchecked) var rebufferEventCount = 0
+    @exclusivity(unchecked) var rebufferTime = 0.0
+    @exclusivity(unchecked) var playedUtility = 0.0
+    @exclusivity(unchecked) var playedBitrate = 0.0
+    @exclusivity(unchecked) var totalPlayTime = 0.0
+    @exclusivity(unchecked) var totalBitrateChange = 0.0
+    @exclusivity(unchecked) var totalLogBitrateChange = 0.0
+    @exclusivity(unchecked) var totalReactionTime = 0.0
+    @exclusivity(unchecked) var lastPlayed: Int? = nil
+    @exclusivity(unchecked) var overestimateCount = 0
+    @exclusivity(unchecked) var overestimateAverage = 0.0
+    @exclusivity(unchecked) var goodestimateCount = 0
+    @exclusivity(unchecked) var goodestimateAverage = 0.0
+    @exclusivity(unchecked) var estimateAverage = 0.0
+    @exclusivity(unchecked) var rampupOrigin = 0.0
+    @exclusivity(unchecked) var rampupTime: Double? = nil
     let rampupThreshold: Int?
     /// `pending_quality_up`: rises of the sustainable quality whose reaction time is still being measured.
-    var pendingQualityUp: [SabrePendingQualityUp] = []
+    @exclusivity(unchecked) var pendingQualityUp: [SabrePendingQualityUp] = []
 
     // MARK: Network (`NetworkModel` and its globals)
-    var sustainableQuality: Int? = nil
-    var networkTotalTime = 0.0
-    var networkIndex = -1
-    var timeToNext = 0.0
+    @exclusivity(unchecked) var sustainableQuality: Int? = nil
+    @exclusivity(unchecked) var networkTotalTime = 0.0
+    @exclusivity(unchecked) var networkIndex = -1
+    @exclusivity(unchecked) var timeToNext = 0.0
 
     // MARK: Estimates (`throughput`, `latency`)
-    var throughput: Double? = nil
-    var latency: Double? = nil
+    @exclusivity(unchecked) var throughput: Double? = nil
+    @exclusivity(unchecked) var latency: Double? = nil
 
     // MARK: Components
-    var abr: (any SabreABRRule)! = nil
-    var replacer: SabreReplace? = nil
-    var history: (any SabreThroughputHistory)! = nil
+    @exclusivity(unchecked) var abr: (any SabreABRRule)! = nil
+    @exclusivity(unchecked) var replacer: SabreReplace? = nil
+    @exclusivity(unchecked) var history: (any SabreThroughputHistory)! = nil
 
     init(options: SabreOptions, network: [SabreNetworkPeriod], manifest: SabreManifest) {
         self.options = options

@@ -10,7 +10,7 @@ final class SabreThroughputRule: SabreABRRule {
     /// `abandon_grace_time`, ms.
     static let abandonGraceTime = 500.0
 
-    var ibrSafety = SabreThroughputRule.lowBufferSafetyFactorInit
+    @exclusivity(unchecked) var ibrSafety = SabreThroughputRule.lowBufferSafetyFactorInit
     let noIBR: Bool
 
     init(_ sim: SabreSimulation) { noIBR = sim.options.noInsufficientBufferRule }
@@ -53,7 +53,7 @@ final class SabreDynamic: SabreABRRule {
     static let lowBufferThreshold = 10000.0
     let bola: SabreBola
     let tput: SabreThroughputRule
-    var isBola = false
+    @exclusivity(unchecked) var isBola = false
 
     init(_ sim: SabreSimulation) {
         bola = SabreBola(sim)
@@ -88,7 +88,7 @@ final class SabreDynamicDash: SabreABRRule {
     static let highThreshold = 10000.0
     let bola: SabreBolaEnh
     let tput: SabreThroughputRule
-    var isBola = false
+    @exclusivity(unchecked) var isBola = false
 
     init(_ sim: SabreSimulation) {
         bola = SabreBolaEnh(sim)

@@ -32,6 +32,29 @@ public enum JSONParser {
         }
     }
 
+    /// ``parseElements(_:file:maxDepth:_:)`` for a top-level array of flat records of numbers, such as a sabre
+    /// network: an element that is an object whose members are exactly `keys` (in any order, each once, each
+    /// value a number, keys without escapes) goes to `record` as its numbers in the order of `keys`, without
+    /// building a ``JSONValue``. Every other element, and one for which `record` returns `false`, is parsed as a
+    /// value and handed to `body`, so errors and their places are those of ``parseElements(_:file:maxDepth:_:)``.
+    public static func parseRecords(
+        _ bytes: [UInt8], file: String, keys: [String], maxDepth: Int = 64,
+        record: (Int, UnsafeBufferPointer<Double>) throws -> Bool, _ body: (Int, JSONValue) throws -> Void
+    ) throws -> JSONValue? {
+        precondition(!keys.isEmpty && keys.count <= 64, "1 to 64 keys")
+        let keyBytes = keys.map { Array($0.utf8) }
+        let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: keys.count)
+        defer { values.deallocate() }
+        return try bytes.withUnsafeBufferPointer { buffer in
+            var parser = Parser(bytes: buffer, file: file, maxDepth: maxDepth)
+            return try parser.parseDocument { parser -> JSONValue? in
+                guard parser.bytes[parser.index] == UInt8(ascii: "[") else { return try parser.parseValue() }
+                try parser.parseRecordElements(keys: keyBytes, values: values, record: record, body)
+                return nil
+            }
+        }
+    }
+
     /// Reads the file at `path` (at most ``fileLimitBytes``) and parses it, naming `path` in errors.
     public static func parseFile(_ path: String) throws -> JSONValue {
         try parse(InputFile.readAll(path, limitBytes: fileLimitBytes), file: path)
@@ -212,6 +235,99 @@ private struct Parser {
         depth -= 1
     }
 
+    /// The elements of the array at `index` for ``JSONParser/parseRecords(_:file:keys:maxDepth:record:_:)``.
+    mutating func parseRecordElements(
+        keys: [[UInt8]], values: UnsafeMutableBufferPointer<Double>,
+        record: (Int, UnsafeBufferPointer<Double>) throws -> Bool, _ body: (Int, JSONValue) throws -> Void
+    ) throws {
+        let open = index
+        guard try !openContainer(closing: UInt8(ascii: "]")) else { return }
+        var count = 0
+        repeat {
+            let start = index
+            if depth < maxDepth, scanRecord(keys: keys, into: values),
+                try record(count, UnsafeBufferPointer(values))
+            {
+            } else {
+                index = start
+                try body(count, try parseValue())
+            }
+            count += 1
+        } while try !endOfItem(closing: UInt8(ascii: "]"), container: "array", open: open)
+        depth -= 1
+    }
+
+    /// Reads the object at `index` when it is a record of exactly `keys` (each once, plain keys, number values)
+    /// into `values`, leaving `index` after it; `false` otherwise, with `index` anywhere (the caller rewinds).
+    /// Never throws: anything unusual is left to the full parser.
+    mutating func scanRecord(keys: [[UInt8]], into values: UnsafeMutableBufferPointer<Double>) -> Bool {
+        guard bytes[index] == UInt8(ascii: "{") else { return false }
+        index += 1
+        var seen: UInt64 = 0
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
+            let keyStart = index + 1
+            var keyEnd = keyStart
+            while keyEnd < bytes.count, bytes[keyEnd] != UInt8(ascii: "\""), bytes[keyEnd] != UInt8(ascii: "\\"),
+                bytes[keyEnd] >= 0x20
+            {
+                keyEnd += 1
+            }
+            guard keyEnd < bytes.count, bytes[keyEnd] == UInt8(ascii: "\"") else { return false }
+            let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd])
+            guard let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), seen & (1 << slot) == 0 else {
+                return false
+            }
+            seen |= 1 << slot
+            index = keyEnd + 1
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            guard let value = scanNumber() else { return false }
+            values[slot] = value
+            skipWhitespace()
+            guard index < bytes.count else { return false }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return seen == (keys.count == 64 ? ~0 : (1 << keys.count) - 1)
+            }
+            guard bytes[index] == UInt8(ascii: ",") else { return false }
+            index += 1
+        }
+    }
+
+    /// The number at `index` when it is a valid JSON number with a finite value (then `index` is after it), else
+    /// `nil`; never throws (``parseNumber()`` names the problem).
+    mutating func scanNumber() -> Double? {
+        let begin = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { return nil }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { return nil }
+        } else {
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { return nil }
+            skipDigits()
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard isDigit(index) else { return nil }
+            skipDigits()
+        }
+        let token = UnsafeBufferPointer(rebasing: bytes[begin..<index])
+        guard let value = DecimalText.double(token), value.isFinite else { return nil }
+        return value
+    }
+
     mutating func parseObject() throws -> JSONValue {
         let open = index
         var keys: [String] = []
@@ -328,7 +444,9 @@ private struct Parser {
             for offset in digitsStart..<index { magnitude = magnitude * 10 + Int(bytes[offset] &- 48) }
             return negative ? -Double(magnitude) : Double(magnitude)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<index]), as: UTF8.self)
+        let token = UnsafeBufferPointer(rebasing: bytes[begin..<index])
+        if let value = DecimalText.fastDouble(token) { return value }
+        let text = String(decoding: token, as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw error("number out of range: \(text)", at: begin)
         }

@@ -118,8 +118,9 @@ public struct SweepPlan: Sendable {
     public var gridColumns: [String] { grid.map(\.path) }
 
     /// The scenario of run `index`; `trace` is the loaded trace at ``coordinates(ofRun:)``'s position (ignored,
-    /// and may be `nil`, when the plan has no traces).
-    public func scenario(forRun index: Int, trace: Trace?) throws -> Scenario {
+    /// and may be `nil`, when the plan has no traces). With `privateContent` (runs in parallel), its players play
+    /// private copies of the content; without, the plan's own (one run at a time: no second copy in memory).
+    public func scenario(forRun index: Int, trace: Trace?, privateContent: Bool = true) throws -> Scenario {
         let point = points[point(ofRun: index)]
         var run = point.scenario
         run.seed = seed
@@ -132,7 +133,7 @@ public struct SweepPlan: Sendable {
         // Each run gets its own copy of the content, so parallel runs share no reference-counted object in the
         // hot loop; players that shared content within the scenario still share it (a shared cache keys on it).
         var copies: [ObjectIdentifier: Content] = [:]
-        for player in run.players.indices {
+        for player in run.players.indices where privateContent {
             let content = run.players[player].content
             let copy = copies[ObjectIdentifier(content), default: content.privateCopy()]
             copies[ObjectIdentifier(content)] = copy

@@ -133,9 +133,11 @@ public struct SweepRunner {
         let traces = Dictionary(uniqueKeysWithValues: zip(traceIndices, loaded))
         let registry = self.registry
         let writesSegments = plan.writesSegments
+        let parallel = jobs > 1
         return try parallelMap(count: runs.count, jobs: jobs) { position in
             let run = runs[position]
-            let scenario = try plan.scenario(forRun: run, trace: traces[plan.coordinates(ofRun: run).trace])
+            let scenario = try plan.scenario(
+                forRun: run, trace: traces[plan.coordinates(ofRun: run).trace], privateContent: parallel)
             let report = try ScenarioRunner(registry: registry).run(
                 scenario, recordsTimeline: false, keepsSegmentRecords: writesSegments)
             return Self.rows(
@@ -154,7 +156,10 @@ public struct SweepRunner {
         RunTables.appendSummary(report, to: &summary, extra: extra, live: live)
         var segmentBytes: [UInt8] = []
         if writesSegments {
-            var segments = RunTables.segments.writer(extraColumns: extraColumns, reservingBytes: 1 << 14)
+            // One buffer for the run's rows, sized from its segment count (rows are about 200 bytes).
+            let rows = report.players.reduce(0) { $0 + $1.segments.count }
+            var segments = RunTables.segments.writer(
+                extraColumns: extraColumns, reservingBytes: max(1 << 14, rows * 256))
             _ = segments.takeBytes()
             RunTables.appendSegments(report, to: &segments, extra: extra)
             segmentBytes = segments.takeBytes()
