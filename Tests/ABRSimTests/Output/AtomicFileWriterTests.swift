@@ -196,7 +196,8 @@ struct StreamedTableTests {
         return (pieces.flatMap { $0 }, pieces.count)
     }
 
-    @Test func drainedRowsAreTheWholeTable() {
+    @Test("a 5,000-row table drained every 4 KiB comes out in over 30 pieces whose bytes are the whole table")
+    func drainedRowsAreTheWholeTable() {
         let whole = table(rows: 5_000, drainEvery: nil)
         let drained = table(rows: 5_000, drainEvery: 4096)
         #expect(whole.pieces == 1)
@@ -204,7 +205,8 @@ struct StreamedTableTests {
         #expect(drained.bytes == whole.bytes)
     }
 
-    @Test func aStreamedFileLandsWithTheBytesItsProducerWrote() throws {
+    @Test("a streamed file lands beside a whole one with exactly the three pieces its producer wrote")
+    func aStreamedFileLandsWithTheBytesItsProducerWrote() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         var bundle = OutputBundle()
@@ -218,7 +220,8 @@ struct StreamedTableTests {
         #expect(scratch.listing() == ["a.csv", "b.csv"])
     }
 
-    @Test func aProducerErrorLeavesNoFileAndNoTemporary() {
+    @Test("a producer that throws after its first piece leaves no file of the bundle and no temporary behind")
+    func aProducerErrorLeavesNoFileAndNoTemporary() {
         struct Refused: Error {}
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
@@ -232,7 +235,8 @@ struct StreamedTableTests {
         #expect(scratch.listing().isEmpty)
     }
 
-    @Test func aRunsStreamedTablesEqualTheTablesWrittenWhole() throws {
+    @Test("a run's segments.csv streamed in 64-byte pieces equals the table written whole")
+    func aRunsStreamedTablesEqualTheTablesWrittenWhole() throws {
         let records = (0..<3).map { segment in
             SegmentRecord(
                 player: 0, segment: segment, variant: segment % 2, bitrateBps: 750_000, durationSeconds: 4,

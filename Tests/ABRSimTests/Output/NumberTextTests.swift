@@ -8,7 +8,7 @@ import Testing
 
 /// The direct number paths (``ShortDecimal`` for writing, ``DecimalText`` for reading) against Swift's own
 /// `description` and `Double(String)`, on values a run writes and on values chosen to be hard.
-@Suite struct NumberTextTests {
+@Suite("numbers written and read without String") struct NumberTextTests {
     /// A fixed stream of test values.
     typealias Stream = NetworkTestSupport.SplitMix
 
@@ -23,7 +23,8 @@ import Testing
         return x.description
     }
 
-    @Test func shortDecimalsAreTheTextOfDescription() {
+    @Test("1.2 M short, full-precision and neighbouring values are written as Swift's description writes them")
+    func shortDecimalsAreTheTextOfDescription() {
         var stream = Stream(state: 21)
         var values: [Double] = [
             0.001, 0.0010000000000000002, 0.009999999999999998, 0.01, 0.1, 0.30000000000000004, 0.5, 1.5,
@@ -50,7 +51,8 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
-    @Test func writtenNumbersReadBackToTheirValue() {
+    @Test("50,000 random finite doubles written as CSV numbers read back to the same value")
+    func writtenNumbersReadBackToTheirValue() {
         var stream = Stream(state: 7)
         for _ in 0..<50_000 {
             let value = Double(bitPattern: stream.next())
@@ -63,7 +65,8 @@ import Testing
         DecimalText.double(Array(text.utf8)[...])
     }
 
-    @Test func decimalTextReadsAsDoubleOfString() {
+    @Test("300,000 decimal texts, malformed ones included, read to the bits Double(String) gives, or to nil")
+    func decimalTextReadsAsDoubleOfString() {
         var stream = Stream(state: 3)
         var texts = [
             "0", "-0", "+0", "1", "1.", ".5", "-.5", "00012", "1e22", "1e23", "9007199254740993", "9007199254740992",
