@@ -13,7 +13,8 @@ public struct ABRContext {
     public var bufferTargetSeconds: Double
     /// The player's state when it asks.
     public var playbackState: PlaybackState
-    /// The playback rate the user asked for (1 = real time; 0 while paused).
+    /// The playback rate in effect: the user's, or a live catch-up controller's while it drives the playhead
+    /// (1 = real time; 0 while paused).
     public var playbackRate: Double
     /// The variant of the previous segment, or `nil` for the first request (and after a seek, the last one).
     public var lastVariant: Int?

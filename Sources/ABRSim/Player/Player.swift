@@ -275,12 +275,15 @@ public final class Player {
         }
     }
 
+    /// What the policy sees at `now` with `buffer` seconds ahead: the rate in effect (a catch-up controller's
+    /// included; 0 unless playing is requested) and, for a live player, its latency and target latency.
     func makeContext(at now: Double, buffer: Double) -> ABRContext {
         ABRContext(
             time: now, segmentIndex: nextSegment, content: content, bufferSeconds: buffer,
             bufferTargetSeconds: bufferTarget, playbackState: playback.state,
             playbackRate: playback.isPlayRequested ? playhead.rate : 0,
             lastVariant: lastVariant, maxVariant: maxVariant, startVariant: content.startVariantIndex,
-            history: history, isAfterSeek: isAfterSeek, stallSeconds: stallSeconds(at: now))
+            history: history, isAfterSeek: isAfterSeek, stallSeconds: stallSeconds(at: now),
+            liveLatencySeconds: latency(at: now), targetLatencySeconds: live?.targetLatency)
     }
 }

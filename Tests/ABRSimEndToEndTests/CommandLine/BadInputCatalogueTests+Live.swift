@@ -30,7 +30,10 @@ extension BadInputCatalogueTests {
             "shorter than the hold-back (6 s)"),
     ]
 
-    @Test(arguments: liveCases) func badLiveInputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
+    @Test(
+        "each bad live input exits 2 with one stderr line naming its file and place, writing nothing",
+        arguments: liveCases)
+    func badLiveInputExitsWithStatusTwoAndOneLineNamingThePlace(_ badCase: Case) throws {
         try badInputExitsWithStatusTwoAndOneLineNamingThePlace(badCase)
     }
 }

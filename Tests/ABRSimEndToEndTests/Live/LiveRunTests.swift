@@ -6,6 +6,7 @@ import Testing
 
 /// Live content through the binary: the latency columns of `run`, `compare` and `sweep`, only where a player is
 /// live, and the live-edge invariant over every timeline row.
+@Suite("live runs through the binary")
 struct LiveRunTests {
     static let constant = TestPaths.packageRoot + "/scenarios/ci/live/constant-latency.json"
     static let multiview = TestPaths.packageRoot + "/scenarios/ci/live/multiview-latency.json"
@@ -14,7 +15,8 @@ struct LiveRunTests {
         try CSVTable.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
     }
 
-    @Test func aLiveRunWritesLatencyAndRateAndNeverBuffersPastTheEdge() throws {
+    @Test("a live run writes latency (edge − playhead) and rate columns and never buffers past the edge")
+    func aLiveRunWritesLatencyAndRateAndNeverBuffersPastTheEdge() throws {
         let out = TestPaths.scratch("live-run")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let outcome = try runABRSim(["run", Self.multiview, "--out", out])
@@ -37,7 +39,8 @@ struct LiveRunTests {
             ])
     }
 
-    @Test func aVideoOnDemandRunHasNoLatencyColumns() throws {
+    @Test("a video-on-demand run writes the on-demand timeline and summary columns only")
+    func aVideoOnDemandRunHasNoLatencyColumns() throws {
         let out = TestPaths.scratch("vod-run")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let outcome = try runABRSim(["run", TestPaths.packageRoot + "/scenarios/ci/double-rate.json", "--out", out])
@@ -46,7 +49,8 @@ struct LiveRunTests {
         #expect(try Self.table(out + "/summary.csv").columns == RunTables.summaryColumns)
     }
 
-    @Test func compareOnLiveContentReportsLatencyInItsStatistics() throws {
+    @Test("compare on live content reports the four latency metrics in its statistics")
+    func compareOnLiveContentReportsLatencyInItsStatistics() throws {
         let out = TestPaths.scratch("live-compare")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let trace = TestPaths.packageRoot + "/Tests/Fixtures/bad/ok/constant.csv"
@@ -62,7 +66,8 @@ struct LiveRunTests {
         #expect(try Self.table(out + "/summary.csv").columns.contains("latency_mean_s"))
     }
 
-    @Test func sweepOnLiveContentKeepsTheLatencyColumns() throws {
+    @Test("a live sweep keeps the latency columns, both policies' mean latency within 6 to 7 s")
+    func sweepOnLiveContentKeepsTheLatencyColumns() throws {
         let out = TestPaths.scratch("live-sweep")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let outcome = try runABRSim(["sweep", Self.constant, "--policies", "throughput,bba", "--out", out])
@@ -73,7 +78,8 @@ struct LiveRunTests {
         for mean in means { #expect(mean >= 6 && mean <= 7) }
     }
 
-    @Test func shardsOfALiveSweepMergeIntoTheWholeSweep() throws {
+    @Test("two shards of a live sweep merge into the whole sweep's summary, latency columns included")
+    func shardsOfALiveSweepMergeIntoTheWholeSweep() throws {
         let out = TestPaths.scratch("live-shards")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let sweep = ["sweep", Self.constant, "--policies", "throughput,bba,dynamic"]

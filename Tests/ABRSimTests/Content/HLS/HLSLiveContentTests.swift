@@ -5,6 +5,7 @@ import Testing
 @testable import ABRSim
 
 /// Live HLS playlists (no `#EXT-X-ENDLIST`) read as the VOD ones are, with their live tags, where live is allowed.
+@Suite("live HLS playlists")
 struct HLSLiveContentTests {
     static let liveMedia = """
         #EXTM3U
@@ -21,7 +22,8 @@ struct HLSLiveContentTests {
 
         """
 
-    @Test func aLivePlaylistGivesItsPresentation() throws {
+    @Test("a live playlist gives its event: 4 s targets, 1 s parts, 12 s and 3 s hold-backs, preload hints, 8 parts")
+    func aLivePlaylistGivesItsPresentation() throws {
         let master = HLSFixture.presentation(low: Self.liveMedia, high: Self.liveMedia)
         let (content, live) = try HLSContent.readLive(masterPath: master)
         #expect(content.segmentCount == 2)
@@ -35,18 +37,21 @@ struct HLSLiveContentTests {
         #expect(try content.playedLive(as: stream).segmentCount == 8)
     }
 
-    @Test func aLivePlaylistIsRefusedWhereOnlyVideoOnDemandIs() throws {
+    @Test("a live playlist is refused where only video on demand is read")
+    func aLivePlaylistIsRefusedWhereOnlyVideoOnDemandIs() throws {
         let master = HLSFixture.presentation(low: Self.liveMedia, high: Self.liveMedia)
         #expect(throws: InputError.self) { try HLSContent.read(masterPath: master) }
     }
 
-    @Test func variantsMustAllBeLiveOrAllOnDemand() throws {
+    @Test("a master playlist with one live and one on-demand variant is refused")
+    func variantsMustAllBeLiveOrAllOnDemand() throws {
         let vod = HLSFixture.media(["4.0", "4.0"])
         let master = HLSFixture.presentation(low: Self.liveMedia, high: vod)
         #expect(throws: InputError.self) { try HLSContent.readLive(masterPath: master) }
     }
 
-    @Test func aPlaylistWithoutPartsReloadsEveryTargetDuration() throws {
+    @Test("a live playlist of 6 s targets without parts holds back 18 s and reloads every 6 s")
+    func aPlaylistWithoutPartsReloadsEveryTargetDuration() throws {
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.mp4\n#EXTINF:6,\nb.mp4\n"
         let master = HLSFixture.presentation(low: media, high: media)
         let stream = try #require(try HLSContent.readLive(masterPath: master).live)

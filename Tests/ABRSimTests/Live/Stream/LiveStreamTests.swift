@@ -3,6 +3,7 @@ import Testing
 @testable import ABRSim
 
 /// Availability, the seekable range, when a unit may be requested, and the split into parts, by hand.
+@Suite("a live stream's availability, seekable range, refresh and parts")
 struct LiveStreamTests {
     /// 5 segments of 2 s (1000 kbit/s) from media 0, available from t = 10 s.
     func content(part: Double? = nil, kind: LiveStream.Kind = .live, window: Double? = nil) throws -> Content {
@@ -13,7 +14,8 @@ struct LiveStreamTests {
             .playedLive(as: stream)
     }
 
-    @Test func aWholeSegmentIsAvailableAtTheStartPlusItsEnd() throws {
+    @Test("2 s segment i is available at the start + 2(i + 1): 12 to 20 s, with a 6 s hold-back")
+    func aWholeSegmentIsAvailableAtTheStartPlusItsEnd() throws {
         let live = try content()
         let stream = try #require(live.live)
         // Segment i: availability start + (i + 1) × duration.
@@ -27,7 +29,8 @@ struct LiveStreamTests {
         #expect(stream.refresh == .reload(intervalSeconds: 2))
     }
 
-    @Test func partsSplitEachSegmentAndAreAvailableOneByOne() throws {
+    @Test("0.5 s parts split 5 segments into 20, each available at its end, with a 1.5 s part hold-back")
+    func partsSplitEachSegmentAndAreAvailableOneByOne() throws {
         let live = try content(part: 0.5)
         let stream = try #require(live.live)
         #expect(live.segmentCount == 20)
@@ -39,7 +42,8 @@ struct LiveStreamTests {
         #expect(stream.refresh == .reload(intervalSeconds: 0.5))
     }
 
-    @Test func aSegmentThatIsNotAWholeNumberOfPartsEndsWithAShortPart() throws {
+    @Test("a 2 s segment in 0.75 s parts ends with a 0.5 s part of 500 kbit")
+    func aSegmentThatIsNotAWholeNumberOfPartsEndsWithAShortPart() throws {
         let stream = LiveStream(availabilityStartSeconds: 0, targetDurationSeconds: 2, partTargetSeconds: 0.75)
         let live = try Content.constantBitrate(ladderKbps: [1000], segmentSeconds: 2, segmentCount: 2)
             .playedLive(as: stream)
@@ -47,7 +51,8 @@ struct LiveStreamTests {
         #expect(live.sizeBits(segment: 2, variant: 0) == 500_000)
     }
 
-    @Test func theDVRWindowSlidesAndAnEventKeepsEverything() throws {
+    @Test("at 19 s a 4 s DVR window seeks from 4 to 8 s and an event from 0 to 8 s")
+    func theDVRWindowSlidesAndAnEventKeepsEverything() throws {
         // At 19 s media up to 9 s is encoded, so segments up to the one ending at 8 s are available.
         let sliding = try content(window: 4)
         #expect(sliding.live!.seekableRange(at: 19, in: sliding) == 4...8)
@@ -55,7 +60,8 @@ struct LiveStreamTests {
         #expect(event.live!.seekableRange(at: 19, in: event) == 0...8)
     }
 
-    @Test func theRefreshDecidesWhenAUnitMayBeRequested() throws {
+    @Test("a unit available at 16 s is requested at 16.3 s by 2 s reloads from 0.3 s, 20 s by 5 s, 15.9 s by a hint")
+    func theRefreshDecidesWhenAUnitMayBeRequested() throws {
         let live = try content()
         let stream = try #require(live.live)
         // Segment 2 is available at 16 s. Reloads every 2 s from 0.3 s find it at 16.3 s; every 5 s from 0, at 20 s.

@@ -8,6 +8,7 @@ import Testing
 /// waited for on one timer, and a catch-up controller is asked only where its answer can change the rate (every
 /// update for ExoPlayer). Two players (bba and throughput), 60 segments of 2 s each (or 240 parts of 0.5 s), 3 then
 /// 8 Mbit/s, 80 ms RTT; counts `Simulation.eventCount`, stale events included.
+@Suite("the events a live run costs")
 struct LiveEventCountTests {
     static func eventsPerUnit(live: String?, player: String, partSeconds: Double? = nil) throws -> Double {
         let folder = TestPaths.scratch("live-event-count")
@@ -51,7 +52,9 @@ struct LiveEventCountTests {
     static let lowLatencyStream =
         "{\"availabilityStartSeconds\": -30, \"partTargetSeconds\": 0.5, \"refresh\": \"blockingReload\"}"
 
-    @Test(arguments: ["none", "dashjs", "dashjs-lolp", "shaka", "exoplayer"])
+    @Test(
+        "a live player with each catch-up controller costs at most twice the events per segment on demand",
+        arguments: ["none", "dashjs", "dashjs-lolp", "shaka", "exoplayer"])
     func liveCostsAtMostTwiceTheEventsPerSegmentOfOnDemand(_ controller: String) throws {
         let vod = try Self.eventsPerUnit(live: nil, player: "")
         let player = "{\"catchUp\": \"\(controller)\", \"targetLatencySeconds\": 6}"
@@ -59,7 +62,9 @@ struct LiveEventCountTests {
         #expect(live <= 2 * vod, "\(controller): \(live) events per segment live, \(vod) on demand")
     }
 
-    @Test(arguments: ["none", "dashjs", "dashjs-lolp", "shaka", "exoplayer"])
+    @Test(
+        "a low-latency player with each catch-up controller costs at most twice the events per 0.5 s part on demand",
+        arguments: ["none", "dashjs", "dashjs-lolp", "shaka", "exoplayer"])
     func lowLatencyCostsAtMostTwiceTheEventsPerPartOfOnDemand(_ controller: String) throws {
         let vod = try Self.eventsPerUnit(live: nil, player: "", partSeconds: 0.5)
         let player = "{\"catchUp\": \"\(controller)\", \"targetLatencySeconds\": 1.5}"
