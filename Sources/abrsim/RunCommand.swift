@@ -49,7 +49,8 @@ enum RunCommand {
         try plotsFolder.commit(PlotBundles.run(try RunPlotData.load(directory: out), page: page))
         writeStandardOutput(
             summaryTable(report) + optimumNotes(scenario)
-                + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv\n"
+                + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv"
+                + (report.isChunked ? ", chunks.csv\n" : "\n")
                 + "plots: \(plots)/index.html\n")
         let failures = failedPlayers(report)
         for failure in failures {

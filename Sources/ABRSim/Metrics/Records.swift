@@ -100,6 +100,8 @@ public struct PlayerTotals: Sendable, Equatable {
     public var longestStallSeconds = 0.0
     /// Every stall counted in ``stallCount``, in order (a stall still going when the run stopped ends then).
     public var stalls: [StallPeriod] = []
+    /// The timings of the CMAF chunks that arrived, request by request (LL-DASH chunked transfer; else empty).
+    public var chunks: [ChunkTiming] = []
     /// Seconds spent refilling after seeks.
     public var seekWaitSeconds = 0.0
     /// Seconds spent waiting for another member of the coordination group.

@@ -15,6 +15,10 @@ public struct RunReport: Sendable {
         public var summary: SessionSummary
         /// Its stalls, in order.
         public var stalls: [StallPeriod] = []
+        /// Whether its content is LL-DASH chunked (its requests' chunk timings are in ``chunks``).
+        public var isChunked = false
+        /// The timings of its arrived CMAF chunks, request by request.
+        public var chunks: [ChunkTiming] = []
     }
 
     /// The scenario's name.
@@ -30,4 +34,6 @@ public struct RunReport: Sendable {
 
     /// Whether a player played live content: its tables then have the latency columns.
     public var isLive: Bool { players.contains { $0.summary.live != nil } }
+    /// Whether a player plays chunked content (the run then has `chunks.csv`).
+    public var isChunked: Bool { players.contains { $0.isChunked } }
 }

@@ -134,6 +134,25 @@ public enum RunTables {
             .optionalNumber("model_throughput_kbps") { $0.record.modelThroughputBps.map { $0 / 1000 } },
         ])
 
+    /// `chunks.csv` (runs with LL-DASH chunked content only): one row per CMAF chunk that arrived, with its
+    /// availability (encode) time and its first and last byte, simulated seconds.
+    public static let chunks = CSVSchema<Row<ChunkTiming>>([
+        .text("player") { $0.player },
+        .integer("segment") { $0.record.segment },
+        .integer("chunk") { $0.record.chunk },
+        .number("bits") { $0.record.bits },
+        .number("available_s") { $0.record.availableTime },
+        .number("first_byte_s") { $0.record.firstByteTime },
+        .number("last_byte_s") { $0.record.lastByteTime },
+    ])
+
+    /// Appends the chunk rows of `report` to `writer` (made from ``chunks``), player by player.
+    public static func appendChunks(_ report: RunReport, to writer: inout CSVWriter) {
+        for player in report.players {
+            for timing in player.chunks { chunks.append(row(report, player, timing), to: &writer) }
+        }
+    }
+
     /// `timeline.csv`: one row per timeline record, all players merged.
     public static let timeline = CSVSchema<TimelineRow>(timelineColumnList)
 
@@ -282,6 +301,10 @@ public enum RunTables {
         bundle.add(
             name: "access_log.csv",
             streaming: streamed(accessLog.names, pieceBytes) { appendAccessLog(report, to: &$0) })
+        if report.isChunked {
+            bundle.add(
+                name: "chunks.csv", streaming: streamed(chunks.names, pieceBytes) { appendChunks(report, to: &$0) })
+        }
         return bundle
     }
 

@@ -171,7 +171,12 @@ public final class Player {
             download.firstByteTimer = nil
             guard var current = download.request else { return }
             current.firstByteTime = now
-            download.request = startDownload(current, at: now)
+            if current.isChunked {
+                download.request = current
+                startNextChunk(at: now)
+            } else {
+                download.request = startDownload(current, at: now)
+            }
             scheduleProgressCheck(at: now)
         case .bufferRunsOut:
             runOutTimer = nil
@@ -200,6 +205,10 @@ public final class Player {
             sendRetry(at: now)
         case .catchUpUpdate:
             catchUpUpdate(at: now)
+        case .chunkAvailable:
+            download.chunkTimer = nil
+            guard download.request?.isChunked == true else { return }
+            startNextChunk(at: now)
         }
         recordRow(at: now)
     }

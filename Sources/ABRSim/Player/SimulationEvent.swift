@@ -32,4 +32,6 @@ public enum PlayerEvent: Sendable {
     case retry
     /// A live player's catch-up controller is asked for a rate (at its update interval).
     case catchUpUpdate
+    /// The next CMAF chunk of a chunked (LL-DASH) request in flight is encoded: it starts flowing.
+    case chunkAvailable
 }

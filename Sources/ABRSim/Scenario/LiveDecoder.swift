@@ -69,10 +69,32 @@ enum LiveDecoder {
             window = seconds
         }
         let refresh = try decodeRefresh(object, unit: unit) ?? playlist?.refresh
+        let chunk = try decodeChunkDuration(object, content: content, part: part)
         try object.finish()
         return LiveStream(
             availabilityStartSeconds: start, kind: kind, dvrWindowSeconds: window, targetDurationSeconds: target,
-            partTargetSeconds: part, holdBackSeconds: holdBack, partHoldBackSeconds: partHoldBack, refresh: refresh)
+            partTargetSeconds: part, holdBackSeconds: holdBack, partHoldBackSeconds: partHoldBack, refresh: refresh,
+            chunkDurationSeconds: chunk)
+    }
+
+    /// `chunkDurationSeconds`: LL-DASH CMAF chunks of each segment; at least 1 ms, a whole number of them in every
+    /// segment, and not with LL-HLS parts (`part`).
+    static func decodeChunkDuration(_ object: JSONObjectReader, content: Content, part: Double?) throws -> Double? {
+        guard let x = object.optional("chunkDurationSeconds") else { return nil }
+        let chunk = try x.double(in: 0...ScenarioBounds.segmentSeconds.upperBound)
+        if chunk < 0.001 { throw x.error("a chunk duration of \(JSONPath.format(chunk)) s is below one millisecond") }
+        if part != nil {
+            throw x.error("chunkDurationSeconds (LL-DASH chunked transfer) cannot go with partTargetSeconds (LL-HLS parts)")
+        }
+        for (index, duration) in content.segmentDurations.enumerated() {
+            let count = (duration / chunk).rounded()
+            if count < 1 || abs(count * chunk - duration) > SimulationTime.tolerance {
+                throw x.error(
+                    "a chunk duration of \(JSONPath.format(chunk)) s does not divide segment \(index)"
+                        + " (\(JSONPath.format(duration)) s) into whole chunks")
+            }
+        }
+        return chunk
     }
 
     /// `refresh` (a name of ``refreshNames``) and `reloadIntervalSeconds` (for `reload`; default one unit).
@@ -106,7 +128,7 @@ enum LiveDecoder {
         }
         let object = try reader.object()
         var settings = LivePlaybackSettings()
-        let unitName = stream.partTargetSeconds == nil ? "one segment" : "one chunk"
+        let unitName = stream.unitSeconds == stream.targetDurationSeconds ? "one segment" : "one chunk"
         let unit = stream.unitSeconds
         let offsetReader = object.optional("configuredTimeOffsetFromLive")
         if let offsetReader {

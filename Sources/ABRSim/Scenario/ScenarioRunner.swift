@@ -70,7 +70,9 @@ public struct ScenarioRunner {
             players.append(
                 RunReport.PlayerReport(
                     id: configuration.id, policy: configuration.policyLabel, segments: result.segments[index],
-                    timeline: result.timeline[index], summary: summary, stalls: result.totals[index].stalls))
+                    timeline: result.timeline[index], summary: summary, stalls: result.totals[index].stalls,
+                    isChunked: configuration.content.live?.chunkDurationSeconds != nil,
+                    chunks: result.totals[index].chunks))
         }
         let fairness = FairnessSummary(
             throughputs: throughputs, bitrates: players.map(\.summary.averageBitrateKbps),

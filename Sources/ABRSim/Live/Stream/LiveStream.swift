@@ -63,14 +63,19 @@ public struct LiveStream: Sendable, Equatable {
     public var partHoldBackSeconds: Double?
     /// How players learn of new units.
     public var refresh: PlaylistRefresh
+    /// LL-DASH chunked transfer: the CMAF chunk duration of each whole segment, seconds (`nil`: none). A request for
+    /// a segment may go once its first chunk is encoded (dash.js's `availabilityTimeOffset`), and its bytes arrive
+    /// as each chunk is encoded and the link delivers it (``ChunkedTransfer``). Exclusive with parts.
+    public var chunkDurationSeconds: Double?
 
     /// A presentation; hold-backs default to 3 target durations and 3 part targets, the refresh to an HLS reload
     /// every target duration (part target with parts).
     public init(
         availabilityStartSeconds: Double, kind: Kind = .live, dvrWindowSeconds: Double? = nil,
         targetDurationSeconds: Double, partTargetSeconds: Double? = nil, holdBackSeconds: Double? = nil,
-        partHoldBackSeconds: Double? = nil, refresh: PlaylistRefresh? = nil
+        partHoldBackSeconds: Double? = nil, refresh: PlaylistRefresh? = nil, chunkDurationSeconds: Double? = nil
     ) {
+        self.chunkDurationSeconds = chunkDurationSeconds
         self.availabilityStartSeconds = availabilityStartSeconds
         self.kind = kind
         self.dvrWindowSeconds = dvrWindowSeconds
@@ -84,8 +89,9 @@ public struct LiveStream: Sendable, Equatable {
     /// The hold-back a player uses: `PART-HOLD-BACK` with parts, else `HOLD-BACK`.
     public var effectiveHoldBackSeconds: Double { partHoldBackSeconds ?? holdBackSeconds }
 
-    /// The shortest unit the player downloads: the part target with parts, else the target duration.
-    public var unitSeconds: Double { partTargetSeconds ?? targetDurationSeconds }
+    /// The shortest unit the player receives: the part target with parts, the chunk duration with chunked transfer,
+    /// else the target duration.
+    public var unitSeconds: Double { partTargetSeconds ?? chunkDurationSeconds ?? targetDurationSeconds }
 
     /// The live edge at simulated time `now`: the media time being encoded, capped at `duration` (the content's).
     public func liveEdge(at now: Double, duration: Double) -> Double {
@@ -95,6 +101,29 @@ public struct LiveStream: Sendable, Equatable {
     /// When unit `index` of `content` is available (its whole media interval has been encoded).
     public func availability(of index: Int, in content: Content) -> Double {
         availabilityStartSeconds + content.segmentStarts[index + 1]
+    }
+
+    /// The number of CMAF chunks of segment `index` of `content` (1 without chunked transfer).
+    public func chunkCount(of index: Int, in content: Content) -> Int {
+        guard let chunk = chunkDurationSeconds else { return 1 }
+        return max(1, Int((content.segmentDurations[index] / chunk).rounded()))
+    }
+
+    /// When a request for unit `index` may first be answered: its first chunk's encode time with chunked transfer
+    /// (dash.js's `availabilityTimeOffset` = segment duration − chunk duration), else its availability.
+    public func firstAvailability(of index: Int, in content: Content) -> Double {
+        guard chunkDurationSeconds != nil else { return availability(of: index, in: content) }
+        let start = content.segmentStarts[index]
+        let count = chunkCount(of: index, in: content)
+        return availabilityStartSeconds + start + content.segmentDurations[index] / Double(count)
+    }
+
+    /// The CMAF chunks of segment `index` of `content` at `bits`: equal chunks, each available once its media is
+    /// encoded (``CMAFChunk/evenlySplit(segmentBits:segmentStart:segmentDuration:count:)``).
+    public func chunks(of index: Int, in content: Content, bits: Double) -> [CMAFChunk] {
+        CMAFChunk.evenlySplit(
+            segmentBits: bits, segmentStart: availabilityStartSeconds + content.segmentStarts[index],
+            segmentDuration: content.segmentDurations[index], count: chunkCount(of: index, in: content))
     }
 
     /// The end of the media available at `now`: the end of the last available unit (0 before the first).
@@ -116,7 +145,7 @@ public struct LiveStream: Sendable, Equatable {
     public func requestTime(
         of index: Int, in content: Content, refresh: PlaylistRefresh, origin: Double, rttSeconds: Double
     ) -> Double {
-        let available = availability(of: index, in: content)
+        let available = firstAvailability(of: index, in: content)
         switch refresh {
         case .template, .blockingReload:
             return available

@@ -18,6 +18,17 @@ struct InFlightRequest {
     /// What the download model was asked, and its plan (`nil` for the fluid model).
     var modelRequest: DownloadRequest?
     var plan: DownloadPlan?
+    /// LL-DASH chunked transfer: the segment's CMAF chunks (empty for an ordinary request), how many have arrived,
+    /// their timings, and when the chunk in flight started flowing.
+    var chunks: [CMAFChunk] = []
+    var chunkTimings: [ChunkTiming] = []
+    var chunkFirstByte = 0.0
+    /// Whether a chunk is flowing on the link now (not waiting for its encode time, nor before the first byte).
+    var isChunkFlowing = false
+    /// Whether the request is a chunked transfer.
+    var isChunked: Bool { !chunks.isEmpty }
+    /// Bits of the chunks that have arrived in full.
+    var arrivedChunkBits: Double { chunkTimings.reduce(0) { $0 + $1.bits } }
 }
 
 /// The downloader of one player: the request in flight and its timers (first byte, cache read, progress report,
@@ -37,6 +48,8 @@ struct Downloader {
     var progressTimer: TimerHandle?
     var timeoutTimer: TimerHandle?
     var retryTimer: TimerHandle?
+    /// The chunked request's wait for its next chunk's encode time.
+    var chunkTimer: TimerHandle?
 
     // Request timeout (Player+RequestTimeout.swift).
     /// Start of the request in flight's current stretch without data, as known at ``timeoutReviewedAt``.
@@ -73,5 +86,6 @@ struct Downloader {
         kernel.cancel(&cacheReadTimer)
         kernel.cancel(&progressTimer)
         kernel.cancel(&retryTimer)
+        kernel.cancel(&chunkTimer)
     }
 }

@@ -9,6 +9,7 @@ extension Player {
         var sent = InFlightRequest(
             segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer,
             attempt: attempt)
+        sent.chunks = chunksToRequest(segment: segment, bits: bits)
         lastVariant = variant
         download.cancelRequestTimers(on: kernel)
         resetRequestTimeout(at: now)
@@ -24,6 +25,11 @@ extension Player {
         if rtt > 0 {
             download.request = sent
             download.firstByteTimer = kernel.schedule(at: now + rtt, .player(index, .firstByte))
+        } else if sent.isChunked {
+            sent.firstByteTime = now
+            download.request = sent
+            startNextChunk(at: now)
+            scheduleProgressCheck(at: now)
         } else {
             sent.firstByteTime = now
             download.request = startDownload(sent, at: now)
@@ -40,17 +46,16 @@ extension Player {
     func checkProgress(at now: Double) {
         guard let current = download.request, let firstByte = current.firstByteTime else { return }
         link.advance(to: now)
-        let remaining = link.remainingBits(owner: index) ?? 0
         let progress = DownloadProgress(
             segment: current.segment, variant: current.variant, totalBits: current.bits,
-            receivedBits: current.bits - remaining, requestTime: current.requestTime, firstByteTime: firstByte,
+            receivedBits: receivedBits(current), requestTime: current.requestTime, firstByteTime: firstByte,
             time: now)
         let buffer = playhead.bufferLevel(at: now)
         switch policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer)) {
         case .keepGoing:
             scheduleProgressCheck(at: now)
         case .abandon(let chosen):
-            let received = link.cancelFlow(owner: index, at: now)
+            let received = cancelTransfer(current, at: now)
             let row = record(
                 current, bits: received, firstByte: firstByte, at: now, bufferAfter: buffer, stallSeconds: 0,
                 abandoned: true)
@@ -64,11 +69,19 @@ extension Player {
 
     /// The link finished this player's transfer at `now`.
     func downloadFinished(at now: Double) {
-        guard let finished = download.request else { return }
+        guard var finished = download.request else { return }
+        if finished.isChunked {
+            guard let complete = chunkArrived(at: now) else { return }
+            finished = complete
+            totals.chunks.append(contentsOf: finished.chunkTimings)
+        }
         download.request = nil
         let firstByte = finished.firstByteTime ?? now
-        let sample = ThroughputSample(
-            bits: finished.bits, requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now)
+        let sample =
+            finished.isChunked
+            ? ChunkedTransfer.sample(requestTime: finished.requestTime, timings: finished.chunkTimings)
+            : ThroughputSample(
+                bits: finished.bits, requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now)
         if finished.fromCache {
             totals.cacheHits += 1
         } else {

@@ -150,7 +150,7 @@ extension Player {
     /// Abandons `current` (its partial bytes counted as transferred and wasted), then schedules its retry after
     /// the back-off delay, or fails the player when the retries are used up.
     func timeOut(_ current: InFlightRequest, at now: Double) {
-        let received = current.fromCache ? 0 : link.cancelFlow(owner: index, at: now)
+        let received = cancelTransfer(current, at: now)
         totals.timedOutRequests += 1
         let buffer = playhead.bufferLevel(at: now)
         let row = record(

@@ -38,7 +38,9 @@ extension Player {
     /// transfer in flight continues there with the bits it still needs.
     func moveToLink(_ target: Int, at now: Double) {
         guard target != linkIndex else { return }
-        if let current = download.request, current.firstByteTime != nil, !current.fromCache {
+        if let current = download.request, current.firstByteTime != nil, !current.fromCache,
+            !current.isChunked || current.isChunkFlowing
+        {
             link.advance(to: now)
             let remaining = link.remainingBits(owner: index) ?? 0
             let lastData = link.lastDataTime(owner: index)
@@ -83,7 +85,7 @@ extension Player {
         }
         if let current = download.request {
             // The request gets a row (`cancelled`): its partial bytes were transferred.
-            let received = current.fromCache ? 0 : link.cancelFlow(owner: index, at: now)
+            let received = cancelTransfer(current, at: now)
             let row = record(
                 current, bits: received, firstByte: current.firstByteTime ?? now, at: now,
                 bufferAfter: playhead.bufferLevel(at: now), stallSeconds: 0, abandoned: true,

@@ -1,0 +1,73 @@
+/// The live player's LL-DASH chunked transfer: a segment's CMAF chunks flow on the shared link one after another as
+/// ordinary transfers do, each once it is encoded and the previous one has arrived (``ChunkedTransfer``'s model:
+/// firstₖ = max(aₖ, lastₖ₋₁)). A chunk not yet encoded waits on one kernel timer at its encode time. The request's
+/// ``ThroughputSample`` carries the chunk timings, which also go into the player's records (`chunks.csv`).
+extension Player {
+    /// The CMAF chunks of `segment` at `bits` when the content is chunked (empty otherwise).
+    func chunksToRequest(segment: Int, bits: Double) -> [CMAFChunk] {
+        guard let stream = live?.stream, stream.chunkDurationSeconds != nil else { return [] }
+        return stream.chunks(of: segment, in: content, bits: bits)
+    }
+
+    /// Starts the next chunk of the chunked request in flight at `now`, or waits for its encode time.
+    func startNextChunk(at now: Double) {
+        guard var current = download.request, current.isChunked else { return }
+        let chunk = current.chunks[current.chunkTimings.count]
+        if chunk.availableTime > now + SimulationTime.tolerance {
+            current.isChunkFlowing = false
+            download.request = current
+            kernel.cancel(&download.chunkTimer)
+            download.chunkTimer = kernel.schedule(at: chunk.availableTime, .player(index, .chunkAvailable))
+            return
+        }
+        link.startFlow(
+            owner: index, bits: chunk.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
+        if current.chunkTimings.isEmpty {
+            current.firstByteTime = now
+            current.fairShare = link.fairShare(owner: index)
+            current.bitsAtFirstByte = link.lastCumulativeBits
+            current.firstByteLink = linkIndex
+        }
+        current.chunkFirstByte = now
+        current.isChunkFlowing = true
+        download.request = current
+    }
+
+    /// The chunk in flight of the chunked request arrived in full at `now`: records its timing and starts the next
+    /// one. Returns the request when that was its last chunk (it is then complete), `nil` while chunks remain.
+    func chunkArrived(at now: Double) -> InFlightRequest? {
+        guard var current = download.request else { return nil }
+        let index = current.chunkTimings.count
+        let chunk = current.chunks[index]
+        current.chunkTimings.append(
+            ChunkTiming(
+                segment: current.segment, chunk: index, bits: chunk.bits, availableTime: chunk.availableTime,
+                firstByteTime: current.chunkFirstByte, lastByteTime: now))
+        current.isChunkFlowing = false
+        download.request = current
+        guard current.chunkTimings.count == current.chunks.count else {
+            startNextChunk(at: now)
+            return nil
+        }
+        return current
+    }
+
+    /// Bits `current` has received at `now` (the link brought to `now`): its arrived chunks and the flowing one's part.
+    func receivedBits(_ current: InFlightRequest) -> Double {
+        guard current.isChunked else { return current.bits - (link.remainingBits(owner: index) ?? 0) }
+        let flowing =
+            current.isChunkFlowing
+            ? current.chunks[current.chunkTimings.count].bits - (link.remainingBits(owner: index) ?? 0) : 0
+        return current.arrivedChunkBits + flowing
+    }
+
+    /// Stops `current`'s transfer at `now` (abandoned, timed out or cancelled) and returns the bits it received;
+    /// the timings of its arrived chunks go into the records.
+    func cancelTransfer(_ current: InFlightRequest, at now: Double) -> Double {
+        guard !current.fromCache else { return 0 }
+        let flowing = link.cancelFlow(owner: index, at: now)
+        guard current.isChunked else { return flowing }
+        totals.chunks.append(contentsOf: current.chunkTimings)
+        return current.arrivedChunkBits + (current.isChunkFlowing ? flowing : 0)
+    }
+}
