@@ -95,7 +95,12 @@ extension Player {
         }
         // The playhead keeps moving until the buffer runs dry; bring it to now before adding media.
         freezePlayhead(at: now)
-        playhead.bufferedEnd = content.segmentStarts[finished.segment + 1]
+        let segmentEnd = content.segmentStarts[finished.segment + 1]
+        // A chunked request's earlier chunks extended the buffer already (Player+ChunkedTransfer.swift).
+        let addedSeconds =
+            finished.isChunked
+            ? max(0, segmentEnd - playhead.bufferedEnd) : content.segmentDurations[finished.segment]
+        playhead.bufferedEnd = finished.isChunked ? max(playhead.bufferedEnd, segmentEnd) : segmentEnd
         let stallTotal = stallSeconds(at: now)
         keep(
             record(
@@ -115,7 +120,7 @@ extension Player {
         } else if playback.state == .loading && !playback.isPlayRequested && playhead.hasMedia(at: now) {
             playback.state = .readyToPlay
         }
-        liveArrived(at: now, addedSeconds: content.segmentDurations[finished.segment])
+        liveArrived(at: now, addedSeconds: addedSeconds)
         recordRow(at: now)
     }
 

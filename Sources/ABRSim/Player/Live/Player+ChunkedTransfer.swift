@@ -1,6 +1,7 @@
 /// The live player's LL-DASH chunked transfer: a segment's CMAF chunks flow on the shared link one after another as
 /// ordinary transfers do, each once it is encoded and the previous one has arrived (``ChunkedTransfer``'s model:
-/// firstₖ = max(aₖ, lastₖ₋₁)). A chunk not yet encoded waits on one kernel timer at its encode time. The request's
+/// firstₖ = max(aₖ, lastₖ₋₁)). A chunk not yet encoded waits on one kernel timer at its encode time; each arrived
+/// chunk extends the forward buffer. The request's
 /// ``ThroughputSample`` carries the chunk timings, which also go into the player's records (`chunks.csv`).
 extension Player {
     /// The CMAF chunks of `segment` at `bits` when the content is chunked (empty otherwise).
@@ -47,9 +48,31 @@ extension Player {
         download.request = current
         guard current.chunkTimings.count == current.chunks.count else {
             startNextChunk(at: now)
+            chunkBuffered(current, at: now)
             return nil
         }
         return current
+    }
+
+    /// An arrived chunk of `current` (not its last) extends the forward buffer to the end of its media, as a
+    /// low-latency player appends each chunk to its source buffer when it arrives.
+    func chunkBuffered(_ current: InFlightRequest, at now: Double) {
+        let segment = current.segment
+        let duration = content.segmentDurations[segment]
+        let count = Double(current.chunks.count)
+        let end = content.segmentStarts[segment] + duration * Double(current.chunkTimings.count) / count
+        guard end > playhead.bufferedEnd else { return }
+        freezePlayhead(at: now)
+        playhead.bufferedEnd = end
+        if playback.waitKind != .none {
+            startIfReady(at: now)
+        } else if playhead.isAdvancing {
+            scheduleRunOut(at: now)
+        } else if playback.state == .loading && !playback.isPlayRequested && playhead.hasMedia(at: now) {
+            playback.state = .readyToPlay
+        }
+        liveArrived(at: now, addedSeconds: duration / count)
+        recordRow(at: now)
     }
 
     /// Bits `current` has received at `now` (the link brought to `now`): its arrived chunks and the flowing one's part.
