@@ -6,7 +6,8 @@ import Testing
 
 /// Bad live inputs (issue 16): an availability start after the content, hold-backs shorter than a part target
 /// (in the scenario and in a live HLS playlist), a target latency below one chunk, live keys on video on demand,
-/// an unknown catch-up controller, a DVR window shorter than the hold-back. Each ends as every bad input does.
+/// an unknown catch-up controller, a DVR window shorter than the hold-back, a CMAF chunk duration that does not
+/// divide the segments, is below one millisecond or comes with LL-HLS parts. Each ends as every bad input does.
 extension BadInputCatalogueTests {
     static let liveCases: [Case] = [
         run(
@@ -28,6 +29,15 @@ extension BadInputCatalogueTests {
         run(
             "live-dvr-window-below-hold-back.json", "$.content.live.dvrWindowSeconds",
             "shorter than the hold-back (6 s)"),
+        run(
+            "live-chunk-duration-not-dividing.json", "$.content.live.chunkDurationSeconds",
+            "a chunk duration of 0.75 s does not divide segment 0 (2 s) into whole chunks"),
+        run(
+            "live-chunk-duration-below-ms.json", "$.content.live.chunkDurationSeconds",
+            "a chunk duration of 0.0005 s is below one millisecond"),
+        run(
+            "live-chunk-duration-with-parts.json", "$.content.live.chunkDurationSeconds",
+            "cannot go with partTargetSeconds (LL-HLS parts)"),
     ]
 
     @Test(
