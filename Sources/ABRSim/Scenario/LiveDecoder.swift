@@ -84,7 +84,8 @@ enum LiveDecoder {
         let chunk = try x.double(in: 0...ScenarioBounds.segmentSeconds.upperBound)
         if chunk < 0.001 { throw x.error("a chunk duration of \(JSONPath.format(chunk)) s is below one millisecond") }
         if part != nil {
-            throw x.error("chunkDurationSeconds (LL-DASH chunked transfer) cannot go with partTargetSeconds (LL-HLS parts)")
+            throw x.error(
+                "chunkDurationSeconds (LL-DASH chunked transfer) cannot go with partTargetSeconds (LL-HLS parts)")
         }
         for (index, duration) in content.segmentDurations.enumerated() {
             let count = (duration / chunk).rounded()

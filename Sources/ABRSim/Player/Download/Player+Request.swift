@@ -46,9 +46,12 @@ extension Player {
     func checkProgress(at now: Double) {
         guard let current = download.request, let firstByte = current.firstByteTime else { return }
         link.advance(to: now)
+        let received =
+            current.isChunked
+            ? chunkedReceivedBits(current) : current.bits - (link.remainingBits(owner: index) ?? 0)
         let progress = DownloadProgress(
             segment: current.segment, variant: current.variant, totalBits: current.bits,
-            receivedBits: receivedBits(current), requestTime: current.requestTime, firstByteTime: firstByte,
+            receivedBits: received, requestTime: current.requestTime, firstByteTime: firstByte,
             time: now)
         let buffer = playhead.bufferLevel(at: now)
         switch policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer)) {

@@ -32,7 +32,8 @@ extension Player {
 
     /// Bits the request in flight has received (as of the link's last update).
     func receivedBits(of current: InFlightRequest) -> Double {
-        current.bits - (link.remainingBits(owner: index) ?? current.bits)
+        if current.isChunked { return chunkedReceivedBits(current) }
+        return current.bits - (link.remainingBits(owner: index) ?? current.bits)
     }
 
     /// After a change of the link's flows at `moment`, with the request having `received` bits and a share

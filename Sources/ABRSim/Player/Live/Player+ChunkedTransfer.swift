@@ -75,9 +75,9 @@ extension Player {
         recordRow(at: now)
     }
 
-    /// Bits `current` has received at `now` (the link brought to `now`): its arrived chunks and the flowing one's part.
-    func receivedBits(_ current: InFlightRequest) -> Double {
-        guard current.isChunked else { return current.bits - (link.remainingBits(owner: index) ?? 0) }
+    /// Bits the chunked request `current` has received (as of the link's last update): its arrived chunks and the
+    /// flowing one's part.
+    func chunkedReceivedBits(_ current: InFlightRequest) -> Double {
         let flowing =
             current.isChunkFlowing
             ? current.chunks[current.chunkTimings.count].bits - (link.remainingBits(owner: index) ?? 0) : 0

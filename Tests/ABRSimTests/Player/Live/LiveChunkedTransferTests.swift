@@ -98,7 +98,8 @@ struct LiveChunkedTransferTests {
     @Test("with chunks appended as they arrive no row buffers past the live edge")
     func theBufferNeverPassesTheLiveEdge() throws {
         for chunk in [0.5, 1, 2] {
-            let result = try run(ladderKbps: [1000, 1300, 2000], chunk: chunk, policy: "throughput(estimator=dashjs-ll)")
+            let result = try run(
+                ladderKbps: [1000, 1300, 2000], chunk: chunk, policy: "throughput(estimator=dashjs-ll)")
             for row in result.timeline[0] {
                 #expect(row.playheadSeconds + row.bufferSeconds <= row.time - Self.start + 1e-9, "\(chunk)")
             }
