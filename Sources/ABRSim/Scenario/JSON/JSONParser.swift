@@ -261,7 +261,7 @@ private struct Parser {
     /// into `values`, leaving `index` after it; `false` otherwise, with `index` anywhere (the caller rewinds).
     /// Never throws: anything unusual is left to the full parser.
     mutating func scanRecord(keys: [[UInt8]], into values: UnsafeMutableBufferPointer<Double>) -> Bool {
-        guard bytes[index] == UInt8(ascii: "{") else { return false }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return false }
         index += 1
         var seen: UInt64 = 0
         while true {
