@@ -32,6 +32,13 @@ func peakResidentKilobytes() -> Int {
     return usage.ru_maxrss
 }
 
+/// The CPU time this process has used so far, seconds (`CLOCK_PROCESS_CPUTIME_ID`, every thread).
+func processCPUSeconds() -> Double {
+    var time = timespec()
+    guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return 0 }
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
 /// The path of this executable (`/proc/self/exe` resolved here, since a shell started by `popen` has its own).
 func executablePath() throws -> String {
     var buffer = [CChar](repeating: 0, count: 4096)

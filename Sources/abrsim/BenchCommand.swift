@@ -1,8 +1,8 @@
 import ABRSim
 
 /// `abrsim bench`: times long runs in this (release) build and prints, per policy, simulated segments per second,
-/// nanoseconds per event and peak memory; then the standard workload's wall time on 1 and on all cores; for
-/// `BENCHMARKS.md`.
+/// nanoseconds per event and peak memory; then 1, 16, 64, 256 and 1,000 players sharing the link (CPU time per
+/// event); then the standard workload's wall time on 1 and on all cores; for `BENCHMARKS.md`.
 ///
 /// Per-policy workload: one player, an hour of 4 s segments (900) on Pensieve's six-rung ladder, over a one-hour
 /// network made of the shipped mahimahi traces (600 s T-Mobile LTE, 600 s Verizon LTE, 1200 s T-Mobile UMTS,
@@ -24,7 +24,9 @@ enum BenchCommand {
             .option("seconds", valueName: "S", help: "minimum wall time per measurement", defaultValue: "2"),
             .option(
                 "players", valueName: "LIST",
-                help: "also time N players sharing the link, for each N in the comma-separated list (e.g. 1,4,16,64)"),
+                help: "time N players sharing the link, for each N in the comma-separated list ('none' to skip)",
+                defaultValue: "1,16,64,256,1000"),
+            .flag("players-timeline", help: "time the players sharing the link with the timeline on as well"),
             .option(
                 "workload-traces", valueName: "DIR", help: "the standard workload's traces ('none' to skip it)",
                 defaultValue: "scenarios/data/traces/pensieve/test"),
@@ -78,29 +80,11 @@ enum BenchCommand {
                 text += fixed(peakKB / 1024, 1).leftPadding(toLength: 9) + "\n"
             }
         }
-        if let list = parsed.value("players") {
-            text += "\nplayers sharing the link (throughput policy, timeline off)\n"
-            text += "players   segments/s   events/s   ns/event   µs/segment/player\n"
-            for item in try ListArgument.items(list, location: "--players") {
-                guard let count = Int(item), count >= 1, count <= 4096 else {
-                    throw InputError(location: "--players", "expected whole numbers in 1…4096, got '\(item)'")
-                }
-                let m = try measure(curve: network.curve, minimumSeconds: minimumSeconds, recordsTimeline: false) {
-                    (0..<count).map { index in
-                        var settings = PlayerSettings()
-                        settings.preferredForwardBufferDuration = 60
-                        return PlayerConfiguration(
-                            id: "p\(index)", content: content,
-                            policy: ThroughputPolicy(estimator: DualEWMAEstimator.dashjs), policyLabel: "throughput",
-                            settings: settings)
-                    }
-                }
-                text += String(count).leftPadding(toLength: 7)
-                text += fixed(m.segmentsPerSecond, 0).leftPadding(toLength: 13)
-                text += fixed(m.eventsPerSecond, 0).leftPadding(toLength: 11)
-                text += fixed(m.nanosecondsPerEvent, 1).leftPadding(toLength: 11)
-                text += fixed(1e6 / m.segmentsPerSecond, 3).leftPadding(toLength: 20) + "\n"
-            }
+        let playerList = parsed.value("players") ?? "1,16,64,256,1000"
+        if playerList != "none" {
+            text += try sharedLinkRows(
+                playerList, timelineModes: parsed.flag("players-timeline") ? [false, true] : [false],
+                curve: network.curve, content: content, minimumSeconds: minimumSeconds)
         }
         let workloadTraces = parsed.value("workload-traces") ?? "scenarios/data/traces/pensieve/test"
         if workloadTraces != "none" {
@@ -110,6 +94,41 @@ enum BenchCommand {
         }
         writeStandardOutput(text)
         return 0
+    }
+
+    /// N players of the throughput policy sharing the link, for each N in `list`: per CPU second of this process,
+    /// segments and kernel events, and CPU nanoseconds per event (the measure of issue 21's many-players target).
+    static func sharedLinkRows(
+        _ list: String, timelineModes: [Bool], curve: CapacityCurve, content: Content, minimumSeconds: Double
+    ) throws -> String {
+        var text = "\nplayers sharing the link (throughput policy; CPU time of this process)\n"
+        text += "players  timeline  segments/s   events/s   ns/event   µs/segment   events/run\n"
+        for item in try ListArgument.items(list, location: "--players") {
+            guard let count = Int(item), count >= 1, count <= 4096 else {
+                throw InputError(location: "--players", "expected whole numbers in 1…4096, got '\(item)'")
+            }
+            for recordsTimeline in timelineModes {
+                let m = try measure(curve: curve, minimumSeconds: minimumSeconds, recordsTimeline: recordsTimeline) {
+                    (0..<count).map { index in
+                        var settings = PlayerSettings()
+                        settings.preferredForwardBufferDuration = 60
+                        return PlayerConfiguration(
+                            id: "p\(index)", content: content,
+                            policy: ThroughputPolicy(estimator: DualEWMAEstimator.dashjs), policyLabel: "throughput",
+                            settings: settings)
+                    }
+                }
+                let segmentsPerSecond = Double(m.segments) / m.cpuSeconds
+                text +=
+                    String(count).leftPadding(toLength: 7) + (recordsTimeline ? "on" : "off").leftPadding(toLength: 10)
+                text += fixed(segmentsPerSecond, 0).leftPadding(toLength: 12)
+                text += fixed(Double(m.events) / m.cpuSeconds, 0).leftPadding(toLength: 11)
+                text += fixed(m.cpuSeconds / Double(m.events) * 1e9, 1).leftPadding(toLength: 11)
+                text += fixed(1e6 / segmentsPerSecond, 3).leftPadding(toLength: 13)
+                text += String(m.events / m.runs).leftPadding(toLength: 13) + "\n"
+            }
+        }
+        return text
     }
 
     /// The `--child` side: measures each policy of `list` with the timeline off and on, and prints one
@@ -177,6 +196,8 @@ enum BenchCommand {
         var segments = 0
         var events = 0
         var seconds = 0.0
+        /// CPU time of this process over the runs (seconds).
+        var cpuSeconds = 0.0
         var segmentsPerSecond: Double { Double(segments) / seconds }
         var eventsPerSecond: Double { Double(events) / seconds }
         var nanosecondsPerEvent: Double { seconds / Double(events) * 1e9 }
@@ -190,6 +211,7 @@ enum BenchCommand {
     ) throws -> Measurement {
         var result = Measurement()
         let start = ContinuousClock.now
+        let cpuStart = processCPUSeconds()
         repeat {
             let simulation = Simulation(curve: curve, players: try makePlayers(), recordsTimeline: recordsTimeline)
             let run = simulation.run()
@@ -197,6 +219,7 @@ enum BenchCommand {
             result.events += simulation.eventCount
             result.runs += 1
             result.seconds = secondsElapsed(since: start)
+            result.cpuSeconds = processCPUSeconds() - cpuStart
         } while result.seconds < minimumSeconds
         return result
     }

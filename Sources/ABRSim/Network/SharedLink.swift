@@ -257,11 +257,16 @@ public final class SharedLink {
     /// The fraction of the link's capacity `owner` receives at the last update (0 when it has no flow).
     public func share(owner: Int) -> Double {
         guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return 0 }
-        if !isCapped { return fractions[index] }
+        return share(at: index)
+    }
+
+    /// The fraction of the link's capacity the flow at `position` of ``flows`` receives at the last update.
+    func share(at position: Int) -> Double {
+        if !isCapped { return fractions[position] }
         let capacity = curve.rate(at: lastUpdate)
         guard capacity > 0 else { return 0 }
         fillRates(at: lastUpdate)
-        return scratchRates[index] / capacity
+        return scratchRates[position] / capacity
     }
 
     /// When the next flow will finish if nothing changes (`.infinity` if none will). In the capped regime the

@@ -33,6 +33,8 @@ public final class Player {
     let roster: LivePlayerCount?
     /// The run's request-timeout reviews of each link's flows.
     let timeoutReviews: RequestTimeoutReviews?
+    /// The run's players whose latest timeline row shows a positive link share (told at every row).
+    let rowsWithShare: PlayersWithRecordedShare?
     let history = ThroughputHistory()
     let bufferTarget: Double
     /// What this player's flows ask of the shared link.
@@ -99,12 +101,13 @@ public final class Player {
     var lastRow: TimelineRecord?
 
     /// A player of `configuration` scheduling on `kernel` and downloading over `links` (the shared link first);
-    /// `roster` is told when it ends, `timeoutReviews` reviews its request timeouts; `recordsTimeline` false skips
-    /// timeline rows.
+    /// `roster` is told when it ends, `timeoutReviews` reviews its request timeouts, `rowsWithShare` is told the
+    /// share of each timeline row; `recordsTimeline` false skips timeline rows.
     init(
         index: Int, configuration: PlayerConfiguration, kernel: Kernel<SimulationEvent>, links: [SharedLink],
         roster: LivePlayerCount? = nil, timeoutReviews: RequestTimeoutReviews? = nil,
-        priorityWeights: PriorityWeights, recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
+        rowsWithShare: PlayersWithRecordedShare? = nil, priorityWeights: PriorityWeights, recordsTimeline: Bool = true,
+        keepsSegmentRecords: Bool = true
     ) {
         self.index = index
         self.configuration = configuration
@@ -117,6 +120,7 @@ public final class Player {
         self.links = links
         self.roster = roster
         self.timeoutReviews = timeoutReviews
+        self.rowsWithShare = rowsWithShare
         link = links[0]
         self.recordsTimeline = recordsTimeline
         bufferTarget = configuration.settings.forwardBufferTarget

@@ -22,6 +22,12 @@ public final class Simulation {
     let roster: LivePlayerCount
     /// The request-timeout reviews of the links' flows.
     let timeoutReviews: RequestTimeoutReviews
+    /// The players whose latest timeline row shows a positive share, for ``recordShareChanges(on:)``.
+    let rowsWithShare: PlayersWithRecordedShare
+    /// Per player, the last pass of ``recordShareChanges(on:)`` that reviewed it through its flow, and the number
+    /// of passes so far.
+    var shareReviewedIn: [Int]
+    var shareReviewCount = 0
     /// The players of live content, whose latency is observed after every event.
     let livePlayers: [Player]
 
@@ -46,12 +52,16 @@ public final class Simulation {
         completionTimers = Array(repeating: nil, count: links.count)
         roster = LivePlayerCount(count: configurations.count, kernel: kernel)
         timeoutReviews = RequestTimeoutReviews(linkCount: links.count)
+        let rowsWithShare = PlayersWithRecordedShare(playerCount: configurations.count)
+        self.rowsWithShare = rowsWithShare
+        shareReviewedIn = Array(repeating: 0, count: configurations.count)
         var players: [Player] = []
         for (index, configuration) in configurations.enumerated() {
             players.append(
                 Player(
                     index: index, configuration: configuration, kernel: kernel, links: links, roster: roster,
-                    timeoutReviews: timeoutReviews, priorityWeights: priorityWeights, recordsTimeline: recordsTimeline,
+                    timeoutReviews: timeoutReviews, rowsWithShare: rowsWithShare, priorityWeights: priorityWeights,
+                    recordsTimeline: recordsTimeline,
                     keepsSegmentRecords: keepsSegmentRecords))
         }
         self.players = players
@@ -188,11 +198,57 @@ extension Simulation {
     /// (replacing its row of this instant): a change to the link's flows changes the other players' shares too,
     /// and under a cap (a rate limit, the loss bound) so does a change of capacity. So the latest rows at any
     /// instant give every player's current share, and they never sum above 1.
+    ///
+    /// Only two kinds of player can differ: those with a flow on the link, and those without one whose last row
+    /// shows a share other than 0 (a player without a flow has share 0). So the work is in the link's flows and
+    /// those players, not in every player of the run.
     func recordShareChanges(on linkIndex: Int) {
         let link = links[linkIndex]
-        for player in players where player.linkIndex == linkIndex {
-            guard let last = player.lastRow, last.linkShare != link.share(owner: player.index) else { continue }
+        shareReviewCount += 1
+        for position in link.flows.indices {
+            let index = link.flows[position].owner
+            shareReviewedIn[index] = shareReviewCount
+            let player = players[index]
+            let share = link.share(at: position)
+            guard player.linkIndex == linkIndex, let last = player.lastRow, last.linkShare != share else { continue }
+            player.recordRow(at: kernel.now, linkShare: share)
+        }
+        for index in rowsWithShare.members where shareReviewedIn[index] != shareReviewCount {
+            let player = players[index]
+            guard player.linkIndex == linkIndex, let last = player.lastRow, last.linkShare != link.share(owner: index)
+            else { continue }
             player.recordRow(at: kernel.now)
+        }
+    }
+}
+
+/// The players of a run whose latest timeline row shows a link share other than 0, kept as rows are recorded so
+/// that finding them costs nothing per player. Insertion and removal are O(1).
+final class PlayersWithRecordedShare {
+    /// The players, in no particular order.
+    private(set) var members: [Int] = []
+    /// Each player's position in `members` (−1: absent).
+    private var positions: [Int]
+
+    /// None of `playerCount` players.
+    init(playerCount: Int) {
+        positions = Array(repeating: -1, count: playerCount)
+    }
+
+    /// `player`'s latest row shows `share`.
+    func note(player: Int, share: Double) {
+        let position = positions[player]
+        if share != 0 {
+            guard position < 0 else { return }
+            positions[player] = members.count
+            members.append(player)
+        } else if position >= 0 {
+            let last = members.removeLast()
+            if last != player {
+                members[position] = last
+                positions[last] = position
+            }
+            positions[player] = -1
         }
     }
 }

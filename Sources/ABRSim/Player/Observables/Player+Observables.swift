@@ -33,13 +33,20 @@ extension Player {
     /// Appends a timeline row if anything observable (other than the buffer level) changed.
     func recordRow(at now: Double) {
         guard recordsTimeline else { return }
+        recordRow(at: now, linkShare: link.share(owner: index))
+    }
+
+    /// ``recordRow(at:)`` with the player's share of its link already known (`linkShare`, as
+    /// ``SharedLink/share(owner:)`` gives it).
+    func recordRow(at now: Double, linkShare: Double) {
+        guard recordsTimeline else { return }
         let buffer = playhead.bufferLevel(at: now)
         let row = TimelineRecord(
             time: now, player: index, state: playback.state, timeControlStatus: playback.timeControlStatus,
             waitingReason: playback.timeControlStatus == .waitingToPlayAtSpecifiedRate ? playback.waitingReason : nil,
             bufferSeconds: buffer, playheadSeconds: playhead.position(at: now),
             bitrateBps: lastVariant.map { content.variants[$0].bitrateBps } ?? 0,
-            linkShare: link.share(owner: index), isPlaybackLikelyToKeepUp: isLikelyToKeepUp(at: now),
+            linkShare: linkShare, isPlaybackLikelyToKeepUp: isLikelyToKeepUp(at: now),
             isPlaybackBufferEmpty: playback.state != .idle && !playback.state.isFinal
                 && buffer <= SimulationTime.tolerance,
             isPlaybackBufferFull: playback.state != .idle && !playback.state.isFinal && isBufferFull(at: now),
@@ -59,6 +66,7 @@ extension Player {
             timeline.append(row)
         }
         lastRow = row
+        rowsWithShare?.note(player: index, share: row.linkShare)
     }
 }
 
