@@ -109,6 +109,9 @@ public final class ExternalPolicy: ABRPolicy {
         json.string("state", context.playbackState.csvName)
         json.number("rate", context.playbackRate)
         json.bool("afterSeek", context.isAfterSeek)
+        // Live players only, so a video-on-demand request line is unchanged.
+        if let latency = context.liveLatencySeconds { json.number("liveLatency", latency) }
+        if let target = context.targetLatencySeconds { json.number("targetLatency", target) }
         let history = context.history
         let first = max(0, history.samples.count - historyLength)
         var samples: [String] = []

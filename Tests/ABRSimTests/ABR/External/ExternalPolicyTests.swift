@@ -25,6 +25,24 @@ struct ExternalPolicyTests {
         #expect(ExternalPolicy.request(for: context, historyLength: 0).hasSuffix("\"history\":[]}"))
     }
 
+    @Test("a live player's request adds its latency and target latency after afterSeek; a VOD request has neither")
+    func aLiveRequestCarriesItsLatency() throws {
+        let content = try Content.constantBitrate(ladderKbps: [300, 750], segmentSeconds: 4, segmentCount: 3)
+        var context = ABRContext(
+            time: 10, segmentIndex: 2, content: content, bufferSeconds: 1.5, bufferTargetSeconds: 30,
+            playbackState: .playing, playbackRate: 1.05, lastVariant: 1, maxVariant: 1, startVariant: 0,
+            history: ThroughputHistory(), isAfterSeek: false)
+        let vod = ExternalPolicy.request(for: context, historyLength: 0)
+        #expect(!vod.contains("Latency"))
+        context.liveLatencySeconds = 3.25
+        context.targetLatencySeconds = 3
+        let live = ExternalPolicy.request(for: context, historyLength: 0)
+        #expect(
+            live.hasSuffix("\"rate\":1.05,\"afterSeek\":false,\"liveLatency\":3.25,\"targetLatency\":3,\"history\":[]}")
+        )
+        #expect(live.replacingOccurrences(of: ",\"liveLatency\":3.25,\"targetLatency\":3", with: "") == vod)
+    }
+
     @Test("a variant or wait reply is accepted; fractional, string, negative, empty or out-of-range ones are refused")
     func repliesAreParsedStrictly() {
         #expect(ExternalPolicy.parseReply("{\"variant\": 2}", maxVariant: 5) == .success(.variant(2)))
