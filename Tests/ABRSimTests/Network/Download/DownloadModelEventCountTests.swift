@@ -19,21 +19,7 @@ struct DownloadModelEventCountTests {
              "players": [{"id": "a", "policy": "bba"}, {"id": "b", "policy": "throughput", "startSeconds": 3}]}
             """
         try json.write(toFile: path, atomically: true, encoding: .utf8)
-        let scenario = try ScenarioLoader().load(path)
-        var configurations: [PlayerConfiguration] = []
-        for (index, player) in scenario.players.enumerated() {
-            let policy = try PolicyRegistry.builtIn.makePolicy(
-                player.policy,
-                environment: PolicyEnvironment(
-                    seed: 1, playerIndex: index, curve: scenario.network.curve, content: player.content,
-                    settings: player.settings, directory: folder), file: path, location: player.policyLocation)
-            configurations.append(
-                PlayerConfiguration(
-                    id: player.id, content: player.content, policy: policy, policyLabel: player.policy.label,
-                    settings: player.settings, estimator: DualEWMAEstimator.hlsjs))
-        }
-        let simulation = Simulation(curve: scenario.network.curve, players: configurations, recordsTimeline: false)
-        let result = simulation.run()
+        let (simulation, result) = try eventCountingRun(path: path, folder: folder)
         let segments = result.segments.map(\.count).reduce(0, +)
         #expect(segments == 120)
         return Double(simulation.eventCount) / Double(segments)

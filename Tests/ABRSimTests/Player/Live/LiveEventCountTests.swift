@@ -28,21 +28,7 @@ struct LiveEventCountTests {
                          {"id": "b", "policy": "throughput", "startSeconds": 3\(playerKey)}]}
             """
         try json.write(toFile: path, atomically: true, encoding: .utf8)
-        let scenario = try ScenarioLoader().load(path)
-        var configurations: [PlayerConfiguration] = []
-        for (index, player) in scenario.players.enumerated() {
-            let policy = try PolicyRegistry.builtIn.makePolicy(
-                player.policy,
-                environment: PolicyEnvironment(
-                    seed: 1, playerIndex: index, curve: scenario.network.curve, content: player.content,
-                    settings: player.settings, directory: folder), file: path, location: player.policyLocation)
-            configurations.append(
-                PlayerConfiguration(
-                    id: player.id, content: player.content, policy: policy, policyLabel: player.policy.label,
-                    settings: player.settings, estimator: DualEWMAEstimator.hlsjs))
-        }
-        let simulation = Simulation(curve: scenario.network.curve, players: configurations, recordsTimeline: false)
-        let result = simulation.run()
+        let (simulation, result) = try eventCountingRun(path: path, folder: folder)
         let units = result.segments.map { $0.filter { !$0.abandoned && !$0.cancelled }.count }.reduce(0, +)
         #expect(units > 0)
         return Double(simulation.eventCount) / Double(units)
