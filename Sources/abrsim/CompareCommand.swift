@@ -133,6 +133,14 @@ enum CompareCommand {
             streaming: RunTables.streamed(RunTables.segmentColumns, 1 << 20) { rows in
                 for report in reports { RunTables.appendSegments(report, to: &rows) }
             })
+        let chunked = reports.contains(where: \.isChunked)
+        if chunked {
+            bundle.add(
+                name: "chunks.csv",
+                streaming: RunTables.streamed(RunTables.placedChunks.names, 1 << 20) { rows in
+                    for report in reports { RunTables.appendPlacedChunks(report, to: &rows) }
+                })
+        }
         let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baseline)
         bundle.add(name: "stats.csv", bytes: statistics.csv())
         try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))
@@ -141,7 +149,8 @@ enum CompareCommand {
         writeStandardOutput(
             table(reports, policies: policies, traceCount: traces.count)
                 + optimumNote
-                + "wrote \(out)/summary.csv, segments.csv, stats.csv\nplots: \(plots)/index.html\n")
+                + "wrote \(out)/summary.csv, segments.csv, stats.csv\(chunked ? ", chunks.csv" : "")\nplots: "
+                + "\(plots)/index.html\n")
         let failed = reports.filter { !failedPlayers($0).isEmpty }
         if let first = failed.first.flatMap({ failedPlayers($0).first }) {
             writeStandardError("compare: first failure: \(first.reason)\n")

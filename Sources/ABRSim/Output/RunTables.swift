@@ -153,6 +153,25 @@ public enum RunTables {
         }
     }
 
+    /// `chunks.csv` of `compare` (runs with chunked content only): ``chunks``'s columns after the place columns every
+    /// per-run table starts with (`scenario`, `player`, `policy`, `trace`), so the rows of many runs stay apart.
+    public static let placedChunks = CSVSchema<Row<ChunkTiming>>(
+        placeColumns() + [
+            .integer("segment") { $0.record.segment },
+            .integer("chunk") { $0.record.chunk },
+            .number("bits") { $0.record.bits },
+            .number("available_s") { $0.record.availableTime },
+            .number("first_byte_s") { $0.record.firstByteTime },
+            .number("last_byte_s") { $0.record.lastByteTime },
+        ])
+
+    /// Appends the chunk rows of `report` to `writer` (made from ``placedChunks``), player by player.
+    public static func appendPlacedChunks(_ report: RunReport, to writer: inout CSVWriter) {
+        for player in report.players {
+            for timing in player.chunks { placedChunks.append(row(report, player, timing), to: &writer) }
+        }
+    }
+
     /// `timeline.csv`: one row per timeline record, all players merged.
     public static let timeline = CSVSchema<TimelineRow>(timelineColumnList)
 
