@@ -23,6 +23,8 @@ struct InFlightRequest {
     var chunks: [CMAFChunk] = []
     var chunkTimings: [ChunkTiming] = []
     var chunkFirstByte = 0.0
+    /// The download model's plan for the chunk in flight (`nil` for the fluid model).
+    var chunkPlan: DownloadPlan?
     /// Whether a chunk is flowing on the link now (not waiting for its encode time, nor before the first byte).
     var isChunkFlowing = false
     /// Whether the request is a chunked transfer.

@@ -12,21 +12,38 @@ extension Player {
         started.fairShare = share
         started.bitsAtFirstByte = link.lastCumulativeBits
         started.firstByteLink = linkIndex
-        guard !download.isFluid else { return started }
-        let model = download.model
-        let available = link.capacity(at: now) * share
-        let rtt = model.roundTripSeconds ?? link.latency(at: current.requestTime) ?? 0
-        guard available > 0, rtt > 0 || !model.needsRoundTrip else { return started }
-        let asked = DownloadRequest(
-            bits: current.bits, availableBps: available, peakBps: link.peakRateBps, roundTripSeconds: rtt,
-            idleSeconds: now - download.connectionBusyUntil, connection: download.connection)
-        let plan = model.plan(asked)
+        guard let (asked, plan) = planFlow(bits: current.bits, requestTime: current.requestTime, at: now) else {
+            return started
+        }
         started.modelRequest = asked
         started.plan = plan
+        return started
+    }
+
+    /// Asks the download model for the plan of a flow of `bits` just started at `now` (for a request sent at
+    /// `requestTime`) and gives the flow its window on the link; `nil` for the fluid model, or where the model has
+    /// no capacity or round trip to work from. A whole request and each CMAF chunk of a chunked one start here.
+    func planFlow(bits: Double, requestTime: Double, at now: Double) -> (DownloadRequest, DownloadPlan)? {
+        guard !download.isFluid else { return nil }
+        let model = download.model
+        let available = link.capacity(at: now) * link.fairShare(owner: index)
+        let rtt = model.roundTripSeconds ?? link.latency(at: requestTime) ?? 0
+        guard available > 0, rtt > 0 || !model.needsRoundTrip else { return nil }
+        let asked = DownloadRequest(
+            bits: bits, availableBps: available, peakBps: link.peakRateBps, roundTripSeconds: rtt,
+            idleSeconds: now - download.connectionBusyUntil, connection: download.connection)
+        let plan = model.plan(asked)
         if let window = plan.window {
             link.setWindow(owner: index, window, start: now, at: now)
         }
-        return started
+        return (asked, plan)
+    }
+
+    /// Records that the connection carried a chunk of `bits` planned as `plan` from `firstByte` to `now`.
+    func connectionCarried(_ plan: DownloadPlan, bits: Double, from firstByte: Double, to now: Double) {
+        download.connection = download.model.connection(
+            after: plan, bits: bits, seconds: now - firstByte, from: download.connection)
+        download.connectionBusyUntil = now
     }
 
     /// Records that the connection carried `finished` up to `now`.

@@ -1,7 +1,8 @@
 /// The live player's LL-DASH chunked transfer: a segment's CMAF chunks flow on the shared link one after another as
 /// ordinary transfers do, each once it is encoded and the previous one has arrived (``ChunkedTransfer``'s model:
-/// firstₖ = max(aₖ, lastₖ₋₁)). A chunk not yet encoded waits on one kernel timer at its encode time; each arrived
-/// chunk extends the forward buffer. The request's
+/// firstₖ = max(aₖ, lastₖ₋₁)), each under the player's download model as a request on the same connection (its
+/// window from the chunk's first byte; the connection carries each chunk to the next). A chunk not yet encoded
+/// waits on one kernel timer at its encode time; each arrived chunk extends the forward buffer. The request's
 /// ``ThroughputSample`` carries the chunk timings, which also go into the player's records (`chunks.csv`).
 extension Player {
     /// The CMAF chunks of `segment` at `bits` when the content is chunked (empty otherwise).
@@ -29,6 +30,7 @@ extension Player {
             current.bitsAtFirstByte = link.lastCumulativeBits
             current.firstByteLink = linkIndex
         }
+        current.chunkPlan = planFlow(bits: chunk.bits, requestTime: current.requestTime, at: now)?.1
         current.chunkFirstByte = now
         current.isChunkFlowing = true
         download.request = current
@@ -45,6 +47,10 @@ extension Player {
                 segment: current.segment, chunk: index, bits: chunk.bits, availableTime: chunk.availableTime,
                 firstByteTime: current.chunkFirstByte, lastByteTime: now))
         current.isChunkFlowing = false
+        if let plan = current.chunkPlan {
+            connectionCarried(plan, bits: chunk.bits, from: current.chunkFirstByte, to: now)
+            current.chunkPlan = nil
+        }
         download.request = current
         guard current.chunkTimings.count == current.chunks.count else {
             startNextChunk(at: now)
