@@ -260,6 +260,9 @@ public final class Player {
             }
             return
         }
+        // Live: a segment that has left the DVR window is no longer listed; the buffer runs out, then the playhead
+        // moves to the window's start (Player+DVRWindow.swift).
+        if hasLeftDVRWindow(nextSegment, at: now) { return }
         if let available = liveRequestWait(at: now) {
             // Live: the next unit is not known yet; ask again the moment it is (the pending wake may be that one).
             if let pending = wakeTimer, kernel.dueTime(of: pending) == available { return }

@@ -44,6 +44,7 @@ extension Player {
         } else {
             beginWait(playhead.hasMedia(at: now) ? .refill : .stall, at: now)
             playback.state = .buffering
+            if leaveRemovedMedia(at: now) { return }
         }
         startIfReady(at: now)
     }
@@ -132,6 +133,7 @@ extension Player {
         beginWait(.stall, at: now)
         liveRebuffered(at: now)
         coordinator?.memberWaits(self, at: now)
+        if leaveRemovedMedia(at: now) { return }
         requestNextIfNeeded(at: now)
     }
 
