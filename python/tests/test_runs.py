@@ -38,6 +38,17 @@ def test_run_from_a_path_equals_the_command_line(tmp_path):
     assert tables.segments.bytes.sum() == tables.summary.bytes.iloc[0]
 
 
+def test_a_chunked_live_run_hands_back_the_command_lines_chunk_rows(tmp_path):
+    scenario = REPOSITORY / "scenarios" / "ci" / "live" / "chunked-latency.json"
+    tables = abrsim.run(scenario)
+    assert set(tables) == {"summary", "segments", "timeline", "access_log", "capacity", "chunks"}
+    subprocess.run([cli(), "run", str(scenario), "--out", str(tmp_path / "out")], check=True, capture_output=True)
+    pd.testing.assert_frame_equal(tables.chunks, read(tmp_path / "out" / "chunks.csv"))
+    # One 1000 kbit/s rung of 2 s segments in 0.5 s chunks: four 0.5 Mbit chunks per segment.
+    assert len(tables.chunks) == 4 * len(tables.segments)
+    assert (tables.chunks.bits == 500_000).all()
+
+
 def test_run_from_a_dict_equals_the_file():
     scenario = json.loads(SCENARIO.read_text())
     from_dict = abrsim.run(scenario, base_dir=SCENARIO.parent)

@@ -18,7 +18,7 @@ public func abrsim_run(
 }
 
 /// `abrsim_compare`: every policy on every trace, as `abrsim compare` does, its `summary.csv`, `segments.csv` and
-/// `stats.csv` (and, for chunked content, `chunks.csv` as `abrsim compare` writes it) handed back framed. `traces` and `policies` hold one item per line (trace files, folders or globs;
+/// `stats.csv` handed back framed. `traces` and `policies` hold one item per line (trace files, folders or globs;
 /// policy specs as on the command line); `profile` is `faithful` or `pensieve` (`NULL`: faithful); `segments` ≤ 0
 /// plays every segment; `baseline` `NULL` means the first policy; `jobs` ≥ 1. `policyNames` (may be `NULL`) and the
 /// three functions add the caller's policies, as `abrsim_run_policies` does.
@@ -63,16 +63,10 @@ public func abrsim_compare(
             RunTables.appendSegments(report, to: &segmentRows)
         }
         let statistics = ComparisonStatistics(ComparisonSamples(reports: reports), baseline: baselineLabel)
-        var tables = [
+        return CAPIResult.frame([
             ("summary.csv", summary.takeBytes()), ("segments.csv", segmentRows.takeBytes()),
             ("stats.csv", statistics.csv()),
-        ]
-        if reports.contains(where: \.isChunked) {
-            var chunkRows = CSVWriter(columns: RunTables.placedChunks.names)
-            for report in reports { RunTables.appendPlacedChunks(report, to: &chunkRows) }
-            tables.append(("chunks.csv", chunkRows.takeBytes()))
-        }
-        return CAPIResult.frame(tables)
+        ])
     }
 }
 
