@@ -264,6 +264,7 @@ public final class Player {
         // moves to the window's start (Player+DVRWindow.swift).
         if hasLeftDVRWindow(nextSegment, at: now) { return }
         if let available = liveRequestWait(at: now) {
+            guard available.isFinite else { return }
             // Live: the next unit is not known yet; ask again the moment it is (the pending wake may be that one).
             if let pending = wakeTimer, kernel.dueTime(of: pending) == available { return }
             kernel.cancel(&wakeTimer)

@@ -70,11 +70,12 @@ enum LiveDecoder {
         }
         let refresh = try decodeRefresh(object, unit: unit) ?? playlist?.refresh
         let chunk = try decodeChunkDuration(object, content: content, part: part)
+        let playlistBytes = try object.optional("playlistBytes")?.double(in: 0...1e9)
         try object.finish()
         return LiveStream(
             availabilityStartSeconds: start, kind: kind, dvrWindowSeconds: window, targetDurationSeconds: target,
             partTargetSeconds: part, holdBackSeconds: holdBack, partHoldBackSeconds: partHoldBack, refresh: refresh,
-            chunkDurationSeconds: chunk)
+            chunkDurationSeconds: chunk, playlistBytes: playlistBytes)
     }
 
     /// `chunkDurationSeconds`: LL-DASH CMAF chunks of each segment; at least 1 ms, a whole number of them in every

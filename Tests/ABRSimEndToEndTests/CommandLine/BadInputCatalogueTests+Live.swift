@@ -7,7 +7,9 @@ import Testing
 /// Bad live inputs (issue 16): an availability start after the content, hold-backs shorter than a part target
 /// (in the scenario and in a live HLS playlist), a target latency below one chunk, live keys on video on demand,
 /// an unknown catch-up controller, a DVR window shorter than the hold-back, a CMAF chunk duration that does not
-/// divide the segments, is below one millisecond or comes with LL-HLS parts. Each ends as every bad input does.
+/// divide the segments, is below one millisecond or comes with LL-HLS parts, a negative playlist size, and a live HLS
+/// playlist (with its live tags) given to `compare --content`, which reads video on demand only. Each ends as every
+/// bad input does.
 extension BadInputCatalogueTests {
     static let liveCases: [Case] = [
         run(
@@ -38,6 +40,12 @@ extension BadInputCatalogueTests {
         run(
             "live-chunk-duration-with-parts.json", "$.content.live.chunkDurationSeconds",
             "cannot go with partTargetSeconds (LL-HLS parts)"),
+        run(
+            "live-playlist-bytes-negative.json", "$.content.live.playlistBytes",
+            "expected a number in 0…1000000000, found -1"),
+        content(
+            "live-hls/master.m3u8", "live-hls/media.m3u8: line 8",
+            "a live playlist is read only as a scenario's content"),
     ]
 
     @Test(

@@ -67,15 +67,21 @@ public struct LiveStream: Sendable, Equatable {
     /// a segment may go once its first chunk is encoded (dash.js's `availabilityTimeOffset`), and its bytes arrive
     /// as each chunk is encoded and the link delivers it (``ChunkedTransfer``). Exclusive with parts.
     public var chunkDurationSeconds: Double?
+    /// The size of a playlist reload's response, bytes (`nil`: a reload takes no time). With it a `reload` sent at r
+    /// is known once its bytes have crossed the link after one round trip, and a `blockingReload` answered at a unit's
+    /// availability once they have crossed it after half a round trip (the player's `playlistArrival`).
+    public var playlistBytes: Double?
 
     /// A presentation; hold-backs default to 3 target durations and 3 part targets, the refresh to an HLS reload
     /// every target duration (part target with parts).
     public init(
         availabilityStartSeconds: Double, kind: Kind = .live, dvrWindowSeconds: Double? = nil,
         targetDurationSeconds: Double, partTargetSeconds: Double? = nil, holdBackSeconds: Double? = nil,
-        partHoldBackSeconds: Double? = nil, refresh: PlaylistRefresh? = nil, chunkDurationSeconds: Double? = nil
+        partHoldBackSeconds: Double? = nil, refresh: PlaylistRefresh? = nil, chunkDurationSeconds: Double? = nil,
+        playlistBytes: Double? = nil
     ) {
         self.chunkDurationSeconds = chunkDurationSeconds
+        self.playlistBytes = playlistBytes
         self.availabilityStartSeconds = availabilityStartSeconds
         self.kind = kind
         self.dvrWindowSeconds = dvrWindowSeconds

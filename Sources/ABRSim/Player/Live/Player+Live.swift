@@ -58,10 +58,32 @@ extension Player {
     /// When the next unit's request may be sent, if that is later than `now` (`nil`: now, or video on demand).
     func liveRequestWait(at now: Double) -> Double? {
         guard let live else { return nil }
-        let time = live.stream.requestTime(
+        let known = live.stream.requestTime(
             of: nextSegment, in: content, refresh: live.refresh, origin: live.playlistOrigin,
             rttSeconds: link.latency(at: now) ?? 0)
+        let time = playlistArrival(of: known, at: now)
         return time > now + SimulationTime.tolerance ? time : nil
+    }
+
+    /// When the playlist that lists a unit arrives, for a unit the refresh makes known at `known`: `known` itself
+    /// unless the stream gives ``LiveStream/playlistBytes``. With them, a `reload` sent at r = `known` (after the
+    /// first load, at the player's start) arrives once its 8 × bytes have crossed the link from r + the round trip;
+    /// a `blockingReload`, answered at the unit's availability a = `known`, once they have crossed it from a + half
+    /// the round trip. The playlist is not a flow: it takes its bits from the link's capacity c(t), not from the
+    /// transfers sharing it. `.infinity` when the link never delivers them.
+    func playlistArrival(of known: Double, at now: Double) -> Double {
+        guard let live, let bytes = live.stream.playlistBytes else { return known }
+        let sent: Double
+        switch live.refresh {
+        case .reload:
+            guard known > live.playlistOrigin + SimulationTime.tolerance else { return known }
+            sent = known + (link.latency(at: known) ?? 0)
+        case .blockingReload:
+            sent = known + (link.latency(at: known) ?? 0) / 2
+        case .template, .preloadHint:
+            return known
+        }
+        return link.curve.timeToDeliver(8 * bytes, after: sent)
     }
 
     // MARK: - Catch-up
