@@ -105,7 +105,10 @@ public final class FeedSession {
                 return
             }
             let player = players[item]
-            guard player.nextSegment < player.content.segmentCount, !player.state.isFinal else { return }
+            // An item not started yet (before the viewer's start) or with nothing left takes no request.
+            guard player.state != .idle, player.nextSegment < player.content.segmentCount, !player.state.isFinal
+            else { return }
+            let limit = player.segmentLimit
             player.segmentLimit = player.nextSegment + 1
             player.preloadVariant = variant
             player.requestNextIfNeeded(at: now)
@@ -113,6 +116,8 @@ public final class FeedSession {
             if player.download.request != nil {
                 preloading = item
                 preloadedSegments[item] += 1
+            } else {
+                player.segmentLimit = limit
             }
             player.recordRow(at: now)
         }

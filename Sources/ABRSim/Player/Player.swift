@@ -255,7 +255,7 @@ public final class Player {
     /// has drained to the target.
     func requestNextIfNeeded(at now: Double) {
         guard download.request == nil, download.pendingRetry == nil, !playback.state.isFinal, playback.state != .idle,
-            nextSegment < content.segmentCount
+            nextSegment < content.segmentCount, nextSegment < segmentLimit
         else { return }
         let buffer = playhead.bufferLevel(at: now)
         if isAboveTarget(buffer) {
