@@ -48,7 +48,8 @@ public enum PreloadPolicies {
             }),
         PreloadPolicyDescriptor(
             name: "no_save",
-            summary: "the MM'22 challenge's no_save baseline: once the playing item is loaded, rounds of bytes of the next",
+            summary:
+                "the MM'22 challenge's no_save baseline: once the playing item is loaded, rounds of bytes of the next",
             parameters: [ChallengeNoSavePreload.roundBytes],
             make: { arguments, _ in
                 ChallengeNoSavePreload(roundBytes: try arguments.value(ChallengeNoSavePreload.roundBytes))

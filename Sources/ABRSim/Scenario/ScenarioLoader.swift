@@ -130,7 +130,9 @@ public struct ScenarioLoader {
             throw root.reader.error("a scenario has either players or a feed, not both")
         }
         let playerReaders = try feed == nil ? root.required("players").array() : []
-        guard feed != nil || !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
+        guard feed != nil || !playerReaders.isEmpty else {
+            throw root.reader.error("players: at least one player is needed")
+        }
         guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
             throw root.reader.error(
                 "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)")

@@ -76,7 +76,9 @@ struct FeedSessionTests {
         #expect(report.players[0].summary.finalState == .ended)
     }
 
-    @Test("the challenge's QoE adds the watched segments' Mbit/s and takes 1.85 per startup second; the score 0.5 per megabit")
+    @Test(
+        "the challenge's QoE adds the watched segments' Mbit/s and takes 1.85 per startup second; the score 0.5 per megabit"
+    )
     func challengeScore() throws {
         let report = try Self.run(items: "[\(Self.item("a", seconds: 20))]", watch: [3.5], preload: "none")
         let feed = try #require(report.feed)
