@@ -47,7 +47,7 @@ public struct FeedView {
 }
 
 /// One item of a ``FeedView``.
-public struct FeedItemState {
+public struct FeedItemState: Sendable {
     /// Its position in the feed (0-based).
     public var position: Int
     /// Its id.

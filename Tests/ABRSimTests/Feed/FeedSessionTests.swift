@@ -87,3 +87,43 @@ struct FeedSessionTests {
         #expect(abs(feed.score - (1.0 - 1.85 - 2.25)) < 1e-12)
     }
 }
+
+/// The feed's tables: the `item` column only in feed runs, `items.csv` and `feed.csv`, and `feed.*` expectations.
+@Suite("Feed runs add an item column, items.csv and feed.csv, and expectations on feed.csv")
+struct FeedTablesTests {
+    @Test("segments.csv and timeline.csv end with the item column in feed runs only")
+    func itemColumn() throws {
+        let report = try FeedSessionTests.run(
+            items: "[\(FeedSessionTests.item("a", seconds: 4)), \(FeedSessionTests.item("b", seconds: 4))]",
+            watch: [4, 4], preload: "chunks(count=1,items=1)")
+        #expect(RunTables.segments(feed: true).names.last == "item")
+        #expect(!RunTables.segments(feed: false).names.contains("item"))
+        #expect(!RunTables.timeline(live: false).names.contains("item"))
+        var writer = RunTables.segments(feed: true).writer()
+        RunTables.appendSegments(report, to: &writer)
+        let table = try CSVTable.parse(writer.takeBytes(), file: "segments.csv")
+        #expect(table.column("item") == ["a", "a", "b", "b"])
+        let items = try CSVTable.parse(FeedTables.items(report, try #require(report.feed)), file: "items.csv")
+        #expect(items.column("startup_s") == ["2", "0"])
+        #expect(items.column("preloaded_segments") == ["0", "1"])
+    }
+
+    @Test("an expectation on feed.startup_mean_s is judged on the feed.csv value")
+    func feedExpectation() throws {
+        let json = """
+            {"network": {"stretches": [{"constantKbps": 1000, "seconds": 1000}]},
+             "feed": {"player": {"id": "viewer", "policy": "fixed(variant=0)",
+                                 "automaticallyWaitsToMinimizeStalling": false},
+                      "items": [\(FeedSessionTests.item("a", seconds: 4)), \(FeedSessionTests.item("b", seconds: 4))],
+                      "recommendationWindow": 1, "swipe": {"model": "fixed", "watchSeconds": [4, 4]},
+                      "preload": "chunks(count=1,items=1)"},
+             "expect": [{"player": "viewer", "metric": "feed.startup_mean_s", "max": 1},
+                        {"player": "viewer", "metric": "feed.wasted_bytes", "max": -1}]}
+            """
+        let scenario = try ScenarioLoader().load(
+            json: Array(json.utf8), label: "feed.json", directory: ".", defaultName: "feed")
+        let results = try ExpectationEvaluator.evaluate(scenario, report: try ScenarioRunner().run(scenario))
+        #expect(results.map(\.measured) == ["1", "0"])
+        #expect(results.map(\.passed) == [true, false])
+    }
+}
