@@ -26,8 +26,9 @@ struct PreloadPolicyTests {
     func chunks() {
         let policy = FixedChunkPreload(count: 2, items: 2)
         let upcoming = [Self.item(1, requested: 2), Self.item(2, requested: 1), Self.item(3)]
-        #expect(policy.decide(Self.view(current: Self.item(0), upcoming: upcoming, swipe: Self.watchAll))
-            == .preload(item: 2, variant: nil))
+        #expect(
+            policy.decide(Self.view(current: Self.item(0), upcoming: upcoming, swipe: Self.watchAll))
+                == .preload(item: 2, variant: nil))
         let done = [Self.item(1, requested: 2), Self.item(2, requested: 2), Self.item(3)]
         #expect(policy.decide(Self.view(current: Self.item(0), upcoming: done, swipe: Self.watchAll)) == .idle)
     }
@@ -37,11 +38,13 @@ struct PreloadPolicyTests {
         let policy = ChallengeNoSavePreload(roundBytes: 800_000)
         let upcoming = [Self.item(1, requested: 2, bytes: 900_000), Self.item(2, requested: 1, bytes: 300_000)]
         #expect(policy.decide(Self.view(current: Self.item(0), upcoming: upcoming, swipe: Self.watchAll)) == .idle)
-        #expect(policy.decide(Self.view(current: Self.loaded, upcoming: upcoming, swipe: Self.watchAll))
-            == .preload(item: 2, variant: nil))
+        #expect(
+            policy.decide(Self.view(current: Self.loaded, upcoming: upcoming, swipe: Self.watchAll))
+                == .preload(item: 2, variant: nil))
         let even = [Self.item(1, requested: 2, bytes: 900_000), Self.item(2, requested: 2, bytes: 850_000)]
-        #expect(policy.decide(Self.view(current: Self.loaded, upcoming: even, swipe: Self.watchAll))
-            == .preload(item: 1, variant: nil))
+        #expect(
+            policy.decide(Self.view(current: Self.loaded, upcoming: even, swipe: Self.watchAll))
+                == .preload(item: 1, variant: nil))
     }
 
     @Test("fixed_preload skips segments the viewer likely never reaches and picks the rung by the item's buffer")
@@ -50,8 +53,9 @@ struct PreloadPolicyTests {
         // Item 1's viewer leaves at 3 s: its segment 2 (from 4 s) is never reached; item 2's watches all.
         let swipe = try FixedWatchTimes(seconds: [10, 3, 10, 10])
         let upcoming = [Self.item(1, requested: 2, buffer: 4), Self.item(2, requested: 1, buffer: 2), Self.item(3)]
-        #expect(policy.decide(Self.view(current: Self.loaded, upcoming: upcoming, swipe: swipe))
-            == .preload(item: 2, variant: 1))
+        #expect(
+            policy.decide(Self.view(current: Self.loaded, upcoming: upcoming, swipe: swipe))
+                == .preload(item: 2, variant: 1))
         #expect(policy.decide(Self.view(current: Self.item(0), upcoming: upcoming, swipe: swipe)) == .idle)
         let full = [Self.item(1, requested: 4), Self.item(2, requested: 4), Self.item(3, requested: 4)]
         #expect(policy.decide(Self.view(current: Self.loaded, upcoming: full, swipe: swipe)) == .sleep(seconds: 0.5))
@@ -64,12 +68,14 @@ struct PreloadPolicyTests {
         let swipe = try ExponentialSwipeModel(lambda: 2, seed: 1)
         let policy = DashletPreload(threshold: 0.5, decay: 0.9, maxChunks: 5)
         let upcoming = [Self.item(1, requested: 2), Self.item(2)]
-        #expect(policy.decide(Self.view(current: Self.item(0), upcoming: upcoming, swipe: swipe))
-            == .preload(item: 2, variant: nil))
+        #expect(
+            policy.decide(Self.view(current: Self.item(0), upcoming: upcoming, swipe: swipe))
+                == .preload(item: 2, variant: nil))
         let deeper = [Self.item(1, requested: 2), Self.item(2, requested: 3)]
         // Item 1: 0.504 ≥ 0.5; item 2 at 6 s: 0.9 × 0.371 = 0.334.
-        #expect(policy.decide(Self.view(current: Self.item(0), upcoming: deeper, swipe: swipe))
-            == .preload(item: 1, variant: nil))
+        #expect(
+            policy.decide(Self.view(current: Self.item(0), upcoming: deeper, swipe: swipe))
+                == .preload(item: 1, variant: nil))
         let high = DashletPreload(threshold: 0.6, decay: 0.9, maxChunks: 5)
         #expect(high.decide(Self.view(current: Self.item(0), upcoming: deeper, swipe: swipe)) == .idle)
     }
@@ -77,7 +83,9 @@ struct PreloadPolicyTests {
     @Test("the swipe models' chances of watching past a point match their definitions")
     func watchProbabilities() throws {
         let exponential = try ExponentialSwipeModel(lambda: 2, seed: 1)
-        #expect(abs(exponential.probabilityWatching(past: 5, item: 0, durationSeconds: 10) - (1 - 0.9 * (1 - exp(-1.0)))) < 1e-15)
+        #expect(
+            abs(exponential.probabilityWatching(past: 5, item: 0, durationSeconds: 10) - (1 - 0.9 * (1 - exp(-1.0))))
+                < 1e-15)
         #expect(exponential.probabilityWatching(past: 10, item: 0, durationSeconds: 10) == 0)
         let curve = try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.6, 0.5])
         let retention = try RetentionCurveSwipeModel(curves: [curve], seed: 1)
@@ -90,9 +98,12 @@ struct PreloadPolicyTests {
 
     @Test("every built-in preload policy is in the registry and refuses unknown parameters naming the place")
     func registry() throws {
-        #expect(PreloadPolicies.all.map(\.name) == ["none", "chunks", "no_save", "fixed_preload", "dashlet", "external"])
+        #expect(
+            PreloadPolicies.all.map(\.name) == ["none", "chunks", "no_save", "fixed_preload", "dashlet", "external"])
         let spec = try PolicySpec.parse("chunks(cont=2)")
-        #expect(throws: InputError.self) { try PreloadPolicies.checked(spec, file: "f.json", location: "$.feed.preload") }
+        #expect(throws: InputError.self) {
+            try PreloadPolicies.checked(spec, file: "f.json", location: "$.feed.preload")
+        }
         do {
             _ = try PreloadPolicies.checked(spec, file: "f.json", location: "$.feed.preload")
         } catch let error as InputError {
