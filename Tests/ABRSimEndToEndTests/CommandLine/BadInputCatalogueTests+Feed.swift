@@ -19,6 +19,10 @@ extension BadInputCatalogueTests {
         run(
             "feed-preload-outside-window.json", "$.feed.preload",
             "the preload policy named item 2 at 0 s, outside the recommendation window (items 1…1)"),
+        Case(
+            fixture: "feed-preload-outside-window.json (sweep)",
+            arguments: ["sweep", "feed-preload-outside-window.json", "--policies", "bba", "--out", out + "/sweep"],
+            mentions: ["feed-preload-outside-window.json", "$.feed", "abrsim sweep takes a scenario of players"]),
     ]
 
     @Test(

@@ -1,3 +1,5 @@
+import ABRSimTestSupport
+import Foundation
 import Testing
 
 @testable import ABRSim
@@ -19,6 +21,20 @@ struct FeedSessionTests {
         let scenario = try ScenarioLoader().load(
             json: Array(json.utf8), label: "feed.json", directory: ".", defaultName: "feed")
         return try ScenarioRunner().run(scenario)
+    }
+
+    /// Items a and b of 4 s, each watched to the end, the first segment of b preloaded; `expect` an `expect` list.
+    static func twoItems(expect: String? = nil) throws -> Scenario {
+        let json = """
+            {"network": {"stretches": [{"constantKbps": 1000, "seconds": 1000}]},
+             "feed": {"player": {"id": "viewer", "policy": "fixed(variant=0)",
+                                 "automaticallyWaitsToMinimizeStalling": false},
+                      "items": [\(item("a", seconds: 4)), \(item("b", seconds: 4))],
+                      "recommendationWindow": 1, "swipe": {"model": "fixed", "watchSeconds": [4, 4]},
+                      "preload": "chunks(count=1,items=1)"}\(expect.map { ", \"expect\": " + $0 } ?? "")}
+            """
+        return try ScenarioLoader().load(
+            json: Array(json.utf8), label: "feed.json", directory: ".", defaultName: "feed")
     }
 
     static func item(_ id: String, seconds: Int) -> String {
@@ -110,20 +126,39 @@ struct FeedTablesTests {
 
     @Test("an expectation on feed.startup_mean_s is judged on the feed.csv value")
     func feedExpectation() throws {
-        let json = """
-            {"network": {"stretches": [{"constantKbps": 1000, "seconds": 1000}]},
-             "feed": {"player": {"id": "viewer", "policy": "fixed(variant=0)",
-                                 "automaticallyWaitsToMinimizeStalling": false},
-                      "items": [\(FeedSessionTests.item("a", seconds: 4)), \(FeedSessionTests.item("b", seconds: 4))],
-                      "recommendationWindow": 1, "swipe": {"model": "fixed", "watchSeconds": [4, 4]},
-                      "preload": "chunks(count=1,items=1)"},
-             "expect": [{"player": "viewer", "metric": "feed.startup_mean_s", "max": 1},
-                        {"player": "viewer", "metric": "feed.wasted_bytes", "max": -1}]}
-            """
-        let scenario = try ScenarioLoader().load(
-            json: Array(json.utf8), label: "feed.json", directory: ".", defaultName: "feed")
+        let scenario = try FeedSessionTests.twoItems(
+            expect: #"[{"player": "viewer", "metric": "feed.startup_mean_s", "max": 1},"#
+                + #"{"player": "viewer", "metric": "feed.wasted_bytes", "max": -1}]"#)
         let results = try ExpectationEvaluator.evaluate(scenario, report: try ScenarioRunner().run(scenario))
         #expect(results.map(\.measured) == ["1", "0"])
         #expect(results.map(\.passed) == [true, false])
+    }
+}
+
+/// The timeline of a feed run: the items as bands, the playing item's rows only.
+@Suite("A feed run's timeline shows its items as bands over one viewer")
+struct FeedPlotTests {
+    @Test(
+        "items.csv gives one band per played item; the viewer's rows are the playing item's; every other band is tinted"
+    )
+    func itemsAreBands() throws {
+        let scenario = try FeedSessionTests.twoItems()
+        let report = try ScenarioRunner().run(scenario)
+        var bundle = RunTables.bundle(for: report)
+        bundle.add(name: "capacity.csv", bytes: CapacityTable.csv(curve: scenario.network.curve, end: report.endTime))
+        let scratch = TestPaths.scratch("feed-plot")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try bundle.commit(to: scratch)
+        let data = try RunPlotData.load(directory: scratch)
+        #expect(data.players.map(\.id) == ["viewer"])
+        #expect(data.items.map(\.id) == ["a", "b"])
+        #expect(data.items.map(\.start) == [0, 6])
+        #expect(data.items.map(\.end) == [6, 10])
+        // b preloads over 0…2 while a plays: those rows of b are not the viewer's.
+        #expect(data.players[0].timeline.allSatisfy { $0.item == ($0.time < 6 ? "a" : "b") })
+        let svg = SVGElements(TimelinePlot.svg(data, players: [0]).text)
+        // Capacity, bitrate and buffer panels: b's band tinted on each; both labels on the capacity panel only.
+        #expect(svg.role("feed-item").count == 3)
+        #expect(svg.role("feed-item-label").map(\.text) == ["a", "b"])
     }
 }
