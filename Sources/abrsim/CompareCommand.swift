@@ -174,6 +174,7 @@ enum CompareCommand {
         }
         let loader = try scenarioLoader(parsed)
         let scenario = try loader.load(path)
+        try refuseFeed(scenario, command: "abrsim compare")
         let player: PlayerDescription
         if let id = parsed.value("player") {
             guard let chosen = scenario.players.first(where: { $0.id == id }) else {

@@ -48,9 +48,9 @@ enum RunCommand {
         let page = PlotPage(command: invokedCommandLine(), resultsLink: PlotPage.relativeLink(from: plots, to: out))
         try plotsFolder.commit(PlotBundles.run(try RunPlotData.load(directory: out), page: page))
         writeStandardOutput(
-            summaryTable(report) + optimumNotes(scenario)
+            summaryTable(report) + optimumNotes(scenario) + (report.feed.map(feedLine) ?? "")
                 + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv"
-                + (report.isChunked ? ", chunks.csv\n" : "\n")
+                + (report.isFeed ? ", items.csv, feed.csv" : "") + (report.isChunked ? ", chunks.csv\n" : "\n")
                 + "plots: \(plots)/index.html\n")
         let failures = failedPlayers(report)
         for failure in failures {
@@ -68,6 +68,14 @@ enum RunCommand {
                     waitsToMinimizeStalling: player.settings.automaticallyWaitsToMinimizeStalling,
                     otherPlayers: scenario.players.count - 1))
         }.joined()
+    }
+
+    /// A feed run's session in one line: preload policy, mean startup, stalls, bytes and waste, score.
+    static func feedLine(_ feed: FeedSummary) -> String {
+        "feed (preload \(feed.preload)): \(feed.itemsPlayed) items played, mean startup "
+            + (feed.startupMeanSeconds.map { fixed($0, 3) } ?? "-") + " s, \(feed.stallCount) stalls ("
+            + fixed(feed.stallSeconds, 2) + " s), " + fixed(feed.bytes / 1e6, 2) + " MB downloaded, "
+            + fixed(feed.wastedBytes / 1e6, 2) + " MB wasted, score " + fixed(feed.score, 2) + "\n"
     }
 
     /// A table of each player's headline numbers.

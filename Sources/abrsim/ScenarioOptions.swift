@@ -16,6 +16,14 @@ func scenarioLoader(_ parsed: ParsedArguments) throws -> ScenarioLoader {
     ScenarioLoader(settings: try scenarioSettings(parsed))
 }
 
+/// Refuses a feed scenario (`docs/feed.md`) in `command`, which runs scenarios of players only.
+func refuseFeed(_ scenario: Scenario, command: String) throws {
+    guard scenario.feed != nil else { return }
+    throw InputError(
+        file: scenario.file, location: "$.feed",
+        "\(command) takes a scenario of players; run a feed with abrsim run or abrsim check (docs/feed.md)")
+}
+
 /// Prints each of `warnings` on stderr as `<command>: warning: …`.
 func printWarnings(_ warnings: [String], command: String) {
     for warning in warnings { writeStandardError("\(command): warning: \(warning)\n") }

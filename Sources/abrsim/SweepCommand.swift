@@ -60,6 +60,7 @@ enum SweepCommand {
         let seed = try parsed.seed()
         let loader = try scenarioLoader(parsed)
         let scenario = try loader.load(parsed.positional("SCENARIO")!, seed: seed)
+        try refuseFeed(scenario, command: "abrsim sweep")
         let grid = try parsed.values("grid").map(SweepGridAxis.parse)
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)

@@ -74,6 +74,7 @@ enum TuneCommand {
         let seed = try parsed.seed()
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let scenario = try scenarioLoader(parsed).load(path, seed: seed)
+        try refuseFeed(scenario, command: "abrsim tune")
         if let error = scenario.recordMemoryError { throw error }
         var settings = scenario.tune ?? TuneSettings()
         var objectiveSource = (location: "$.tune.objective", file: Optional(path))

@@ -12,7 +12,7 @@ public typealias QoEModel = Registered<QoEModels>
 public enum QoEModels: Seam {
     /// Every QoE model; add one with `QoEModel.registry.register(MyQoE(), name: …)`.
     public static let registry: Registry<any QoEFunction> = {
-        let models: [any QoEFunction] = [LinearQoE(), LogQoE(), HDQoE(), MMSysNQoE()]
+        let models: [any QoEFunction] = [LinearQoE(), LogQoE(), HDQoE(), MMSysNQoE(), ShortVideoQoE()]
         return Registry(models.map { (name: $0.name, member: $0) })
     }()
 }

@@ -19,6 +19,8 @@ public struct RunReport: Sendable {
         public var isChunked = false
         /// The timings of its arrived CMAF chunks, request by request.
         public var chunks: [ChunkTiming] = []
+        /// The feed item this part of the viewer's session played (the `item` column), `nil` outside feed runs.
+        public var item: String?
     }
 
     /// The scenario's name.
@@ -31,6 +33,11 @@ public struct RunReport: Sendable {
     public var players: [PlayerReport]
     /// Fairness between the players (every index 1 for a single player).
     public var fairness: FairnessSummary?
+    /// A feed run's per-item and per-session metrics (``players`` then holds one part per item), else `nil`.
+    public var feed: FeedSummary?
+
+    /// Whether the run played a feed: its segment and timeline tables then carry the `item` column.
+    public var isFeed: Bool { feed != nil }
 
     /// Whether a player played live content: its tables then have the latency columns.
     public var isLive: Bool { players.contains { $0.summary.live != nil } }

@@ -17,6 +17,8 @@ public enum RunTables {
         public var trace: String
         /// What the row shows (a segment record, an access-log event, a summary).
         public var record: Record
+        /// The feed item (feed runs only).
+        public var item: String? = nil
     }
 
     /// A summary row's record: the player's summary and the run's fairness.
@@ -41,6 +43,8 @@ public enum RunTables {
         public var player: String
         /// The record.
         public var record: TimelineRecord
+        /// The feed item (feed runs only).
+        public var item: String? = nil
     }
 
     /// How many columns ``placeColumns()`` has.
@@ -111,7 +115,17 @@ public enum RunTables {
         ]
 
     /// `segments.csv`: one row per segment request.
-    public static let segments = CSVSchema<Row<SegmentRecord>>(
+    public static let segments = CSVSchema<Row<SegmentRecord>>(segmentColumnList)
+
+    /// `segments.csv` of a feed run: ``segments`` then `item`, the feed item of the request.
+    public static let feedSegments = CSVSchema<Row<SegmentRecord>>(
+        segmentColumnList + [.optionalText("item") { $0.item }])
+
+    /// The `segments.csv` schema of a feed run or of any other.
+    public static func segments(feed: Bool) -> CSVSchema<Row<SegmentRecord>> { feed ? feedSegments : segments }
+
+    /// The columns of `segments.csv` every run has.
+    static let segmentColumnList: [CSVColumn<Row<SegmentRecord>>] =
         placeColumns() + [
             .integer("segment") { $0.record.segment },
             .integer("variant") { $0.record.variant },
@@ -132,7 +146,7 @@ public enum RunTables {
             .bool("cancelled") { $0.record.cancelled },
             .optionalNumber("available_kbps") { $0.record.availableBps.map { $0 / 1000 } },
             .optionalNumber("model_throughput_kbps") { $0.record.modelThroughputBps.map { $0 / 1000 } },
-        ])
+        ]
 
     /// `chunks.csv` (runs with LL-DASH chunked content only): one row per CMAF chunk that arrived, with its
     /// availability (encode) time and its first and last byte, simulated seconds.
@@ -183,8 +197,13 @@ public enum RunTables {
             .optionalNumber("rate") { $0.record.rate },
         ])
 
-    /// The `timeline.csv` schema of a run with (`live`) or without a live player.
-    public static func timeline(live: Bool) -> CSVSchema<TimelineRow> { live ? liveTimeline : timeline }
+    /// `timeline.csv` of a feed run: ``timeline`` then `item`, the feed item of the row.
+    public static let feedTimeline = CSVSchema<TimelineRow>(timelineColumnList + [.optionalText("item") { $0.item }])
+
+    /// The `timeline.csv` schema of a run with (`live`) or without a live player, or of a feed run (`feed`).
+    public static func timeline(live: Bool, feed: Bool = false) -> CSVSchema<TimelineRow> {
+        feed ? feedTimeline : (live ? liveTimeline : timeline)
+    }
 
     /// The columns of `timeline.csv` every run has.
     static let timelineColumnList: [CSVColumn<TimelineRow>] = [
@@ -237,7 +256,9 @@ public enum RunTables {
 
     /// A row of `player` of `report` showing `record`.
     static func row<Record>(_ report: RunReport, _ player: RunReport.PlayerReport, _ record: Record) -> Row<Record> {
-        Row(scenario: report.scenario, player: player.id, policy: player.policy, trace: report.trace, record: record)
+        Row(
+            scenario: report.scenario, player: player.id, policy: player.policy, trace: report.trace, record: record,
+            item: player.item)
     }
 
     /// Appends the access-log rows of `report` to `writer` (made from ``accessLog``), player by player, events
@@ -267,6 +288,7 @@ public enum RunTables {
     /// Appends the segment rows of `report` to `writer` (made from ``segments`` with one extra column per `extra`
     /// value, as for ``appendSummary(_:to:extra:)``).
     public static func appendSegments(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
+        let segments = segments(feed: report.isFeed)
         for player in report.players {
             // One row value reused for the player's records, its labels written once.
             guard let first = player.segments.first else { continue }
@@ -283,7 +305,7 @@ public enum RunTables {
     /// ``RunReport/isLive``), all players merged in time order (ties in player order). The merge sorts
     /// positions, not copies of the records.
     public static func appendTimeline(_ report: RunReport, to writer: inout CSVWriter) {
-        let timeline = timeline(live: report.isLive)
+        let timeline = timeline(live: report.isLive, feed: report.isFeed)
         var order: [(player: Int, index: Int)] = []
         order.reserveCapacity(report.players.reduce(0) { $0 + $1.timeline.count })
         for (player, entry) in report.players.enumerated() {
@@ -299,7 +321,7 @@ public enum RunTables {
         }
         for (player, index) in order {
             let entry = report.players[player]
-            timeline.append(TimelineRow(player: entry.id, record: entry.timeline[index]), to: &writer)
+            timeline.append(TimelineRow(player: entry.id, record: entry.timeline[index], item: entry.item), to: &writer)
         }
     }
 
@@ -313,10 +335,16 @@ public enum RunTables {
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())
         bundle.add(
             name: "segments.csv",
-            streaming: streamed(segments.names, pieceBytes) { appendSegments(report, to: &$0) })
+            streaming: streamed(segments(feed: report.isFeed).names, pieceBytes) { appendSegments(report, to: &$0) })
         bundle.add(
             name: "timeline.csv",
-            streaming: streamed(timeline(live: report.isLive).names, pieceBytes) { appendTimeline(report, to: &$0) })
+            streaming: streamed(timeline(live: report.isLive, feed: report.isFeed).names, pieceBytes) {
+                appendTimeline(report, to: &$0)
+            })
+        if let feed = report.feed {
+            bundle.add(name: "items.csv", bytes: FeedTables.items(report, feed))
+            bundle.add(name: "feed.csv", bytes: FeedTables.session(report, feed))
+        }
         bundle.add(
             name: "access_log.csv",
             streaming: streamed(accessLog.names, pieceBytes) { appendAccessLog(report, to: &$0) })

@@ -76,6 +76,11 @@ public final class Player {
     var isAfterSeek = false
     /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).
     var isPolicyWaiting = false
+    /// Segments at or past this index are not requested (`Int.max`: no limit). A feed's preload policy moves it for
+    /// an item not yet playing (``FeedSession``); other players never change it.
+    var segmentLimit = Int.max
+    /// The variant of the next request when a preload policy chose it (used once, instead of asking the ABR policy).
+    var preloadVariant: Int?
 
     // Pending timed events of playback and loading, each cancelled when it no longer applies. Read and written at
     // most events (unchecked exclusivity, as the parts).
@@ -250,7 +255,7 @@ public final class Player {
     /// has drained to the target.
     func requestNextIfNeeded(at now: Double) {
         guard download.request == nil, download.pendingRetry == nil, !playback.state.isFinal, playback.state != .idle,
-            nextSegment < content.segmentCount
+            nextSegment < content.segmentCount, nextSegment < segmentLimit
         else { return }
         let buffer = playhead.bufferLevel(at: now)
         if isAboveTarget(buffer) {
@@ -272,6 +277,13 @@ public final class Player {
             return
         }
         let context = makeContext(at: now, buffer: buffer)
+        if let chosen = preloadVariant {
+            preloadVariant = nil
+            let segment = nextSegment
+            nextSegment += 1
+            send(segment: segment, variant: min(max(chosen, 0), context.maxVariant), buffer: buffer, at: now)
+            return
+        }
         let decision = policy.decide(context)
         if let reason = policy.failureReason {
             finish(.failed(reason: reason), at: now)

@@ -30,6 +30,8 @@ public final class Simulation {
     var shareReviewCount = 0
     /// The players of live content, whose latency is observed after every event.
     let livePlayers: [Player]
+    /// The feed whose items the players are (`nil` outside feed runs): reviewed after every event.
+    var feed: FeedSession?
 
     /// Events processed so far (cancelled ones included), for benchmarks.
     public var eventCount: Int { kernel.processedCount }
@@ -107,7 +109,10 @@ public final class Simulation {
             case .linkCompletion(let linkIndex):
                 completionTimers[linkIndex] = nil
                 linkCompleted(linkIndex)
+            case .feedWake:
+                feed?.woke()
             }
+            if let feed { feed.review(at: kernel.now) }
             for linkIndex in links.indices { rescheduleLink(linkIndex) }
             for player in livePlayers { player.observeLatency(at: kernel.now) }
             if recordsTimeline {
@@ -117,7 +122,7 @@ public final class Simulation {
         let end = kernel.now
         // A run never ends with a player that is still loading as if it had succeeded: it never started playing
         // (the run's time limit or the network's end came first), which its summary must say.
-        for player in players where player.state == .loading {
+        for player in players where player.state == .loading && feed?.isQueued(player.index) != true {
             player.finish(
                 .failed(
                     reason:

@@ -5,6 +5,8 @@ public enum SimulationEvent: Sendable {
     case player(Int, PlayerEvent)
     /// Link `link`'s next transfer finishes (or the link reaches a point where it must look again).
     case linkCompletion(link: Int)
+    /// A feed's preload policy asked to be woken after its sleep (``FeedSession``).
+    case feedWake
 }
 
 /// What happens to one player. Each is scheduled by the part of the player it belongs to, which keeps the

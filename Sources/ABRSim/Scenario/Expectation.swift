@@ -122,6 +122,15 @@ public struct MetricExpectation: Sendable, Equatable {
     /// included) except the identity columns, read at run time so that columns added to `summary.csv` become
     /// checkable without a change here.
     public static var metrics: [String] {
-        RunTables.summaryColumns(live: true).filter { !identityColumns.contains($0) }
+        RunTables.summaryColumns(live: true).filter { !identityColumns.contains($0) } + feedMetrics
+    }
+
+    /// A feed run's session metrics: `feed.` and a column of `feed.csv` (``FeedTables/sessionMetrics``).
+    public static var feedMetrics: [String] { FeedTables.sessionMetrics.map { feedPrefix + $0 } }
+    static let feedPrefix = "feed."
+
+    /// The `feed.csv` column of a feed metric, `nil` for a `summary.csv` one.
+    var feedColumn: String? {
+        metric.hasPrefix(Self.feedPrefix) ? String(metric.dropFirst(Self.feedPrefix.count)) : nil
     }
 }

@@ -17,7 +17,9 @@ public enum ExpectationEvaluator {
             for id in expectation.players {
                 let row = table.rows.first { $0[playerColumn] == id }
                 let measured: String?
-                if let window = expectation.window {
+                if let column = expectation.feedColumn {
+                    measured = try report.feed.flatMap { try feedValue(column, report: report, feed: $0) }
+                } else if let window = expectation.window {
                     measured = report.players.first { $0.id == id }.flatMap {
                         windowedValue(expectation.metric, of: $0, in: window)
                     }
@@ -33,6 +35,14 @@ public enum ExpectationEvaluator {
             }
         }
         return results
+    }
+
+    /// Column `column` of the `feed.csv` row of a feed run, as the file shows it (`nil` when empty).
+    static func feedValue(_ column: String, report: RunReport, feed: FeedSummary) throws -> String? {
+        let table = try CSVTable.parse(FeedTables.session(report, feed), file: "feed.csv")
+        guard let index = table.columns.firstIndex(of: column), let row = table.rows.first, !row[index].isEmpty
+        else { return nil }
+        return row[index]
     }
 
     /// A ``MetricExpectation/windowedMetrics`` metric of `player` over `window`, as `summary.csv` would print it;

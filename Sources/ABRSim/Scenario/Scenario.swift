@@ -34,6 +34,8 @@ public struct Scenario: Sendable {
     public var expectations: [MetricExpectation] = []
     /// `abrsim tune`'s settings from the `tune` key (`nil` when absent).
     public var tune: TuneSettings?
+    /// The feed (`feed` key, `docs/feed.md`), `nil` for a scenario of players; ``players`` then holds its viewer.
+    public var feed: FeedDescription?
     /// Why the run's records would not fit in memory (`nil` when they do): thrown by a run that keeps them.
     public var recordMemoryError: InputError?
 }

@@ -123,13 +123,21 @@ public struct ScenarioLoader {
         }
         let routeNames = routes.map { $0.name }
         let sharedCache = try root.optional("sharedCache").map { try PlayerDecoder.decodeCache($0, isShared: true) }
-        let playerReaders = try root.required("players").array()
-        guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
+        var feed = try root.optional("feed").map {
+            try FeedDecoder(directory: directory, registry: registry).decode($0)
+        }
+        if feed != nil, root.has("players") {
+            throw root.reader.error("a scenario has either players or a feed, not both")
+        }
+        let playerReaders = try feed == nil ? root.required("players").array() : []
+        guard feed != nil || !playerReaders.isEmpty else {
+            throw root.reader.error("players: at least one player is needed")
+        }
         guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
             throw root.reader.error(
                 "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)")
         }
-        var players: [PlayerDescription] = []
+        var players: [PlayerDescription] = feed.map { [$0.viewer] } ?? []
         for reader in playerReaders {
             let player = try PlayerDecoder(
                 content: content, directory: directory, registry: registry, sharedCache: sharedCache,
@@ -140,7 +148,10 @@ public struct ScenarioLoader {
             }
             players.append(player)
         }
-        try applyDownloadModels(root.required("network"), network: network.curve, to: &players, playerReaders)
+        try applyDownloadModels(
+            root.required("network"), network: network.curve, to: &players,
+            feed == nil ? playerReaders : [try root.required("feed").object().required("player")])
+        if feed != nil { feed?.viewer = players[0] }
         if let reader = root.optional("actions") {
             for item in try reader.array() {
                 let object = try item.object()
@@ -177,7 +188,19 @@ public struct ScenarioLoader {
         scenario.routes = routes
         scenario.expectations = expectations ?? []
         scenario.tune = tune
-        scenario.recordMemoryError = recordMemoryError(players, root: root)
+        if var feed {
+            feed.viewer = players[0]
+            scenario.feed = feed
+        }
+        let heldPlayers =
+            feed.map { feed in
+                feed.items.map { item in
+                    var part = feed.viewer
+                    part.content = item.content
+                    return part
+                }
+            } ?? players
+        scenario.recordMemoryError = recordMemoryError(heldPlayers, root: root)
         return scenario
     }
 

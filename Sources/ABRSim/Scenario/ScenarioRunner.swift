@@ -18,6 +18,10 @@ public struct ScenarioRunner {
     ) throws -> RunReport {
         if keepsSegmentRecords || recordsTimeline, let error = scenario.recordMemoryError { throw error }
         let seed = seed ?? scenario.seed
+        if let feed = scenario.feed {
+            return try FeedRun.run(
+                feed, of: scenario, seed: seed, registry: registry, recordsTimeline: recordsTimeline)
+        }
         var configurations: [PlayerConfiguration] = []
         for (index, player) in scenario.players.enumerated() {
             let policy = try registry.makePolicy(

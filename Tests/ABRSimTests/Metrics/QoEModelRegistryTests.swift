@@ -63,6 +63,6 @@ struct QoEModelRegistryTests {
             }
         }
         #expect(QoEModel(rawValue: "sqrt") == nil)
-        #expect(QoEModel.allCases.map(\.rawValue) == ["linear", "log", "hd", "nqoe"])
+        #expect(QoEModel.allCases.map(\.rawValue) == ["linear", "log", "hd", "nqoe", "shortvideo"])
     }
 }

@@ -63,13 +63,20 @@ struct ExpectationDecoderTests {
         #expect(scenario.expectations.map(\.bound) == [.equalsText("ended"), .equalsNumber(0)])
     }
 
-    @Test("every measured summary column, live ones included, and no identity column, can be an expectation's metric")
+    @Test(
+        "every measured summary column, live ones included, and no identity column, can be an expectation's metric, and so can every feed.csv measure"
+    )
     func everyMeasuredSummaryColumnIsAMetric() throws {
         // The live columns too: a live scenario's expectations bound its latency.
         let measured = RunTables.summaryColumns(live: true).filter {
             !["scenario", "player", "policy", "trace"].contains($0)
         }
-        #expect(MetricExpectation.metrics == measured)
+        let feed = [
+            "feed.items_played", "feed.watched_s", "feed.startup_mean_s", "feed.stall_count", "feed.stall_s",
+            "feed.bytes", "feed.wasted_bytes", "feed.download_watch_ratio", "feed.qoe_shortvideo",
+            "feed.bandwidth_cost", "feed.score",
+        ]
+        #expect(MetricExpectation.metrics == measured + feed)
         for metric in measured where !MetricExpectation.textColumns.contains(metric) {
             let scenario = try Self.load(#"[{"metric": "\#(metric)", "min": 0}]"#)
             #expect(scenario.expectations[0].metric == metric)

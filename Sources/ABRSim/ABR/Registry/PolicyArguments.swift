@@ -15,6 +15,20 @@ public struct PolicyArguments {
         InputError(file: file, location: location, "policy '\(spec.label)': \(message)")
     }
 
+    /// Checks every given parameter against `declared`: each must be declared and accepted (a variant index also
+    /// against a ladder of `variantCount` rungs, when given).
+    public func check(against declared: [PolicyParameter], variantCount: Int? = nil) throws {
+        for (name, value) in spec.parameters {
+            guard let parameter = declared.first(where: { $0.name == name }) else {
+                let known = declared.map(\.name)
+                let expected =
+                    known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
+                throw error("unknown parameter '\(name)' (\(expected))")
+            }
+            if let problem = parameter.problem(with: value, variantCount: variantCount) { throw error(problem) }
+        }
+    }
+
     /// Largest magnitude of a number parameter (10¹²): no policy means more, and products of such numbers stay
     /// finite.
     public static let maximumNumber = 1e12

@@ -116,18 +116,8 @@ public struct PolicyRegistry: Sendable {
                 file: file, location: location,
                 "unknown policy '\(spec.name)' (known: \(descriptors.map(\.name).joined(separator: ", ")))")
         }
-        let arguments = PolicyArguments(spec: spec, file: file, location: location)
-        for (name, value) in spec.parameters {
-            guard let parameter = descriptor.parameter(named: name) else {
-                let known = descriptor.parameters.map(\.name)
-                let expected =
-                    known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
-                throw arguments.error("unknown parameter '\(name)' (\(expected))")
-            }
-            if let problem = parameter.problem(with: value, variantCount: content?.variantCount) {
-                throw arguments.error(problem)
-            }
-        }
+        try PolicyArguments(spec: spec, file: file, location: location).check(
+            against: descriptor.parameters, variantCount: content?.variantCount)
         return descriptor
     }
 

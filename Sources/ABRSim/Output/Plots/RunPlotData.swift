@@ -48,6 +48,8 @@ public struct RunPlotData: Sendable {
         public var linkShare: Double
         /// `isPlaybackLikelyToKeepUp`.
         public var likelyToKeepUp: Bool
+        /// The feed item of the row (`item` column of a feed run's timeline), else `nil`.
+        public var item: String? = nil
     }
 
     /// One segment request of one player.
@@ -84,6 +86,9 @@ public struct RunPlotData: Sendable {
     public var capacity: [(time: Double, kbps: Double)]
     /// The summary table, for the HTML index.
     public var summary: CSVTable
+    /// A feed run's items in play order, each from when it became the playing item to when the next one did (or
+    /// the run's end), from `items.csv`; empty for other runs.
+    public var items: [(id: String, start: Double, end: Double)] = []
     /// The network's stretches in time order (empty when the folder has no `stretches.csv`).
     public var stretches: [Stretch] = []
     /// The scenario's description ("" when the folder has no `scenario.csv`).
@@ -108,9 +113,13 @@ public struct RunPlotData: Sendable {
         let ids = try summary.strings("player")
         let policies = try summary.strings("policy")
         let scenario = try summary.strings("scenario").first ?? InputFile.fileName(of: directory)
-        var players = zip(ids, policies).map { Player(id: $0, policy: $1, timeline: [], requests: []) }
+        // A feed run has one summary row per item, all of the viewer: one player per distinct id.
+        var players: [Player] = []
         var index: [String: Int] = [:]
-        for (position, id) in ids.enumerated() where index[id] == nil { index[id] = position }
+        for (id, policy) in zip(ids, policies) where index[id] == nil {
+            index[id] = players.count
+            players.append(Player(id: id, policy: policy, timeline: [], requests: []))
+        }
 
         var texts = TextInterner()
         try appendRows(directory, "timeline.csv", index: index, to: &players, \.timeline) { timeline in
@@ -120,10 +129,12 @@ public struct RunPlotData: Sendable {
             let buffers = try timeline.numbers("buffer_s")
             let shares = try timeline.numbers("link_share")
             let likely = try timeline.strings("likely_to_keep_up")
+            let items = timeline.table.column("item")
             return { row in
                 TimelineRow(
                     time: times[row], state: texts.shared(states[row]), timeControlStatus: texts.shared(statuses[row]),
-                    bufferSeconds: buffers[row], linkShare: shares[row], likelyToKeepUp: likely[row] == "true")
+                    bufferSeconds: buffers[row], linkShare: shares[row], likelyToKeepUp: likely[row] == "true",
+                    item: items.map { texts.shared($0[row]) })
             }
         }
         try appendRows(directory, "segments.csv", index: index, to: &players, \.requests) { segments in
@@ -157,10 +168,33 @@ public struct RunPlotData: Sendable {
                     Stretch(index: Int(indices[row]), label: labels[row], start: starts[row], end: ends[row]))
             }
         }
+        if isPresent(InputFile.resolve("items.csv", against: directory)) {
+            try data.readItems(readTable(directory, "items.csv"))
+        }
         if isPresent(InputFile.resolve("scenario.csv", against: directory)) {
             data.descriptionText = try readTable(directory, "scenario.csv").strings("description").first ?? ""
         }
         return data
+    }
+
+    /// Reads the item bands of `items.csv` and keeps, of each player's timeline, the rows of the item playing at
+    /// their time (the others are the rows of items preloading).
+    mutating func readItems(_ table: NamedTable) throws {
+        let ids = try table.strings("item")
+        let starts = try table.numbers("playing_since_s")
+        let played = zip(ids, starts).filter { $0.1.isFinite }
+        let end = endTime
+        items = played.indices.map { k in
+            (played[k].0, played[k].1, k + 1 < played.count ? played[k + 1].1 : max(end, played[k].1))
+        }
+        guard !items.isEmpty else { return }
+        for position in players.indices {
+            var band = 0
+            players[position].timeline = players[position].timeline.filter { row in
+                while band + 1 < items.count, items[band + 1].start <= row.time { band += 1 }
+                return row.item == nil || row.item == items[band].id
+            }
+        }
     }
 
     /// Reads `directory/name` chunk by chunk and appends each data row, made by the function `rows` returns for

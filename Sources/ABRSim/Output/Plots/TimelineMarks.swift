@@ -13,13 +13,19 @@ struct TimelineMarks {
     /// Spans of the stretches that carry data, with their labels.
     var stretches: [(label: String, start: Double, end: Double)] = []
 
+    /// A feed run's items, each over the time it was the playing item.
+    var items: [(id: String, start: Double, end: Double)] = []
+
     /// Grey of the outage shading.
     static let outageColour = "#888888"
+    /// Colour of the tint of every other feed item.
+    static let itemColour = "#0072b2"
     /// Colour of the boundary lines.
     static let boundaryColour = "#444444"
 
     /// The marks of `data` over [0, `end`].
     init(_ data: RunPlotData, end: Double) {
+        items = data.items.filter { $0.start < end }
         var spans: [(start: Double, end: Double)] = []
         for stretch in data.stretches where stretch.start < end {
             if stretch.start > 0, boundaries.last != stretch.start { boundaries.append(stretch.start) }
@@ -63,6 +69,18 @@ struct TimelineMarks {
     /// along its top edge where the stretch is wide enough (shortened with "…" to fit).
     func draw(_ svg: inout SVGDocument, panel: PlotPanel, labels: Bool) {
         let xMap = panel.x
+        // A feed's items: every other one tinted, each labelled with its id along the bottom edge of the first panel.
+        for (position, item) in items.enumerated() {
+            let x0 = xMap(item.start)
+            let width = max(xMap(min(item.end, panel.xScale.upper)) - x0, 0)
+            if position % 2 == 1 {
+                svg.rect(
+                    x: x0, y: panel.top, width: width, height: panel.height, fill: Self.itemColour, opacity: 0.12,
+                    role: "feed-item")
+            }
+            guard labels, let text = TextMeasure.shortened(item.id, toFit: width - 4, size: 9) else { continue }
+            svg.text(text, x: x0 + 2, y: panel.bottom - 4, size: 9, fill: "#555555", role: "feed-item-label")
+        }
         for outage in outages {
             let x0 = xMap(outage.start)
             svg.rect(

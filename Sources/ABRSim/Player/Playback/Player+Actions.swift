@@ -83,18 +83,7 @@ extension Player {
             finish(.ended, at: now)
             return
         }
-        if let current = download.request {
-            // The request gets a row (`cancelled`): its partial bytes were transferred.
-            let received = cancelTransfer(current, at: now)
-            let row = record(
-                current, bits: received, firstByte: current.firstByteTime ?? now, at: now,
-                bufferAfter: playhead.bufferLevel(at: now), stallSeconds: 0, abandoned: true,
-                cacheHit: current.fromCache,
-                cancelled: true)
-            if !current.fromCache { totals.bytes += row.bytes }
-            keep(row)
-            download.request = nil
-        }
+        dropRequestInFlight(at: now)
         // A seek also drops a retry waiting for its back-off delay.
         download.pendingRetry = nil
         download.cancelRequestTimers(on: kernel)
@@ -118,6 +107,22 @@ extension Player {
         }
         requestNextIfNeeded(at: now)
         startIfReady(at: now)
+    }
+}
+
+extension Player {
+    /// Cancels the request in flight, if any, giving it a `cancelled` row: its partial bytes were transferred.
+    func dropRequestInFlight(at now: Double) {
+        guard let current = download.request else { return }
+        let received = cancelTransfer(current, at: now)
+        let row = record(
+            current, bits: received, firstByte: current.firstByteTime ?? now, at: now,
+            bufferAfter: playhead.bufferLevel(at: now), stallSeconds: 0, abandoned: true,
+            cacheHit: current.fromCache,
+            cancelled: true)
+        if !current.fromCache { totals.bytes += row.bytes }
+        keep(row)
+        download.request = nil
     }
 }
 

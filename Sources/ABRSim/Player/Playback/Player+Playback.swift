@@ -116,9 +116,15 @@ extension Player {
     /// The buffer ran dry while playing.
     func bufferRanOut(at now: Double) {
         freezePlayhead(at: now)
-        playhead.mediaTime = playhead.bufferedEnd
+        playhead.mediaTime = min(playhead.bufferedEnd, playhead.forwardPlaybackEndTime)
         totals.playedSeconds = playhead.playedSeconds
         playhead.isAdvancing = false
+        if playhead.isAtForwardPlaybackEnd(duration: content.duration) {
+            // The viewer swiped: what is in flight is dropped (its partial bytes get a `cancelled` row).
+            dropRequestInFlight(at: now)
+            finish(.ended, at: now)
+            return
+        }
         if playhead.bufferedEnd >= content.duration - SimulationTime.tolerance {
             finish(.ended, at: now)
             return

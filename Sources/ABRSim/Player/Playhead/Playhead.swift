@@ -17,6 +17,10 @@ struct Playhead {
     var isAdvancing = false
     /// The end of the media loaded ahead of the playhead.
     var bufferedEnd = 0.0
+    /// `AVPlayerItem.forwardPlaybackEndTime`: playback ends when the playhead reaches it (`.infinity`: at the end
+    /// of the content). A feed's swipe sets it; the downloader does not look at it, as an app does not know when its
+    /// user will swipe.
+    var forwardPlaybackEndTime = Double.infinity
     /// Media seconds played before the last seek, and where the playhead landed then.
     var playedBeforeJump = 0.0
     var runOrigin = 0.0
@@ -62,5 +66,11 @@ struct Playhead {
     }
 
     /// The simulated time at which the buffer runs dry, from `now` with the playhead frozen there.
-    func runOutTime(from now: Double) -> Double { now + (bufferedEnd - mediaTime) / rate }
+    func runOutTime(from now: Double) -> Double { now + (min(bufferedEnd, forwardPlaybackEndTime) - mediaTime) / rate }
+
+    /// Whether the frozen playhead stands at ``forwardPlaybackEndTime`` before the end of media lasting `duration`.
+    func isAtForwardPlaybackEnd(duration: Double) -> Bool {
+        forwardPlaybackEndTime < duration - SimulationTime.tolerance
+            && mediaTime >= forwardPlaybackEndTime - SimulationTime.tolerance
+    }
 }

@@ -1,0 +1,150 @@
+/// Decodes a scenario's `feed` object into a ``FeedDescription`` (keys in `docs/feed.md`): `player` (a player
+/// object without content, decoded as the `players` entries are), `items` (each `id` and `content`), `count`,
+/// `recommendationWindow`, `swipe`, `preload` (a preload policy spec, checked against ``PreloadPolicies``) and
+/// `preloadPriority`. Every error names the file and JSON path. Called by ``ScenarioLoader``.
+struct FeedDecoder {
+    let directory: String
+    let registry: PolicyRegistry
+    /// Largest recommendation window and number of items.
+    static let maximumWindow = 1000
+    static let maximumItems = 100_000
+
+    func decode(_ reader: JSONReader) throws -> FeedDescription {
+        let object = try reader.object()
+        let itemReaders = try object.required("items").array()
+        guard !itemReaders.isEmpty else {
+            throw try object.required("items").error("a feed needs at least one item")
+        }
+        var listed: [FeedItem] = []
+        for itemReader in itemReaders {
+            let item = try itemReader.object()
+            let idReader = try item.required("id")
+            let id = try idReader.string()
+            guard !id.isEmpty, !id.contains(","), id.utf8.count <= ScenarioLoader.maximumNameBytes else {
+                throw idReader.error("an item id must be non-empty, comma-free and at most 200 bytes")
+            }
+            if listed.contains(where: { $0.id == id }) { throw idReader.error("two items have the id '\(id)'") }
+            let content = try ContentDecoder(directory: directory).decode(try item.required("content"))
+            guard content.live == nil else { throw idReader.error("a feed item is video on demand, not live") }
+            try item.finish()
+            listed.append(FeedItem(id: id, content: content))
+        }
+        var items = listed
+        if let countReader = object.optional("count") {
+            let count = try countReader.int(in: 1...Self.maximumItems)
+            items = (0..<count).map { k in
+                let item = listed[k % listed.count]
+                return count > listed.count ? FeedItem(id: "\(item.id)-\(k)", content: item.content) : item
+            }
+        }
+        let windowReader = try object.required("recommendationWindow")
+        let window = try windowReader.double()
+        guard window == window.rounded(), window >= 1, window <= Double(Self.maximumWindow) else {
+            throw windowReader.error(
+                "the recommendation window is how many upcoming items the app knows: a whole number 1…"
+                    + "\(Self.maximumWindow), got \(JSONPath.format(window))")
+        }
+        let viewer = try PlayerDecoder(content: items[0].content, directory: directory, registry: registry).decode(
+            try object.required("player"))
+        let (swipe, swipeLabel) = try decodeSwipe(try object.required("swipe"))
+        let preloadReader = try object.required("preload")
+        let preload = try PlayerDecoder(content: nil, directory: directory, registry: registry).decodePolicy(
+            preloadReader)
+        _ = try PreloadPolicies.checked(preload, file: preloadReader.file, location: preloadReader.path)
+        var preloadPriority = NetworkResourcePriority.default
+        if let x = object.optional("preloadPriority") {
+            preloadPriority = try PlayerDecoder(content: nil, directory: directory, registry: registry).priority(x)
+        }
+        try object.finish()
+        return FeedDescription(
+            viewer: viewer, items: items, recommendationWindow: Int(window), swipe: swipe, swipeLabel: swipeLabel,
+            preload: preload, preloadLocation: preloadReader.path, preloadPriority: preloadPriority)
+    }
+
+    /// `{"model": "fixed", "watchSeconds": [...]}`, `{"model": "exponential", "lambda": λ}` or
+    /// `{"model": "retention", "curves": [...]}`: the model for a seed, and its label.
+    func decodeSwipe(_ reader: JSONReader) throws -> (@Sendable (UInt64) -> any SwipeModel, String) {
+        let object = try reader.object()
+        let modelReader = try object.required("model")
+        let name = try modelReader.string()
+        switch name {
+        case "fixed":
+            let secondsReader = try object.required("watchSeconds")
+            var seconds: [Double] = []
+            for entry in try secondsReader.array() { seconds.append(try entry.double(in: 0...1e9)) }
+            try object.finish()
+            let model = try FixedWatchTimes(seconds: seconds)
+            return ({ _ in model }, "fixed")
+        case "exponential":
+            let lambda = try object.required("lambda").double(in: 1e-9...1e9)
+            try object.finish()
+            let model = try ExponentialSwipeModel(lambda: lambda, seed: 0)
+            return (
+                { seed in
+                    var seeded = model
+                    seeded.seed = seed
+                    return seeded
+                }, "exponential(lambda=\(JSONPath.format(lambda)))"
+            )
+        case "retention":
+            let curvesReader = try object.required("curves")
+            let entries = try curvesReader.array()
+            guard !entries.isEmpty else { throw curvesReader.error("a retention swipe model needs at least one curve") }
+            let curves = try entries.map(decodeCurve)
+            try object.finish()
+            let model = try RetentionCurveSwipeModel(curves: curves, seed: 0)
+            return (
+                { seed in
+                    var seeded = model
+                    seeded.seed = seed
+                    return seeded
+                }, "retention"
+            )
+        default:
+            throw modelReader.error("unknown swipe model '\(name)' (expected fixed, exponential or retention)")
+        }
+    }
+
+    /// One retention curve: `{"fractions": [1, 0.9, …]}` (still watching at each whole second, never rising),
+    /// `{"leaveProbabilities": [0.1, …]}` (leaving during each second, summing to at most 1), or `{"file": PATH}` (the
+    /// challenge's `user_ret` format).
+    func decodeCurve(_ reader: JSONReader) throws -> RetentionCurve {
+        let object = try reader.object()
+        var fractions: [Double] = []
+        if let x = object.optional("fractions") {
+            for (index, entry) in try x.array().enumerated() {
+                let fraction = try entry.double(in: 0...1)
+                if index > 0, fraction > fractions[index - 1] {
+                    throw entry.error(
+                        "the curve rises (\(JSONPath.format(fractions[index - 1])) to \(JSONPath.format(fraction))): "
+                            + "a retention curve never increases")
+                }
+                fractions.append(fraction)
+            }
+        } else if let x = object.optional("leaveProbabilities") {
+            fractions = [1]
+            var sum = 0.0
+            for entry in try x.array() {
+                let chance = try entry.double(in: 0...1)
+                sum += chance
+                fractions.append(max(0, 1 - sum))
+            }
+            guard sum <= 1 + 1e-12 else {
+                throw x.error("the chances of leaving sum to \(JSONPath.format(sum)), more than 1")
+            }
+        } else if let x = object.optional("file") {
+            let path = InputFile.resolve(try x.string(), against: directory)
+            try object.finish()
+            return try x.readingReferencedFile { try RetentionCurve.read(path: path) }
+        } else {
+            throw reader.error("a retention curve needs fractions, leaveProbabilities or a file")
+        }
+        try object.finish()
+        guard fractions.count >= 2 else { throw reader.error("a retention curve needs at least two seconds") }
+        do {
+            return try RetentionCurve(seconds: fractions.indices.map(Double.init), fractions: fractions)
+        } catch let error as InputError {
+            throw reader.error(error.message)
+        }
+    }
+}

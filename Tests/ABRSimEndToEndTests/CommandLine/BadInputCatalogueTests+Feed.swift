@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import ABRSim
+
+/// Bad feed inputs (issue 17): an empty queue, a recommendation window of 0, a retention curve that rises or whose
+/// chances of leaving sum above 1, and an external preload policy naming an item outside the window (found while
+/// running, reported at the `preload` key). Each ends as every bad input does.
+extension BadInputCatalogueTests {
+    static let feedCases: [Case] = [
+        run("feed-empty-queue.json", "$.feed.items", "a feed needs at least one item"),
+        run("feed-window-zero.json", "$.feed.recommendationWindow", "a whole number 1…1000, got 0"),
+        run(
+            "feed-retention-rises.json", "$.feed.swipe.curves[0].fractions[2]",
+            "the curve rises (0.8 to 0.9): a retention curve never increases"),
+        run(
+            "feed-retention-sum-above-one.json", "$.feed.swipe.curves[0].leaveProbabilities",
+            "the chances of leaving sum to 1.2, more than 1"),
+        run(
+            "feed-preload-outside-window.json", "$.feed.preload",
+            "the preload policy named item 2 at 0 s, outside the recommendation window (items 1…1)"),
+        Case(
+            fixture: "feed-preload-outside-window.json (sweep)",
+            arguments: ["sweep", "feed-preload-outside-window.json", "--policies", "bba", "--out", out + "/sweep"],
+            mentions: ["feed-preload-outside-window.json", "$.feed", "abrsim sweep takes a scenario of players"]),
+    ]
+
+    @Test(
+        "each bad feed input exits 2 with one stderr line naming the file and the JSON path",
+        arguments: feedCases)
+    func badFeedInputExitsWithStatusTwoNamingThePlace(_ badCase: Case) throws {
+        try badInputExitsWithStatusTwoAndOneLineNamingThePlace(badCase)
+    }
+}
