@@ -140,8 +140,12 @@ struct NetworkDecoder {
                     try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
                 }
             } catch var error as InputError where error.isDeclaredFormatClash {
-                if let formatReader = object.optional("format") {
-                    error.message += " at \(formatReader.file): \(formatReader.path)"
+                if let formatReader = object.optional("format"),
+                    case .formatClash(let inner, let detected, let declared, _) = error.problem
+                {
+                    error.problem = .formatClash(
+                        inner, detected: detected, declared: declared,
+                        declaredAt: "\(formatReader.file): \(formatReader.path)")
                 }
                 throw error
             }

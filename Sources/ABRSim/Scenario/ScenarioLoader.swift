@@ -81,7 +81,7 @@ public struct ScenarioLoader {
             return try body()
         } catch var error as InputError where error.file == file && error.location != nil {
             if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, message: error.message) }) {
-                error.message += " (set by \(cause.option) \(cause.pathText)=\(cause.valueText))"
+                error.problem = .setBy(error.problem, setting: "\(cause.option) \(cause.pathText)=\(cause.valueText)")
             }
             throw error
         }
