@@ -113,7 +113,7 @@ public struct ScenarioLoader {
         if let reader = root.optional("routes") {
             let object = try reader.object()
             for (position, key) in object.keys.enumerated() {
-                guard key != "local" else { throw reader.error("'local' is the shared link; name routes otherwise") }
+                guard key != "local" else { throw reader.error(.invalid("'local' is the shared link; name routes otherwise")) }
                 let decoder = NetworkDecoder(
                     directory: directory, seed: seed, overridesModelSeeds: override != nil, networkIndex: position + 1)
                 let (timeline, _) = try decoder.decode(try object.required(key))
@@ -124,10 +124,10 @@ public struct ScenarioLoader {
         let routeNames = routes.map { $0.name }
         let sharedCache = try root.optional("sharedCache").map { try PlayerDecoder.decodeCache($0, isShared: true) }
         let playerReaders = try root.required("players").array()
-        guard !playerReaders.isEmpty else { throw root.reader.error("players: at least one player is needed") }
+        guard !playerReaders.isEmpty else { throw root.reader.error(.invalid("players: at least one player is needed")) }
         guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
             throw root.reader.error(
-                "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)")
+                .invalid("players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)"))
         }
         var players: [PlayerDescription] = []
         for reader in playerReaders {
@@ -136,7 +136,7 @@ public struct ScenarioLoader {
                 routeNames: routeNames
             ).decode(reader)
             if players.contains(where: { $0.id == player.id }) {
-                throw reader.error("two players have the id '\(player.id)'")
+                throw reader.error(.invalid("two players have the id '\(player.id)'"))
             }
             players.append(player)
         }
@@ -147,7 +147,7 @@ public struct ScenarioLoader {
                 let idReader = try object.required("player")
                 let id = try idReader.string()
                 guard let index = players.firstIndex(where: { $0.id == id }) else {
-                    throw idReader.error("no player has the id '\(id)'")
+                    throw idReader.error(.invalid("no player has the id '\(id)'"))
                 }
                 let decoder = PlayerDecoder(
                     content: content, directory: directory, registry: registry, routeNames: routeNames)
@@ -164,7 +164,7 @@ public struct ScenarioLoader {
         }
         for (position, reader) in playerReaders.enumerated() {
             if let group = players[position].settings.coordinationGroup, groupSizes[group] == 1 {
-                throw reader.error("coordination group '\(group)' has only this player; a group needs two or more")
+                throw reader.error(.invalid("coordination group '\(group)' has only this player; a group needs two or more"))
             }
         }
         let expectations = try root.optional("expect").map { try ExpectationDecoder(players: players).decode($0) }
@@ -187,15 +187,15 @@ public struct ScenarioLoader {
 
     func checkName(_ name: String, _ reader: JSONReader) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw reader.error("name must be a non-empty word usable as a folder name, got '\(name)'")
+            throw reader.error(.invalid("name must be a non-empty word usable as a folder name, got '\(name)'"))
         }
         guard name.utf8.count <= Self.maximumNameBytes else {
             throw reader.error(
-                "name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
-                    + " (it names the output folders)")
+                .invalid("name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
+                    + " (it names the output folders)"))
         }
         if name.unicodeScalars.contains(where: VisibleText.isEscaped) {
-            throw reader.error("name may not hold control characters or line separators, got '\(name)'")
+            throw reader.error(.invalid("name may not hold control characters or line separators, got '\(name)'"))
         }
     }
 
@@ -206,7 +206,7 @@ public struct ScenarioLoader {
         if let x = object.optional("strategy") {
             let text = try x.string()
             guard let parsed = AllocationStrategy(rawValue: text) else {
-                throw x.error("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))")
+                throw x.error(.invalid("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))"))
             }
             strategy = parsed
         }
