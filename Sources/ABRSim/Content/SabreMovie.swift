@@ -24,8 +24,9 @@ public enum SabreMovie {
             let kbps = try element.double(in: ScenarioBounds.minimumBitrateKbps...ScenarioBounds.rateKbps.upperBound)
             if let previous = bitrates.last, kbps <= previous {
                 throw element.error(
-                    .invalid("bitrates must be strictly ascending: \(JSONPath.format(kbps)) is not above "
-                        + JSONPath.format(previous)))
+                    .invalid(
+                        "bitrates must be strictly ascending: \(JSONPath.format(kbps)) is not above "
+                            + JSONPath.format(previous)))
             }
             bitrates.append(kbps)
         }
@@ -37,7 +38,8 @@ public enum SabreMovie {
         for segment in segmentReaders {
             let levels = try segment.array()
             guard levels.count == bitrates.count else {
-                throw segment.error(.invalid("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)"))
+                throw segment.error(
+                    .invalid("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)"))
             }
             sizes.append(try levels.map { try $0.double(in: 1...1e15) })
         }

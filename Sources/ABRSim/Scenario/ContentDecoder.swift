@@ -30,7 +30,8 @@ struct ContentDecoder {
             if let segments = object.optional("segments") {
                 let count = try segments.positiveInt()
                 guard count <= full.segmentCount else {
-                    throw segments.error(.invalid("the content has only \(full.segmentCount) segments, \(count) asked for"))
+                    throw segments.error(
+                        .invalid("the content has only \(full.segmentCount) segments, \(count) asked for"))
                 }
                 content = try full.prefix(segments: count)
             } else {

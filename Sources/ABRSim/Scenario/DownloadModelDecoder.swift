@@ -71,8 +71,9 @@ public enum DownloadModelDecoder {
         let smallest = min(latencies.min() ?? 0, network.holdLatencySeconds ?? 0)
         guard latencies.isEmpty || smallest <= 0 else { return }
         throw reader.error(
-            .invalid("download model '\(model.name)' counts round trips but the network's RTT is 0"
-                + (latencies.isEmpty ? "" : " somewhere") + "; give the network an rttMs or the model one"))
+            .invalid(
+                "download model '\(model.name)' counts round trips but the network's RTT is 0"
+                    + (latencies.isEmpty ? "" : " somewhere") + "; give the network an rttMs or the model one"))
     }
 }
 

@@ -26,7 +26,8 @@ struct ExpectationDecoder {
         let player = try playerReader?.string() ?? "*"
         if let playerReader, player != "*", !players.contains(where: { $0.id == player }) {
             let ids = players.map(\.id).joined(separator: ", ")
-            throw playerReader.error(.invalid("no player has the id '\(player)' (players: \(ids); '*' means every player)"))
+            throw playerReader.error(
+                .invalid("no player has the id '\(player)' (players: \(ids); '*' means every player)"))
         }
         let policy = try object.optional("policy")?.string()
         let bound = try decodeBound(object, metric: metric)
@@ -51,8 +52,9 @@ struct ExpectationDecoder {
         guard fromReader != nil || toReader != nil else { return nil }
         guard MetricExpectation.windowedMetrics.contains(metric) else {
             throw (fromReader ?? toReader)!.error(
-                .invalid("\(metric) has no meaning over a window (windowed metrics: "
-                    + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")"))
+                .invalid(
+                    "\(metric) has no meaning over a window (windowed metrics: "
+                        + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")"))
         }
         let from = try fromReader?.double() ?? 0
         if let fromReader, from < 0 { throw fromReader.error(.invalid("fromSeconds must be 0 or more")) }

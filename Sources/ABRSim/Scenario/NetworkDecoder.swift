@@ -87,7 +87,8 @@ struct NetworkDecoder {
     ) {
         let kinds = ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"].filter { object.has($0) }
         guard kinds.count == 1 else {
-            throw reader.error(.invalid("a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds"))
+            throw reader.error(
+                .invalid("a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds"))
         }
         let rttReader = isWholeNetwork ? nil : object.optional("rttMs")
         let rtt = try rttReader.map { try $0.double(in: ScenarioBounds.rttMs) / 1000 }
@@ -101,14 +102,18 @@ struct NetworkDecoder {
             let presetReader = try object.required("preset")
             let name = try presetReader.string()
             if let steps = NetworkStepPreset.named(name) {
-                if let rttReader { throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one")) }
+                if let rttReader {
+                    throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one"))
+                }
                 return (steps.stretch(seconds: try seconds(required: false)), steps.name)
             }
             guard let preset = NetworkPreset.named(name) else {
                 let known = NetworkPreset.allNames.joined(separator: ", ")
                 throw presetReader.error(.invalid("unknown preset '\(name)' (known: \(known))"))
             }
-            if let rttReader { throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one")) }
+            if let rttReader {
+                throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one"))
+            }
             // A whole-network preset lasts forever: one period, held.
             return (.preset(preset, seconds: try seconds(required: true) ?? 3600), preset.name)
         case "constantKbps":

@@ -23,13 +23,16 @@ struct PlayerDecoder {
         }
         guard id.utf8.count <= ScenarioLoader.maximumNameBytes else {
             throw idReader.error(
-                .invalid("a player id is at most \(ScenarioLoader.maximumNameBytes) bytes long, found \(id.utf8.count)"))
+                .invalid("a player id is at most \(ScenarioLoader.maximumNameBytes) bytes long, found \(id.utf8.count)")
+            )
         }
         let policyReader = try object.required("policy")
         let policy = try decodePolicy(policyReader)
         guard registry.descriptor(named: policy.name) != nil else {
             throw policyReader.error(
-                .invalid("unknown policy '\(policy.name)' (known: \(registry.descriptors.map(\.name).joined(separator: ", ")))"))
+                .invalid(
+                    "unknown policy '\(policy.name)' (known: \(registry.descriptors.map(\.name).joined(separator: ", ")))"
+                ))
         }
         let playerContent: Content
         if let x = object.optional("content") {
@@ -95,8 +98,9 @@ struct PlayerDecoder {
             settings.startSeconds - stream.availabilityStartSeconds >= playerContent.duration
         {
             throw (object.optional("startSeconds") ?? reader).error(
-                .invalid("the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
-                    + " the content for this player: all of it is available before it starts"))
+                .invalid(
+                    "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
+                        + " the content for this player: all of it is available before it starts"))
         }
         try object.finish()
         return PlayerDescription(
@@ -162,7 +166,8 @@ struct PlayerDecoder {
         let kind = try kindReader.string()
         guard let predictor = try KeepUpPredictors.makePredictor(kind, parameters: JSONKeepUpParameters(object: object))
         else {
-            throw kindReader.error(.invalid("unknown predictor '\(kind)' (expected \(KeepUpPredictors.registry.alternatives))"))
+            throw kindReader.error(
+                .invalid("unknown predictor '\(kind)' (expected \(KeepUpPredictors.registry.alternatives))"))
         }
         try object.finish()
         return predictor

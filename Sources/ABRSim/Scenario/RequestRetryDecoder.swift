@@ -22,7 +22,8 @@ enum RequestRetryDecoder {
         if let x = object.optional("maxRetryDelaySeconds") {
             let maximum = try x.double(in: ScenarioBounds.bufferSeconds)
             guard maximum >= settings.retryDelaySeconds else {
-                throw x.error(.invalid("maxRetryDelaySeconds must be at least retryDelaySeconds (\(settings.retryDelaySeconds))"))
+                throw x.error(
+                    .invalid("maxRetryDelaySeconds must be at least retryDelaySeconds (\(settings.retryDelaySeconds))"))
             }
             settings.maximumRetryDelaySeconds = maximum
         } else {

@@ -27,11 +27,12 @@ public struct ScenarioLoader {
         let place =
             root.has("content") ? JSONPath.key(root.reader.path, "content") : JSONPath.key(root.reader.path, "players")
         return InputError(
-            file: root.reader.file, location: place,
-            "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
-                + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
-                + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
-                + "summed over the players); use fewer segments or players, or a sweep with --no-segments")
+            InputPlace(file: root.reader.file, position: InputPlace.Position(text: place)),
+            .invalid(
+                "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
+                    + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
+                    + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
+                    + "summed over the players); use fewer segments or players, or a sweep with --no-segments"))
     }
 
     /// The parsed document at `path` with ``settings`` applied.
@@ -113,7 +114,9 @@ public struct ScenarioLoader {
         if let reader = root.optional("routes") {
             let object = try reader.object()
             for (position, key) in object.keys.enumerated() {
-                guard key != "local" else { throw reader.error(.invalid("'local' is the shared link; name routes otherwise")) }
+                guard key != "local" else {
+                    throw reader.error(.invalid("'local' is the shared link; name routes otherwise"))
+                }
                 let decoder = NetworkDecoder(
                     directory: directory, seed: seed, overridesModelSeeds: override != nil, networkIndex: position + 1)
                 let (timeline, _) = try decoder.decode(try object.required(key))
@@ -124,10 +127,13 @@ public struct ScenarioLoader {
         let routeNames = routes.map { $0.name }
         let sharedCache = try root.optional("sharedCache").map { try PlayerDecoder.decodeCache($0, isShared: true) }
         let playerReaders = try root.required("players").array()
-        guard !playerReaders.isEmpty else { throw root.reader.error(.invalid("players: at least one player is needed")) }
+        guard !playerReaders.isEmpty else {
+            throw root.reader.error(.invalid("players: at least one player is needed"))
+        }
         guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
             throw root.reader.error(
-                .invalid("players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)"))
+                .invalid(
+                    "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)"))
         }
         var players: [PlayerDescription] = []
         for reader in playerReaders {
@@ -164,7 +170,8 @@ public struct ScenarioLoader {
         }
         for (position, reader) in playerReaders.enumerated() {
             if let group = players[position].settings.coordinationGroup, groupSizes[group] == 1 {
-                throw reader.error(.invalid("coordination group '\(group)' has only this player; a group needs two or more"))
+                throw reader.error(
+                    .invalid("coordination group '\(group)' has only this player; a group needs two or more"))
             }
         }
         let expectations = try root.optional("expect").map { try ExpectationDecoder(players: players).decode($0) }
@@ -191,8 +198,9 @@ public struct ScenarioLoader {
         }
         guard name.utf8.count <= Self.maximumNameBytes else {
             throw reader.error(
-                .invalid("name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
-                    + " (it names the output folders)"))
+                .invalid(
+                    "name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
+                        + " (it names the output folders)"))
         }
         if name.unicodeScalars.contains(where: VisibleText.isEscaped) {
             throw reader.error(.invalid("name may not hold control characters or line separators, got '\(name)'"))
@@ -206,7 +214,8 @@ public struct ScenarioLoader {
         if let x = object.optional("strategy") {
             let text = try x.string()
             guard let parsed = AllocationStrategy(rawValue: text) else {
-                throw x.error(.invalid("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))"))
+                throw x.error(
+                    .invalid("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))"))
             }
             strategy = parsed
         }

@@ -12,7 +12,9 @@ public struct PolicyArguments {
 
     /// An error about this policy's parameters.
     public func error(_ message: String) -> InputError {
-        InputError(file: file, location: location, "policy '\(spec.label)': \(message)")
+        InputError(
+            InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))),
+            .invalid("policy '\(spec.label)': \(message)"))
     }
 
     /// Largest magnitude of a number parameter (10¹²): no policy means more, and products of such numbers stay

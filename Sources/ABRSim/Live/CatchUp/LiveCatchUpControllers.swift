@@ -19,7 +19,9 @@ public enum LiveCatchUpControllers {
     public static func controller(named name: String) throws -> any LiveCatchUpController {
         guard let controller = make(name) else {
             throw InputError(
-                "--controller: unknown catch-up controller '\(name)' (known: \(names.joined(separator: ", ")))")
+                .none,
+                .invalid(
+                    "--controller: unknown catch-up controller '\(name)' (known: \(names.joined(separator: ", ")))"))
         }
         return controller
     }

@@ -53,7 +53,8 @@ public enum SabreNetworkTrace {
         if notArray != nil { _ = try root.array() }
         guard !periods.isEmpty else { throw root.error(.invalid("expected at least one network period")) }
         guard periods.contains(where: { $0.durationMs > 0 && $0.bandwidthKbps > 0 }) else {
-            throw root.error(.invalid("no period has both a duration and a bandwidth above 0 (nothing could ever download)"))
+            throw root.error(
+                .invalid("no period has both a duration and a bandwidth above 0 (nothing could ever download)"))
         }
         return periods
     }
@@ -145,7 +146,8 @@ public struct SabreManifest: Sendable {
         for segment in segments {
             let levels = try segment.array()
             guard levels.count == bitrates.count else {
-                throw segment.error(.invalid("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)"))
+                throw segment.error(
+                    .invalid("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)"))
             }
             for level in levels { sizes.append(try level.positiveDouble()) }
         }

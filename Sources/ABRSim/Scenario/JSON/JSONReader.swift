@@ -134,7 +134,8 @@ public struct JSONReader {
         guard range.contains(number) else {
             throw error(
                 .outOfRange(
-                    what: "a number", bound: "in \(JSONPath.format(range.lowerBound))…\(JSONPath.format(range.upperBound))",
+                    what: "a number",
+                    bound: "in \(JSONPath.format(range.lowerBound))…\(JSONPath.format(range.upperBound))",
                     found: JSONPath.format(number)))
         }
         return number
@@ -144,7 +145,8 @@ public struct JSONReader {
     public func int(in range: ClosedRange<Int>) throws -> Int {
         let whole = try int()
         guard range.contains(whole) else {
-            throw error(.outOfRange(what: "an integer", bound: "in \(range.lowerBound)…\(range.upperBound)", found: "\(whole)"))
+            throw error(
+                .outOfRange(what: "an integer", bound: "in \(range.lowerBound)…\(range.upperBound)", found: "\(whole)"))
         }
         return whole
     }
@@ -152,14 +154,18 @@ public struct JSONReader {
     /// A finite number greater than zero.
     public func positiveDouble() throws -> Double {
         let number = try double()
-        guard number > 0 else { throw error(.outOfRange(what: "a number", bound: "> 0", found: JSONPath.format(number))) }
+        guard number > 0 else {
+            throw error(.outOfRange(what: "a number", bound: "> 0", found: JSONPath.format(number)))
+        }
         return number
     }
 
     /// A finite number greater than or equal to zero.
     public func nonNegativeDouble() throws -> Double {
         let number = try double()
-        guard number >= 0 else { throw error(.outOfRange(what: "a number", bound: ">= 0", found: JSONPath.format(number))) }
+        guard number >= 0 else {
+            throw error(.outOfRange(what: "a number", bound: ">= 0", found: JSONPath.format(number)))
+        }
         return number
     }
 

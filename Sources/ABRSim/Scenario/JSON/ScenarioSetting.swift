@@ -41,7 +41,7 @@ public struct ScenarioSetting: Sendable, Equatable {
     /// Parses `PATH=VALUE`.
     public static func parse(_ argument: String, option: String = "--set") throws -> ScenarioSetting {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw InputError(location: option, "'\(argument)': expected PATH=VALUE")
+            throw InputError(.option(option), .invalid("'\(argument)': expected PATH=VALUE"))
         }
         let path = String(argument[..<equals])
         let text = String(argument[argument.index(after: equals)...])
@@ -53,13 +53,15 @@ public struct ScenarioSetting: Sendable, Equatable {
 
     /// A JSON value as written on a command line: JSON, or else a bare word as a string.
     public static func parseValue(_ text: String, path: String, option: String) throws -> JSONValue {
-        guard !text.isEmpty else { throw InputError(location: option, "\(path): empty value") }
+        guard !text.isEmpty else { throw InputError(.option(option), .invalid("\(path): empty value")) }
         do {
             return try JSONParser.parse(Array(text.utf8), file: option)
         } catch let error as InputError {
             let first = text.unicodeScalars.first!
             let looksLikeJSON = "{[\"".unicodeScalars.contains(first)
-            guard !looksLikeJSON else { throw InputError(location: option, "\(path)=\(text): \(error.message)") }
+            guard !looksLikeJSON else {
+                throw InputError(.option(option), .invalid("\(path)=\(text): \(error.message)"))
+            }
             return .string(text)
         }
     }
@@ -70,7 +72,7 @@ public struct ScenarioSetting: Sendable, Equatable {
         var position = 0
         var steps: [Step] = []
         func fail(_ why: String) -> InputError {
-            InputError(location: option, "bad path '\(path)': \(why)")
+            InputError(.option(option), .invalid("bad path '\(path)': \(why)"))
         }
         if position < scalars.count, scalars[position] == "$" { position += 1 }
         func isKeyScalar(_ s: Unicode.Scalar) -> Bool {
@@ -134,7 +136,9 @@ public struct ScenarioSetting: Sendable, Equatable {
         guard let step = rest.first else { return value }
         let remaining = rest.dropFirst()
         func fail(_ message: String) -> InputError {
-            InputError(file: file, location: path, "\(option) \(pathText): \(message)")
+            InputError(
+                InputPlace(file: file, position: InputPlace.Position(text: path)),
+                .invalid("\(option) \(pathText): \(message)"))
         }
         switch step {
         case .key(let key):

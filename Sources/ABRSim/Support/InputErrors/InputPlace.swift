@@ -53,8 +53,8 @@ public struct InputPlace: Equatable, Sendable {
     /// Nowhere in particular: an error about the command as a whole.
     public static let none = InputPlace()
 
-    /// The file as a whole.
-    public static func file(_ file: String) -> InputPlace { InputPlace(file: file) }
+    /// The file as a whole (or nowhere in particular when `file` is `nil`).
+    public static func file(_ file: String?) -> InputPlace { InputPlace(file: file) }
 
     /// A line of `file` (1-based).
     public static func line(_ file: String, _ line: Int) -> InputPlace { InputPlace(file: file, position: .line(line)) }
