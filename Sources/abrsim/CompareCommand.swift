@@ -72,7 +72,7 @@ enum CompareCommand {
             guard let chosen = Profile(rawValue: name) else {
                 throw InputError(
                     .option("--profile"),
-                    .invalid("unknown profile '\(name)' (known: \(Profile.registry.names.joined(separator: ", ")))"))
+                    .unknownName(name, kind: "profile", known: Profile.registry.names))
             }
             profile = chosen
         }

@@ -29,7 +29,7 @@ enum ExportCommand {
         }
         let format = parsed.positional("FORMAT")!
         guard format == "p1203" else {
-            throw InputError(.named("FORMAT"), .invalid("unknown format '\(format)' (known: p1203)"))
+            throw InputError(.named("FORMAT"), .unknownName(format, kind: "format", known: ["p1203"]))
         }
         var results = parsed.positional("RESULTS_DIR")!
         while results.count > 1, results.hasSuffix("/") { results.removeLast() }
@@ -44,7 +44,7 @@ enum ExportCommand {
         if let codec = parsed.value("codec") {
             guard ["h264", "h265", "hevc", "vp9"].contains(codec) else {
                 throw InputError(
-                    .option("--codec"), .invalid("unknown codec '\(codec)' (known: h264, h265, hevc, vp9)"))
+                    .option("--codec"), .unknownName(codec, kind: "codec", known: ["h264", "h265", "hevc", "vp9"]))
             }
             settings.codec = codec
         }

@@ -39,15 +39,13 @@ enum MMGC22Command {
         guard let algorithm = MMGC22Algorithm(rawValue: algorithmName) else {
             throw InputError(
                 .option("--algorithm"),
-                .invalid(
-                    "unknown algorithm '\(algorithmName)' (known: \(MMGC22Algorithm.allCases.map(\.rawValue).joined(separator: ", ")))"
-                ))
+                .unknownName(algorithmName, kind: "algorithm", known: MMGC22Algorithm.allCases.map(\.rawValue)))
         }
         let family = try required("family")
         guard MMGC22Run.families.contains(family) else {
             throw InputError(
                 .option("--family"),
-                .invalid("unknown family '\(family)' (known: \(MMGC22Run.families.joined(separator: ", ")))"))
+                .unknownName(family, kind: "family", known: MMGC22Run.families))
         }
         let traceText = try required("trace")
         guard let trace = Int(traceText), trace >= 0 else {

@@ -32,7 +32,7 @@ enum TraceCommand {
         guard let sub = subcommands.first(where: { $0.name == "abrsim trace " + first }) else {
             let names = subcommands.map { String($0.name.dropFirst("abrsim trace ".count)) }
             throw InputError(
-                .none, .invalid("unknown trace subcommand '\(first)' (known: \(names.joined(separator: ", ")))"))
+                .none, .unknownName(first, kind: "trace subcommand", known: names))
         }
         let parsed = try parse(Array(arguments.dropFirst()), spec: sub.spec)
         if parsed.helpRequested {
@@ -55,7 +55,9 @@ enum TraceCommand {
     static func format(_ parsed: ParsedArguments, _ name: String) throws -> TraceFormat? {
         guard let text = parsed.value(name) else { return nil }
         guard let format = TraceFormat(rawValue: text) else {
-            throw InputError(.none, .invalid("--\(name): unknown trace format '\(text)' (known: \(formatNames))"))
+            throw InputError(
+                .option("--\(name)"),
+                .unknownName(text, kind: "trace format", known: TraceFormat.allCases.map(\.rawValue)))
         }
         return format
     }

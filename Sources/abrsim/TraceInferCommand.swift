@@ -29,8 +29,9 @@ extension TraceCommand {
         let format: ThroughputLogReader.Format
         if let text = parsed.value("log-format") {
             guard let known = ThroughputLogReader.Format(rawValue: text) else {
-                let names = ThroughputLogReader.Format.allCases.map(\.rawValue).joined(separator: ", ")
-                throw InputError(.none, .invalid("--log-format: unknown log format '\(text)' (known: \(names))"))
+                throw InputError(
+                    .option("--log-format"),
+                    .unknownName(text, kind: "log format", known: ThroughputLogReader.Format.allCases.map(\.rawValue)))
             }
             format = known
         } else {
@@ -39,10 +40,7 @@ extension TraceCommand {
         let modelName = parsed.value("model") ?? "slow-start"
         guard DownloadModelDecoder.names.contains(modelName) else {
             throw InputError(
-                .none,
-                .invalid(
-                    "--model: unknown download model '\(modelName)' (known: \(DownloadModelDecoder.names.joined(separator: ", ")))"
-                ))
+                .option("--model"), .unknownName(modelName, kind: "download model", known: DownloadModelDecoder.names))
         }
         let rtt = try parsed.double("rtt-ms").map { value -> Double in
             guard value > 0 else { throw InputError(.none, .invalid("--rtt-ms must be positive, got \(value)")) }

@@ -122,7 +122,11 @@ enum TuneCommand {
         let (networks, held) = try tuneNetworks(parsed, scenario: scenario, loader: scenarioLoader(parsed), seed: seed)
         if networks != nil, measuredPath != nil {
             throw InputError(
-                .option("--traces"), .invalid("calibration fits one measured network; drop --traces or --calibrate"))
+                .option("--traces"),
+                .conflicting(
+                    ["--traces", "--calibrate"],
+                    reason: "calibration fits one measured network; drop --traces or --calibrate"
+                ))
         }
         let out = parsed.value("out") ?? "results/\(scenario.name)-tune"
         let folder = try OutputFolder(

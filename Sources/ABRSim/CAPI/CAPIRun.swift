@@ -48,7 +48,8 @@ public func abrsim_compare(
         }
         let modelName = profile.map { String(cString: $0) } ?? "faithful"
         guard let model = ComparisonPlan.Model(rawValue: modelName) else {
-            throw InputError(.named("profile"), .invalid("unknown profile '\(modelName)' (known: faithful, pensieve)"))
+            throw InputError(
+                .named("profile"), .unknownName(modelName, kind: "profile", known: ["faithful", "pensieve"]))
         }
         guard jobs >= 1 else { throw InputError(.named("jobs"), .invalid("must be at least 1")) }
         let files = try PathExpansion.files(traceArguments, option: "traces")

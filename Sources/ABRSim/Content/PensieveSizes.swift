@@ -64,7 +64,7 @@ public enum PensieveSizes {
             guard trimmed.count <= 15, trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                 let text = String(decoding: trimmed.prefix(40), as: UTF8.self)
                 throw InputError(
-                    .line(path, reader.lineNumber), .invalid("expected a whole number of bytes, found \"\(text)\""))
+                    .line(path, reader.lineNumber), .expected("a whole number of bytes", found: "\"\(text)\""))
             }
             let value = trimmed.reduce(0) { $0 * 10 + Int($1 - 0x30) }
             guard value > 0 else {

@@ -39,7 +39,7 @@ public enum SabreMovie {
             let levels = try segment.array()
             guard levels.count == bitrates.count else {
                 throw segment.error(
-                    .invalid("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)"))
+                    .expected("\(bitrates.count) sizes (one per bitrate)", found: "\(levels.count)"))
             }
             sizes.append(try levels.map { try $0.double(in: 1...1e15) })
         }

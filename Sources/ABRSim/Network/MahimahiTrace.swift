@@ -43,7 +43,7 @@ struct MahimahiTrace {
                 }
                 throw InputError(
                     .line(path, reader.lineNumber),
-                    .invalid("expected an integer millisecond timestamp, found ‘\(text)’"))
+                    .expected("an integer millisecond timestamp", found: "‘\(text)’"))
             }
             guard Double(t) <= Trace.maximumDurationSeconds * 1000 else {
                 throw InputError(

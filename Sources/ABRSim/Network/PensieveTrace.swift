@@ -29,7 +29,7 @@ struct PensieveTrace {
             guard fields.count == 2 else {
                 throw InputError(
                     .line(path, line),
-                    .invalid("expected two numbers `time_s throughput_Mbit/s`, found \(fields.count) fields"))
+                    .expected("two numbers `time_s throughput_Mbit/s`", found: "\(fields.count) fields"))
             }
             let time = try number(fields[0], "time", path, line)
             let mbps = try number(fields[1], "throughput", path, line)

@@ -143,10 +143,9 @@ extension TraceTools {
         if head.hasPrefix("preset:") {
             let name = String(head.dropFirst("preset:".count))
             guard let preset = NetworkPreset.named(name) else {
-                let known = NetworkPreset.catalogue.map(\.name).joined(separator: ", ")
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: text)),
-                    .invalid("unknown preset '\(name)' (known: \(known))"))
+                    .unknownName(name, kind: "preset", known: NetworkPreset.catalogue.map(\.name)))
             }
             return (.preset(preset, seconds: try required()), preset.name)
         }

@@ -43,7 +43,9 @@ struct ContentDecoder {
             let count = try object.optional("segments")?.positiveInt()
             let duration = try object.optional("durationSeconds")?.double(in: ScenarioBounds.durationSeconds)
             guard (count == nil) != (duration == nil) else {
-                throw reader.error(.invalid("give exactly one of segments or durationSeconds"))
+                throw reader.error(
+                    .conflicting(
+                        ["segments", "durationSeconds"], reason: "give exactly one of segments or durationSeconds"))
             }
             var resolutions: [Resolution?]?
             if let list = object.optional("resolutions") {

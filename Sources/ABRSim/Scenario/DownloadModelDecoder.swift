@@ -59,7 +59,7 @@ public enum DownloadModelDecoder {
             if let x = object?.optional("persistent") { model.isPersistent = try x.bool() }
             return model
         default:
-            throw reader.error(.invalid("unknown download model '\(name)' (known: \(names.joined(separator: ", ")))"))
+            throw reader.error(.unknownName(name, kind: "download model", known: names))
         }
     }
 

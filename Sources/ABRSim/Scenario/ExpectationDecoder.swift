@@ -73,7 +73,8 @@ struct ExpectationDecoder {
         let isText = MetricExpectation.textColumns.contains(metric)
         if let equalsReader {
             guard minimum == nil, maximum == nil else {
-                throw equalsReader.error(.invalid("give either equals or min/max, not both"))
+                throw equalsReader.error(
+                    .conflicting(["equals", "min", "max"], reason: "give either equals or min/max, not both"))
             }
             if isText {
                 return .equalsText(try equalsReader.string())

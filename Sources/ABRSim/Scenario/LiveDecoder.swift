@@ -127,7 +127,7 @@ enum LiveDecoder {
         case "blockingReload": break
         case "preloadHint": break
         default:
-            throw x.error(.invalid("unknown refresh '\(name)' (known: \(refreshNames.joined(separator: ", ")))"))
+            throw x.error(.unknownName(name, kind: "refresh", known: refreshNames))
         }
         if let intervalReader { throw intervalReader.error(.invalid("reloadIntervalSeconds is for refresh reload")) }
         return name == "template" ? .template : name == "blockingReload" ? .blockingReload : .preloadHint
@@ -176,9 +176,7 @@ enum LiveDecoder {
             let name = try x.string()
             guard LiveCatchUpControllers.make(name) != nil else {
                 throw x.error(
-                    .invalid(
-                        "unknown catch-up controller '\(name)' (known: \(LiveCatchUpControllers.names.joined(separator: ", ")))"
-                    )
+                    .unknownName(name, kind: "catch-up controller", known: LiveCatchUpControllers.names)
                 )
             }
             settings.catchUp = name

@@ -39,7 +39,10 @@ struct NetworkDecoder {
         var labels: [String] = []
         let forms = ["trace", "preset", "stretches", "synthetic"].filter { object.has($0) }
         guard forms.count == 1 else {
-            throw reader.error(.invalid("give exactly one of trace, preset, synthetic or stretches"))
+            throw reader.error(
+                .conflicting(
+                    ["trace", "preset", "synthetic", "stretches"],
+                    reason: "give exactly one of trace, preset, synthetic or stretches"))
         }
         if object.has("stretches") {
             let list = try object.required("stretches").array()
@@ -88,7 +91,9 @@ struct NetworkDecoder {
         let kinds = ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"].filter { object.has($0) }
         guard kinds.count == 1 else {
             throw reader.error(
-                .invalid("a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds"))
+                .conflicting(
+                    ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"],
+                    reason: "a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds"))
         }
         let rttReader = isWholeNetwork ? nil : object.optional("rttMs")
         let rtt = try rttReader.map { try $0.double(in: ScenarioBounds.rttMs) / 1000 }
@@ -108,8 +113,7 @@ struct NetworkDecoder {
                 return (steps.stretch(seconds: try seconds(required: false)), steps.name)
             }
             guard let preset = NetworkPreset.named(name) else {
-                let known = NetworkPreset.allNames.joined(separator: ", ")
-                throw presetReader.error(.invalid("unknown preset '\(name)' (known: \(known))"))
+                throw presetReader.error(.unknownName(name, kind: "preset", known: NetworkPreset.allNames))
             }
             if let rttReader {
                 throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one"))
@@ -130,8 +134,8 @@ struct NetworkDecoder {
             if let formatReader = object.optional("format") {
                 let text = try formatReader.string()
                 guard let parsed = TraceFormat(rawValue: text) else {
-                    let known = TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw formatReader.error(.invalid("unknown trace format '\(text)' (known: \(known))"))
+                    throw formatReader.error(
+                        .unknownName(text, kind: "trace format", known: TraceFormat.allCases.map(\.rawValue)))
                 }
                 format = parsed
             }

@@ -30,9 +30,7 @@ struct PlayerDecoder {
         let policy = try decodePolicy(policyReader)
         guard registry.descriptor(named: policy.name) != nil else {
             throw policyReader.error(
-                .invalid(
-                    "unknown policy '\(policy.name)' (known: \(registry.descriptors.map(\.name).joined(separator: ", ")))"
-                ))
+                .unknownName(policy.name, kind: "policy", known: registry.descriptors.map(\.name)))
         }
         let playerContent: Content
         if let x = object.optional("content") {
@@ -236,7 +234,7 @@ struct PlayerDecoder {
         if name == "local" { return 0 }
         if let position = routeNames.firstIndex(of: name) { return position + 1 }
         let known = ["local"] + routeNames
-        throw reader.error(.invalid("unknown route '\(name)' (known: \(known.joined(separator: ", ")))"))
+        throw reader.error(.unknownName(name, kind: "route", known: known))
     }
 }
 

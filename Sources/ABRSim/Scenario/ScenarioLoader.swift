@@ -81,7 +81,7 @@ public struct ScenarioLoader {
         do {
             return try body()
         } catch var error as InputError where error.file == file && error.location != nil {
-            if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, message: error.message) }) {
+            if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, problem: error.problem) }) {
                 error.problem = .setBy(error.problem, setting: "\(cause.option) \(cause.pathText)=\(cause.valueText)")
             }
             throw error

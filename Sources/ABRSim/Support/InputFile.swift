@@ -25,7 +25,7 @@ public enum InputFile {
     public static func checkReadable(_ path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw InputError(.file(path), .invalid(errno == ENOENT ? "no such file" : "cannot open: \(errnoText())"))
+            throw InputError(.file(path), .unreadable(errno == ENOENT ? "no such file" : "cannot open: \(errnoText())"))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw InputError(.file(path), .unreadable("is a directory, expected a file"))

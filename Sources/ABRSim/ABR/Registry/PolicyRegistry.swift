@@ -114,7 +114,7 @@ public struct PolicyRegistry: Sendable {
         guard let descriptor = descriptor(named: spec.name) else {
             throw InputError(
                 InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))),
-                .invalid("unknown policy '\(spec.name)' (known: \(descriptors.map(\.name).joined(separator: ", ")))"))
+                .unknownName(spec.name, kind: "policy", known: descriptors.map(\.name)))
         }
         let arguments = PolicyArguments(spec: spec, file: file, location: location)
         for (name, value) in spec.parameters {

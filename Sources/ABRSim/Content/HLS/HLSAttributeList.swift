@@ -35,7 +35,7 @@ struct HLSAttributeList {
             if rest.first == "," {
                 rest = rest.dropFirst()
             } else if !rest.isEmpty {
-                throw InputError(.line(file, line), .invalid("expected ‘,’ after attribute \(name), found ‘\(rest)’"))
+                throw InputError(.line(file, line), .expected("‘,’ after attribute \(name)", found: "‘\(rest)’"))
             }
             guard values[String(name)] == nil else {
                 throw InputError(.line(file, line), .invalid("attribute \(name) is given twice"))

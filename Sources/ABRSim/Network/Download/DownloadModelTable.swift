@@ -11,10 +11,7 @@ public enum DownloadModelTable {
     public static func evaluate(_ table: CSVTable, file: String, modelName: String) throws -> [UInt8] {
         guard DownloadModelDecoder.names.contains(modelName) else {
             throw InputError(
-                .none,
-                .invalid(
-                    "--model: unknown download model '\(modelName)' (known: "
-                        + DownloadModelDecoder.names.joined(separator: ", ") + ")"))
+                .option("--model"), .unknownName(modelName, kind: "download model", known: DownloadModelDecoder.names))
         }
         var columns = table.columns
         for name in ["download_time_s", "throughput_mbps", "branch"] where !columns.contains(name) {

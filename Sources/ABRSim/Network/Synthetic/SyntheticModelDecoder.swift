@@ -56,14 +56,16 @@ public struct SyntheticModelDecoder {
             case (nil, let presetReader?):
                 let presetName = try presetReader.string()
                 guard let preset = NetworkPreset.named(presetName) else {
-                    let known = NetworkPreset.catalogue.map(\.name).joined(separator: ", ")
-                    throw presetReader.error(.invalid("unknown preset '\(presetName)' (known: \(known))"))
+                    throw presetReader.error(
+                        .unknownName(presetName, kind: "preset", known: NetworkPreset.catalogue.map(\.name)))
                 }
                 mean = preset.downlinkBps
                 latency = latency ?? preset.rttSeconds
                 loss = loss ?? preset.lossRate
             default:
-                throw object.reader.error(.invalid("a lognormal model needs exactly one of meanKbps or preset"))
+                throw object.reader.error(
+                    .conflicting(
+                        ["meanKbps", "preset"], reason: "a lognormal model needs exactly one of meanKbps or preset"))
             }
             base = .lognormal(LognormalRate(meanBps: mean, spread: spread))
         case "markov":
@@ -86,7 +88,7 @@ public struct SyntheticModelDecoder {
             }
             base = .markov(chain)
         default:
-            throw modelReader.error(.invalid("unknown synthetic model '\(name)' (known: lognormal, markov)"))
+            throw modelReader.error(.unknownName(name, kind: "synthetic model", known: ["lognormal", "markov"]))
         }
         var model = SyntheticTraceModel(base: base, latencySeconds: latency, lossRate: loss)
         if let sample = object.optional("sampleSeconds") {

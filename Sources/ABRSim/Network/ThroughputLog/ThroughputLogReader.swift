@@ -42,7 +42,7 @@ public enum ThroughputLogReader {
     /// The column `names` (the first present) of `table`, or an error at line 1.
     static func column(_ table: CSVTable, _ names: String..., file: String) throws -> Int {
         for name in names { if let index = table.columns.firstIndex(of: name) { return index } }
-        throw InputError(.line(file, 1), .invalid("missing column \(names[0])"))
+        throw InputError(.line(file, 1), .missing("column \(names[0])"))
     }
 
     /// Field `index` of `row` (on `line`) as a finite number.

@@ -36,7 +36,7 @@ public struct MMGC22Data: Sendable {
     /// Reads the clip library of `folder` (sizes and retention curves; traces are read on demand).
     public init(folder: String) throws {
         guard InputFile.isDirectory(folder) else {
-            throw InputError(.file(folder), .invalid("no such folder (expected the challenge's data folder)"))
+            throw InputError(.file(folder), .unreadable("no such folder (expected the challenge's data folder)"))
         }
         self.folder = folder
         let sizeFolder = folder + "/short_video_size"
@@ -57,7 +57,7 @@ public struct MMGC22Data: Sendable {
     public func traceFiles(family: String) throws -> [String] {
         let familyFolder = folder + "/network_traces/" + family
         guard InputFile.isDirectory(familyFolder) else {
-            throw InputError(.file(familyFolder), .invalid("no such trace family folder"))
+            throw InputError(.file(familyFolder), .unreadable("no such trace family folder"))
         }
         let names = try Self.entries(of: familyFolder, directories: false)
         var numbered: [(Int, String)] = []

@@ -165,9 +165,7 @@ public enum SabreCommandLine {
             guard let abr = SabreOptions.ABR(rawValue: value) else {
                 throw InputError(
                     .option("-a"),
-                    .invalid(
-                        "unknown ABR '\(value)' (known: \(SabreOptions.ABR.allCases.map(\.rawValue).joined(separator: ", ")))"
-                    ))
+                    .unknownName(value, kind: "ABR", known: SabreOptions.ABR.allCases.map(\.rawValue)))
             }
             result.abr = abr
         case "-ab": result.abrBasic = true

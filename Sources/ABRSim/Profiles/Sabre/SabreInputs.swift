@@ -147,7 +147,7 @@ public struct SabreManifest: Sendable {
             let levels = try segment.array()
             guard levels.count == bitrates.count else {
                 throw segment.error(
-                    .invalid("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)"))
+                    .expected("\(bitrates.count) sizes (one per bitrate)", found: "\(levels.count)"))
             }
             for level in levels { sizes.append(try level.positiveDouble()) }
         }

@@ -8,7 +8,7 @@ extension JSONReader {
     public func seed() throws -> UInt64 {
         if case .string(let text) = value {
             guard let seed = parseSeed(text) else {
-                throw error(.invalid("expected a seed: decimal digits from 0 to 18446744073709551615, found '\(text)'"))
+                throw error(.expected("a seed: decimal digits from 0 to 18446744073709551615", found: "'\(text)'"))
             }
             return seed
         }

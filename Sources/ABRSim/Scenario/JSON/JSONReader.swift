@@ -247,7 +247,7 @@ public final class JSONObjectReader {
     public func finish() throws {
         let unknown = object.keys.filter { !knownSet.contains($0) }
         guard !unknown.isEmpty else { return }
-        throw reader.error(.unknownName(kind: "key", names: unknown.map(JSONString.quoted), choices: known))
+        throw reader.error(.unknownKeys(unknown.map(JSONString.quoted), known: known))
     }
 
     private func child(_ key: String, _ value: JSONValue) -> JSONReader {

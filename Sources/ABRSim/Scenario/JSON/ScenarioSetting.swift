@@ -174,12 +174,12 @@ public struct ScenarioSetting: Sendable, Equatable {
 
     /// Whether an error located at `location` (a concrete JSON path) is about the value this edit wrote: at its
     /// path or inside it (`[*]` matching any index), or an unknown-key error at its parent naming its last key.
-    public func isCause(ofErrorAt location: String, message: String) -> Bool {
+    public func isCause(ofErrorAt location: String, problem: InputProblem) -> Bool {
         if Self.location(location, isWithin: canonicalPath) { return true }
-        guard case .key(let key)? = steps.last, message.hasPrefix("unknown key") else { return false }
+        guard case .key(let key)? = steps.last, case .unknownKeys(let names, _) = problem else { return false }
         let parent = ScenarioSetting(path: pathText, steps: Array(steps.dropLast()), value: value, valueText: valueText)
         return (steps.count == 1 ? location == "$" : Self.location(location, isWithin: parent.canonicalPath))
-            && message.contains(JSONString.quoted(key))
+            && names.contains(JSONString.quoted(key))
     }
 
     /// Whether `location` equals `pattern` or lies inside it, `[*]` in the pattern matching any `[N]`.

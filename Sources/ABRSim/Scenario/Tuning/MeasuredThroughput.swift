@@ -31,10 +31,10 @@ public struct MeasuredThroughput: Sendable, Equatable {
     public static func parse(_ table: CSVTable, file: String, scenario: Scenario) throws -> MeasuredThroughput {
         func column(_ names: [String]) -> Int? { names.lazy.compactMap { table.columns.firstIndex(of: $0) }.first }
         guard let timeColumn = column(["t_s"]) else {
-            throw InputError(.line(file, 1), .invalid("missing column t_s (expected t_s,player,throughput_kbps)"))
+            throw InputError(.line(file, 1), .missing("column t_s (expected t_s,player,throughput_kbps)"))
         }
         guard let playerColumn = column(["player"]) else {
-            throw InputError(.line(file, 1), .invalid("missing column player (expected t_s,player,throughput_kbps)"))
+            throw InputError(.line(file, 1), .missing("column player (expected t_s,player,throughput_kbps)"))
         }
         let rateColumn: Int
         let scale: Double
@@ -47,7 +47,7 @@ public struct MeasuredThroughput: Sendable, Equatable {
         } else {
             throw InputError(
                 .line(file, 1),
-                .invalid("missing column throughput_kbps (or observed_bitrate in bit/s, as in an access log)"))
+                .missing("column throughput_kbps (or observed_bitrate in bit/s, as in an access log)"))
         }
         let rateName = table.columns[rateColumn]
         let ids = scenario.players.map(\.id)

@@ -17,25 +17,14 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
         self.problem = problem
     }
 
-    /// An error stated as a rule in words (``InputProblem/invalid(_:)``), in `file` at `location` (a line such as
-    /// `line 12` or `line 12, column 4`, a JSON path, an option or a place named in words); both are optional so
-    /// command-line errors can leave them out.
-    public init(file: String? = nil, location: String? = nil, _ message: String) {
-        self.init(InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))), .invalid(message))
-    }
-
-    /// An error stated in words at a line of a text file (1-based).
-    public static func atLine(_ file: String, _ line: Int, _ message: String) -> InputError {
-        InputError(.line(file, line), .invalid(message))
-    }
-
     /// The file the problem is in, as the user named it; `nil` for command-line problems.
     public var file: String? {
         get { place.file }
         set { place.file = newValue }
     }
 
-    /// The rendered place within the file (`line 3`, `$.players[0]`, `--policies`), or `nil`.
+    /// The rendered position within the file (`line 3`, `$.players[0]`, `--policies`), or `nil`; setting it
+    /// reads the text back as a position (``InputPlace/Position/init(text:)``), for callers that re-place an error.
     public var location: String? {
         get { place.position.map(InputErrorMessage.text(of:)) }
         set { place.position = newValue.map(InputPlace.Position.init(text:)) }

@@ -29,14 +29,14 @@ public enum InputErrorMessage {
             return "expected \(what) \(bound), found \(found)" + (unit.map { " \($0)" } ?? "")
         case .missing(let what):
             return "missing \(what)"
-        case .unknownName(let kind, let names, let choices):
+        case .unknownName(let name, let kind, let known):
+            return "unknown \(kind) '\(name)' (known: \(known.joined(separator: ", ")))"
+        case .unknownKeys(let names, let known):
             let valid =
-                choices.isEmpty ? "this object takes no keys" : "expected one of: " + choices.joined(separator: ", ")
-            return "unknown \(kind)\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (\(valid))"
-        case .unreadable(let why), .syntax(let why), .invalid(let why):
+                known.isEmpty ? "this object takes no keys" : "expected one of: " + known.joined(separator: ", ")
+            return "unknown key\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (\(valid))"
+        case .unreadable(let why), .syntax(let why), .invalid(let why), .conflicting(_, let why):
             return why
-        case .conflicting(let first, let second, let reason):
-            return reason.map { "\(first) and \(second): \($0)" } ?? "\(first) conflicts with \(second)"
         case .inReferencedFile(let file, let inner):
             return "\(file): \(text(of: inner))"
         case .formatClash(let inner, let detected, let declared, let declaredAt):

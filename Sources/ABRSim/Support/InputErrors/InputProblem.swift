@@ -12,15 +12,18 @@ public indirect enum InputProblem: Equatable, Sendable {
     case outOfRange(what: String, bound: String, found: String, unit: String? = nil)
     /// Something required is absent: `missing W` (`missing key "content"`, `missing column rate`).
     case missing(String)
-    /// Names that are not among the valid ones: `unknown K "n" (expected one of: a, b)`; with no `choices`,
-    /// `(this object takes no keys)`. The names are shown as given (callers quote them).
-    case unknownName(kind: String, names: [String], choices: [String])
+    /// A name that is not among the valid ones: `unknown K 'n' (known: a, b)` (`unknown policy 'bbb' (known: …)`).
+    case unknownName(String, kind: String, known: [String])
+    /// Keys of a JSON object that its decoder does not read: `unknown key "x" (expected one of: a, b)`; with no
+    /// `known` keys, `(this object takes no keys)`. The keys are shown as given (callers quote them).
+    case unknownKeys([String], known: [String])
     /// The file cannot be read at all: `no such file`, `is a directory, expected a file`, `cannot open: …`.
     case unreadable(String)
     /// The text does not parse: `unterminated string`, `trailing comma before ']'`.
     case syntax(String)
-    /// Two options or keys that cannot be given together: `A conflicts with B` unless the reason says more.
-    case conflicting(String, with: String, reason: String? = nil)
+    /// Options or keys that cannot be given together (or of which exactly one is needed); the `reason` names
+    /// them for users (`give either equals or min/max, not both`).
+    case conflicting([String], reason: String)
     /// The input breaks a rule stated in words (`the times must increase`).
     case invalid(String)
     /// A problem with a file named at this place, not in it: `x.down: no such file`.
