@@ -9,7 +9,8 @@ import ABRSim
 func runChild(_ arguments: [String]) throws -> [String] {
     let command = ShellCommand.line([try executablePath()] + arguments)
     guard let stream = popen(command, "r") else {
-        throw InputError(location: "bench", "could not start a measuring process: \(String(cString: strerror(errno)))")
+        throw InputError(
+            .named("bench"), .invalid("could not start a measuring process: \(String(cString: strerror(errno)))"))
     }
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -20,7 +21,8 @@ func runChild(_ arguments: [String]) throws -> [String] {
     }
     let status = pclose(stream)
     guard status == 0 else {
-        throw InputError(location: "bench", "the measuring process for '\(arguments.joined(separator: " "))' failed")
+        throw InputError(
+            .named("bench"), .invalid("the measuring process for '\(arguments.joined(separator: " "))' failed"))
     }
     return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
 }
@@ -44,7 +46,7 @@ func executablePath() throws -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard count > 0 else {
-        throw InputError(location: "bench", "cannot find this executable: \(String(cString: strerror(errno)))")
+        throw InputError(.named("bench"), .invalid("cannot find this executable: \(String(cString: strerror(errno)))"))
     }
     return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

@@ -73,7 +73,7 @@ enum BenchCommand {
             for line in lines {
                 let fields = line.split(separator: "\t").map(String.init)
                 guard fields.count == 6, let peakKB = Double(fields[5]) else {
-                    throw InputError(location: "bench", "unexpected line from the measuring process: \(line)")
+                    throw InputError(.named("bench"), .invalid("unexpected line from the measuring process: \(line)"))
                 }
                 text += label.padding(toLength: 28) + fields[0].padding(toLength: 8)
                 for (field, width) in zip(fields[1...4], [12, 11, 11, 7]) { text += field.leftPadding(toLength: width) }
@@ -105,7 +105,7 @@ enum BenchCommand {
         text += "players  timeline  segments/s   events/s   ns/event   µs/segment   events/run\n"
         for item in try ListArgument.items(list, location: "--players") {
             guard let count = Int(item), count >= 1, count <= 4096 else {
-                throw InputError(location: "--players", "expected whole numbers in 1…4096, got '\(item)'")
+                throw InputError(.option("--players"), .invalid("expected whole numbers in 1…4096, got '\(item)'"))
             }
             for recordsTimeline in timelineModes {
                 let m = try measure(curve: curve, minimumSeconds: minimumSeconds, recordsTimeline: recordsTimeline) {

@@ -47,28 +47,32 @@ enum CompareCommand {
             return 0
         }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
-        guard !traceArguments.isEmpty else { throw InputError(location: "--traces", "give at least one trace") }
+        guard !traceArguments.isEmpty else {
+            throw InputError(.option("--traces"), .invalid("give at least one trace"))
+        }
         let source = try scenarioSource(parsed)
         guard let contentPath = parsed.value("content") ?? source?.scenario.file else {
-            throw InputError(location: "--content", "is required (or give --scenario)")
+            throw InputError(.option("--content"), .invalid("is required (or give --scenario)"))
         }
         let policyValues = parsed.values("policies")
-        guard !policyValues.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
+        guard !policyValues.isEmpty else {
+            throw InputError(.option("--policies"), .invalid("give at least one policy"))
+        }
         let policies = try ListArgument.items(policyValues, location: "--policies").map {
             try PolicySpec.parse($0, source: "--policies")
         }
         let baseline = parsed.value("baseline") ?? policies[0].label
         guard policies.contains(where: { $0.label == baseline }) else {
             throw InputError(
-                location: "--baseline",
-                "'\(baseline)' is not one of the policies (\(policies.map(\.label).joined(separator: ", ")))")
+                .option("--baseline"),
+                .invalid("'\(baseline)' is not one of the policies (\(policies.map(\.label).joined(separator: ", ")))"))
         }
         var profile = Profile.faithful
         if let name = parsed.value("profile") {
             guard let chosen = Profile(rawValue: name) else {
                 throw InputError(
-                    location: "--profile",
-                    "unknown profile '\(name)' (known: \(Profile.registry.names.joined(separator: ", ")))")
+                    .option("--profile"),
+                    .unknownName(name, kind: "profile", known: Profile.registry.names))
             }
             profile = chosen
         }
@@ -82,8 +86,8 @@ enum CompareCommand {
             if let segments {
                 guard segments <= content.segmentCount else {
                     throw InputError(
-                        file: source.scenario.file, location: "--segments",
-                        "the player's content has \(content.segmentCount) segments, \(segments) asked for")
+                        InputPlace(file: source.scenario.file, position: .option("--segments")),
+                        .invalid("the player's content has \(content.segmentCount) segments, \(segments) asked for"))
                 }
                 content = try content.prefix(segments: segments)
             }
@@ -165,10 +169,11 @@ enum CompareCommand {
     {
         guard let path = parsed.value("scenario") else {
             if !parsed.values("set").isEmpty {
-                throw InputError(location: "--set", "edits a scenario; give --scenario FILE")
+                throw InputError(.option("--set"), .invalid("edits a scenario; give --scenario FILE"))
             }
             if let id = parsed.value("player") {
-                throw InputError(location: "--player", "'\(id)' names a scenario's player; give --scenario FILE")
+                throw InputError(
+                    .option("--player"), .invalid("'\(id)' names a scenario's player; give --scenario FILE"))
             }
             return nil
         }
@@ -179,17 +184,19 @@ enum CompareCommand {
         if let id = parsed.value("player") {
             guard let chosen = scenario.players.first(where: { $0.id == id }) else {
                 throw InputError(
-                    location: "--player",
-                    "'\(id)' is not a player of \(path) (players: \(scenario.players.map(\.id).joined(separator: ", ")))"
-                )
+                    .option("--player"),
+                    .invalid(
+                        "'\(id)' is not a player of \(path) (players: \(scenario.players.map(\.id).joined(separator: ", ")))"
+                    ))
             }
             player = chosen
         } else {
             guard scenario.players.count == 1 else {
                 throw InputError(
-                    file: path, location: "$.players",
-                    "has \(scenario.players.count) players; choose one with --player (\(scenario.players.map(\.id).joined(separator: ", ")))"
-                )
+                    .jsonPath(path, "$.players"),
+                    .invalid(
+                        "has \(scenario.players.count) players; choose one with --player (\(scenario.players.map(\.id).joined(separator: ", ")))"
+                    ))
             }
             player = scenario.players[0]
         }

@@ -29,31 +29,32 @@ enum ExportCommand {
         }
         let format = parsed.positional("FORMAT")!
         guard format == "p1203" else {
-            throw InputError(location: "FORMAT", "unknown format '\(format)' (known: p1203)")
+            throw InputError(.named("FORMAT"), .unknownName(format, kind: "format", known: ["p1203"]))
         }
         var results = parsed.positional("RESULTS_DIR")!
         while results.count > 1, results.hasSuffix("/") { results.removeLast() }
-        guard InputFile.isDirectory(results) else { throw InputError(file: results, "is not a folder") }
+        guard InputFile.isDirectory(results) else { throw InputError(.file(results), .invalid("is not a folder")) }
         var settings = P1203Export.Settings()
         if let resolution = parsed.value("resolution") {
             guard Resolution(parsing: resolution) != nil else {
-                throw InputError(location: "--resolution", "expected WIDTHxHEIGHT, got '\(resolution)'")
+                throw InputError(.option("--resolution"), .invalid("expected WIDTHxHEIGHT, got '\(resolution)'"))
             }
             settings.defaultResolution = resolution
         }
         if let codec = parsed.value("codec") {
             guard ["h264", "h265", "hevc", "vp9"].contains(codec) else {
-                throw InputError(location: "--codec", "unknown codec '\(codec)' (known: h264, h265, hevc, vp9)")
+                throw InputError(
+                    .option("--codec"), .unknownName(codec, kind: "codec", known: ["h264", "h265", "hevc", "vp9"]))
             }
             settings.codec = codec
         }
         if let fps = try parsed.double("fps") {
-            guard fps > 0, fps <= 240 else { throw InputError(location: "--fps", "must be in (0, 240]") }
+            guard fps > 0, fps <= 240 else { throw InputError(.option("--fps"), .invalid("must be in (0, 240]")) }
             settings.fps = fps
         }
         if let device = parsed.value("device") {
             guard device == "pc" || device == "mobile" else {
-                throw InputError(location: "--device", "must be pc or mobile, got '\(device)'")
+                throw InputError(.option("--device"), .invalid("must be pc or mobile, got '\(device)'"))
             }
             settings.device = device
         }
@@ -88,7 +89,7 @@ enum ExportCommand {
             for session in sessions {
                 guard !session.player.isEmpty, !session.player.contains("/"), session.player != ".",
                     session.player != ".."
-                else { throw InputError(file: results, "player id '\(session.player)' cannot name a file") }
+                else { throw InputError(.file(results), .invalid("player id '\(session.player)' cannot name a file")) }
                 bundle.add(name: session.player + ".json", bytes: Array(session.json.utf8))
                 names.append(session.player + ".json")
             }

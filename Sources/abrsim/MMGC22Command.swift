@@ -29,26 +29,27 @@ enum MMGC22Command {
             return 0
         }
         func required(_ name: String) throws -> String {
-            guard let value = parsed.value(name) else { throw InputError(location: "--\(name)", "is required") }
+            guard let value = parsed.value(name) else {
+                throw InputError(.option("--\(name)"), .invalid("is required"))
+            }
             return value
         }
         let data = try required("data")
         let algorithmName = try required("algorithm")
         guard let algorithm = MMGC22Algorithm(rawValue: algorithmName) else {
             throw InputError(
-                location: "--algorithm",
-                "unknown algorithm '\(algorithmName)' (known: \(MMGC22Algorithm.allCases.map(\.rawValue).joined(separator: ", ")))"
-            )
+                .option("--algorithm"),
+                .unknownName(algorithmName, kind: "algorithm", known: MMGC22Algorithm.allCases.map(\.rawValue)))
         }
         let family = try required("family")
         guard MMGC22Run.families.contains(family) else {
             throw InputError(
-                location: "--family",
-                "unknown family '\(family)' (known: \(MMGC22Run.families.joined(separator: ", ")))")
+                .option("--family"),
+                .unknownName(family, kind: "family", known: MMGC22Run.families))
         }
         let traceText = try required("trace")
         guard let trace = Int(traceText), trace >= 0 else {
-            throw InputError(location: "--trace", "'\(traceText)' is not a trace index (an integer ≥ 0)")
+            throw InputError(.option("--trace"), .invalid("'\(traceText)' is not a trace index (an integer ≥ 0)"))
         }
         let user: MMGC22Run.User
         if let seeds = parsed.value("seeds") {
@@ -60,7 +61,7 @@ enum MMGC22Command {
             } else if let index = Int(sample), (0..<MMGC22Users.sampleSeedCount).contains(index) {
                 user = .sample(index)
             } else {
-                throw InputError(location: "--user-sample", "'\(sample)' is not 'default' or a sample 0…1000")
+                throw InputError(.option("--user-sample"), .invalid("'\(sample)' is not 'default' or a sample 0…1000"))
             }
         }
         let levels = try parsed.value("last-chunk-levels").map(MMGC22Run.parseLevels)

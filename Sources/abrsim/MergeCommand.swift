@@ -14,14 +14,15 @@ enum MergeCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
-        guard let out = parsed.value("out") else { throw InputError(location: "--out", "is required") }
+        guard let out = parsed.value("out") else { throw InputError(.option("--out"), .invalid("is required")) }
         let inputs = parsed.positionalValues("DIR")
         guard let first = inputs.first, case .valid(let shardManifest) = OutputManifest.read(directory: first) else {
             throw InputError(
-                file: inputs.first, location: inputs.isEmpty ? "merge" : nil,
-                inputs.isEmpty
-                    ? "give the shard folders to merge" : "is not a sweep output folder (no \(OutputManifest.fileName))"
-            )
+                InputPlace(file: inputs.first, position: inputs.isEmpty ? .named("merge") : nil),
+                .invalid(
+                    inputs.isEmpty
+                        ? "give the shard folders to merge"
+                        : "is not a sweep output folder (no \(OutputManifest.fileName))"))
         }
         let folder = try OutputFolder(out, identity: shardManifest.identity, force: parsed.flag("force"))
         let (runs, shards) = try SweepMerge.merge(inputs, into: out)

@@ -34,7 +34,7 @@ enum ModelCommand {
         }
         let sub = parsed.positional("SUBCOMMAND")!
         guard sub == "download" || sub == "catchup" else {
-            throw InputError("unknown model subcommand '\(sub)' (known: download, catchup)")
+            throw InputError(.none, .unknownName(sub, kind: "model subcommand", known: ["download", "catchup"]))
         }
         let path = parsed.positional("ROWS")!
         let controller = parsed.value("controller") ?? "dashjs"

@@ -26,7 +26,7 @@ enum PlotCommand {
         }
         var results = parsed.positional("RESULTS_DIR")!
         while results.count > 1, results.hasSuffix("/") { results.removeLast() }
-        guard InputFile.isDirectory(results) else { throw InputError(file: results, "is not a folder") }
+        guard InputFile.isDirectory(results) else { throw InputError(.file(results), .invalid("is not a folder")) }
         let out = parsed.value("out") ?? defaultPlotsFolder(results)
         let isRun = (try? InputFile.checkReadable(InputFile.resolve("timeline.csv", against: results))) != nil
         if case .valid(let manifest) = OutputManifest.read(directory: results), !manifest.isComplete {
@@ -77,7 +77,8 @@ enum PlotCommand {
         if let chosen, !samples.policies.contains(chosen) {
             let message = "'\(chosen)' is not one of the policies (\(samples.policies.joined(separator: ", ")))"
             throw baseline == nil
-                ? InputError(file: statsPath, "baseline " + message) : InputError(location: "--baseline", message)
+                ? InputError(.file(statsPath), .invalid("baseline " + message))
+                : InputError(.option("--baseline"), .invalid(message))
         }
         let title = "\(summary.column("scenario")?.first ?? "compare"): \(samples.policies.count) policies"
         return PlotBundles.comparison(samples, title: title, baseline: chosen, hasStats: hasStats, page: page)

@@ -52,7 +52,7 @@ enum SweepCommand {
             return 0
         }
         if let profile = parsed.value("profile") {
-            throw InputError(location: "--profile", "unknown profile '\(profile)' (known: sabre)")
+            throw InputError(.option("--profile"), .unknownName(profile, kind: "profile", known: ["sabre"]))
         }
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let batch = try parsed.int("batch", in: 1...SweepRunner.maximumBatchRuns)

@@ -31,7 +31,8 @@ enum TraceCommand {
         }
         guard let sub = subcommands.first(where: { $0.name == "abrsim trace " + first }) else {
             let names = subcommands.map { String($0.name.dropFirst("abrsim trace ".count)) }
-            throw InputError("unknown trace subcommand '\(first)' (known: \(names.joined(separator: ", ")))")
+            throw InputError(
+                .none, .unknownName(first, kind: "trace subcommand", known: names))
         }
         let parsed = try parse(Array(arguments.dropFirst()), spec: sub.spec)
         if parsed.helpRequested {
@@ -54,7 +55,9 @@ enum TraceCommand {
     static func format(_ parsed: ParsedArguments, _ name: String) throws -> TraceFormat? {
         guard let text = parsed.value(name) else { return nil }
         guard let format = TraceFormat(rawValue: text) else {
-            throw InputError("--\(name): unknown trace format '\(text)' (known: \(formatNames))")
+            throw InputError(
+                .option("--\(name)"),
+                .unknownName(text, kind: "trace format", known: TraceFormat.allCases.map(\.rawValue)))
         }
         return format
     }
@@ -100,7 +103,9 @@ enum TraceCommand {
         positionals: [PositionalSpec("FILE", help: "a trace file")], options: [toOption(), fromOption, outOption])
 
     static func convert(_ parsed: ParsedArguments) throws -> Int32 {
-        guard let to = try format(parsed, "to") else { throw InputError("--to FORMAT is required (\(formatNames))") }
+        guard let to = try format(parsed, "to") else {
+            throw InputError(.none, .invalid("--to FORMAT is required (\(formatNames))"))
+        }
         let (trace, _) = try readInput(parsed)
         return try emit(trace, to, parsed)
     }
@@ -113,7 +118,9 @@ enum TraceCommand {
         ])
 
     static func scale(_ parsed: ParsedArguments) throws -> Int32 {
-        guard let factor = try parsed.double("factor") else { throw InputError("--factor X is required") }
+        guard let factor = try parsed.double("factor") else {
+            throw InputError(.none, .invalid("--factor X is required"))
+        }
         let (trace, format) = try readInput(parsed)
         return try emit(try TraceTools.scale(trace, by: factor), try self.format(parsed, "to") ?? format, parsed)
     }
@@ -162,7 +169,7 @@ enum TraceCommand {
         }
         let decoded = try SyntheticModelDecoder().decode(JSONReader(document, file: file))
         guard let seconds = try parsed.double("seconds") ?? decoded.seconds else {
-            throw InputError("give the length with --seconds S or \"seconds\" in the model")
+            throw InputError(.none, .invalid("give the length with --seconds S or \"seconds\" in the model"))
         }
         let seed = try parsed.seed() ?? decoded.seed ?? 1
         let trace: Trace
@@ -204,7 +211,7 @@ enum TraceCommand {
             if label != "outage" { labels.append(label) }
         }
         let rtt = try parsed.double("rtt-ms") ?? 0
-        guard rtt >= 0 else { throw InputError("--rtt-ms must be ≥ 0, got \(rtt)") }
+        guard rtt >= 0 else { throw InputError(.none, .invalid("--rtt-ms must be ≥ 0, got \(rtt)")) }
         let timeline = try NetworkTimeline.build(stretches, defaultRttSeconds: rtt / 1000, atEnd: .loop)
         let name = parsed.value("name") ?? labels.joined(separator: "+")
         return try emit(TraceTools.trace(of: timeline, name: name), try format(parsed, "to")!, parsed)

@@ -29,8 +29,9 @@ extension TraceCommand {
         let format: ThroughputLogReader.Format
         if let text = parsed.value("log-format") {
             guard let known = ThroughputLogReader.Format(rawValue: text) else {
-                let names = ThroughputLogReader.Format.allCases.map(\.rawValue).joined(separator: ", ")
-                throw InputError("--log-format: unknown log format '\(text)' (known: \(names))")
+                throw InputError(
+                    .option("--log-format"),
+                    .unknownName(text, kind: "log format", known: ThroughputLogReader.Format.allCases.map(\.rawValue)))
             }
             format = known
         } else {
@@ -39,11 +40,10 @@ extension TraceCommand {
         let modelName = parsed.value("model") ?? "slow-start"
         guard DownloadModelDecoder.names.contains(modelName) else {
             throw InputError(
-                "--model: unknown download model '\(modelName)' (known: \(DownloadModelDecoder.names.joined(separator: ", ")))"
-            )
+                .option("--model"), .unknownName(modelName, kind: "download model", known: DownloadModelDecoder.names))
         }
         let rtt = try parsed.double("rtt-ms").map { value -> Double in
-            guard value > 0 else { throw InputError("--rtt-ms must be positive, got \(value)") }
+            guard value > 0 else { throw InputError(.none, .invalid("--rtt-ms must be positive, got \(value)")) }
             return value / 1000
         }
         if let acked = parsed.value("acked") { try InputFile.checkReadable(acked) }
@@ -52,7 +52,9 @@ extension TraceCommand {
         let model = try DownloadModelDecoder.model(named: modelName, parameters: [:], rttMs: 0)
         let name = InputFile.fileName(of: path) + ".\(modelName)"
         let (trace, _) = try CapacityInference.trace(log, model: model, rttSeconds: rtt, name: name)
-        guard let to = try self.format(parsed, "to") else { throw InputError("--to FORMAT is required") }
+        guard let to = try self.format(parsed, "to") else {
+            throw InputError(.none, .invalid("--to FORMAT is required"))
+        }
         return try emit(trace, to, parsed)
     }
 }

@@ -85,7 +85,7 @@ enum TuneCommand {
         if let text = parsed.value("grid") {
             let values = try ListArgument.items(text, location: "--grid").map { item in
                 guard let value = Double(item), value.isFinite else {
-                    throw InputError(location: "--grid", "expected ratios separated by commas, got '\(text)'")
+                    throw InputError(.option("--grid"), .invalid("expected ratios separated by commas, got '\(text)'"))
                 }
                 return value
             }
@@ -103,14 +103,16 @@ enum TuneCommand {
         if let measuredPath {
             guard !settings.searchesPriorities else {
                 throw InputError(
-                    location: "--search-priorities", "calibration fits the weights of the given priorities")
+                    .option("--search-priorities"), .invalid("calibration fits the weights of the given priorities"))
             }
             let measured = try MeasuredThroughput.load(measuredPath, scenario: scenario)
             let levels = Set(measured.players.map { scenario.players[$0].settings.networkResourcePriority })
             guard levels.count >= 2 else {
                 throw InputError(
-                    file: measuredPath,
-                    "the measured players all have the same networkResourcePriority; their weights cannot be fitted")
+                    .file(measuredPath),
+                    .invalid(
+                        "the measured players all have the same networkResourcePriority; their weights cannot be fitted"
+                    ))
             }
             scoring = .fit(try ShareFit(measured: measured, binSeconds: settings.binSeconds, file: measuredPath))
         } else {
@@ -121,7 +123,11 @@ enum TuneCommand {
         let (networks, held) = try tuneNetworks(parsed, scenario: scenario, loader: scenarioLoader(parsed), seed: seed)
         if networks != nil, measuredPath != nil {
             throw InputError(
-                location: "--traces", "calibration fits one measured network; drop --traces or --calibrate")
+                .option("--traces"),
+                .conflicting(
+                    ["--traces", "--calibrate"],
+                    reason: "calibration fits one measured network; drop --traces or --calibrate"
+                ))
         }
         let out = parsed.value("out") ?? "results/\(scenario.name)-tune"
         let folder = try OutputFolder(
@@ -196,9 +202,11 @@ enum TuneCommand {
     {
         let aggregate = try parsed.value("aggregate").map { try NetworkAggregate.parse($0, location: "--aggregate") }
         guard !parsed.values("traces").isEmpty else {
-            if aggregate != nil { throw InputError(location: "--aggregate", "combines over --traces; give --traces") }
+            if aggregate != nil {
+                throw InputError(.option("--aggregate"), .invalid("combines over --traces; give --traces"))
+            }
             if parsed.value("holdout") != nil {
-                throw InputError(location: "--holdout", "holds out some of --traces; give --traces")
+                throw InputError(.option("--holdout"), .invalid("holds out some of --traces; give --traces"))
             }
             return (nil, nil)
         }

@@ -99,7 +99,7 @@ package final class JUnitParse: NSObject, XMLParserDelegate {
         let parser = XMLParser(data: Data(xml.utf8))
         parser.delegate = self
         guard parser.parse() else {
-            throw InputError("XML does not parse: \(parser.parserError.map { "\($0)" } ?? "?")")
+            throw InputError(.none, .invalid("XML does not parse: \(parser.parserError.map { "\($0)" } ?? "?")"))
         }
     }
 

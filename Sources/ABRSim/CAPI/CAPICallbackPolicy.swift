@@ -130,10 +130,11 @@ final class CallbackPolicy: ABRPolicy {
         var registry = PolicyRegistry.builtIn
         for (position, name) in names.enumerated() {
             guard registry.descriptor(named: name) == nil else {
-                throw InputError(location: "policies", "'\(name)' is a built-in policy's name; choose another")
+                throw InputError(.named("policies"), .invalid("'\(name)' is a built-in policy's name; choose another"))
             }
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw InputError(location: "policies", "'\(name)': a policy name is letters, digits, '-' and '_'")
+                throw InputError(
+                    .named("policies"), .invalid("'\(name)': a policy name is letters, digits, '-' and '_'"))
             }
             let index = Int64(position)
             registry.register(

@@ -33,23 +33,25 @@ public func abrsim_compare(
     CAPIResult.call(out, outLength) {
         let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
         let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
-        guard !traceArguments.isEmpty else { throw InputError(location: "traces", "give at least one trace") }
+        guard !traceArguments.isEmpty else { throw InputError(.named("traces"), .invalid("give at least one trace")) }
         let content = try CAPIResult.string(contentPath, "content")
         let specs = try CAPIResult.string(policies, "policies").split(separator: "\n").map {
             try PolicySpec.parse(String($0), source: "policies")
         }
-        guard !specs.isEmpty else { throw InputError(location: "policies", "give at least one policy") }
+        guard !specs.isEmpty else { throw InputError(.named("policies"), .invalid("give at least one policy")) }
         let baselineLabel = baseline.map { String(cString: $0) } ?? specs[0].label
         guard specs.contains(where: { $0.label == baselineLabel }) else {
             throw InputError(
-                location: "baseline",
-                "'\(baselineLabel)' is not one of the policies (\(specs.map(\.label).joined(separator: ", ")))")
+                .named("baseline"),
+                .invalid(
+                    "'\(baselineLabel)' is not one of the policies (\(specs.map(\.label).joined(separator: ", ")))"))
         }
         let modelName = profile.map { String(cString: $0) } ?? "faithful"
         guard let model = ComparisonPlan.Model(rawValue: modelName) else {
-            throw InputError(location: "profile", "unknown profile '\(modelName)' (known: faithful, pensieve)")
+            throw InputError(
+                .named("profile"), .unknownName(modelName, kind: "profile", known: ["faithful", "pensieve"]))
         }
-        guard jobs >= 1 else { throw InputError(location: "jobs", "must be at least 1") }
+        guard jobs >= 1 else { throw InputError(.named("jobs"), .invalid("must be at least 1")) }
         let files = try PathExpansion.files(traceArguments, option: "traces")
         let loaded = try model.definition.loadContent(
             path: content, segments: segments > 0 ? Int(segments) : nil, location: "content")
@@ -108,7 +110,7 @@ public func abrsim_sweep(
         let scenario = try CAPIScenario.load(
             path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, registry: registry,
             seed: seed)
-        guard jobs >= 1 else { throw InputError(location: "jobs", "must be at least 1") }
+        guard jobs >= 1 else { throw InputError(.named("jobs"), .invalid("must be at least 1")) }
         let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
         let files = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments, option: "traces")
         var specs: [PolicySpec] = []

@@ -42,7 +42,8 @@ final class ScenarioGym: @unchecked Sendable {
         self.seed = seed
         agentPlayers = scenario.players.indices.filter { scenario.players[$0].policy.name == Self.policyName }
         guard !agentPlayers.isEmpty else {
-            throw InputError(location: "players", "no player has the policy '\(Self.policyName)' for the agent to play")
+            throw InputError(
+                .named("players"), .invalid("no player has the policy '\(Self.policyName)' for the agent to play"))
         }
         registry = base
     }

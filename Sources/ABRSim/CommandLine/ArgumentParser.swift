@@ -176,7 +176,7 @@ public struct ParsedArguments: Sendable, Equatable {
     public func double(_ name: String) throws -> Double? {
         guard let text = value(name) else { return nil }
         guard let number = Double(text), number.isFinite else {
-            throw InputError("--\(name) expects a number, got '\(text)'")
+            throw InputError(.none, .invalid("--\(name) expects a number, got '\(text)'"))
         }
         return number
     }
@@ -184,7 +184,9 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The value of option `name` as an integer, `nil` when absent; a value that is not one is an error.
     public func int(_ name: String) throws -> Int? {
         guard let text = value(name) else { return nil }
-        guard let number = Int(text) else { throw InputError("--\(name) expects an integer, got '\(text)'") }
+        guard let number = Int(text) else {
+            throw InputError(.none, .invalid("--\(name) expects an integer, got '\(text)'"))
+        }
         return number
     }
 
@@ -193,7 +195,8 @@ public struct ParsedArguments: Sendable, Equatable {
     public func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let number = try int(name) else { return nil }
         guard range.contains(number) else {
-            throw InputError(location: "--\(name)", "must be in \(range.lowerBound)…\(range.upperBound), got \(number)")
+            throw InputError(
+                .option("--\(name)"), .invalid("must be in \(range.lowerBound)…\(range.upperBound), got \(number)"))
         }
         return number
     }
@@ -204,9 +207,10 @@ public struct ParsedArguments: Sendable, Equatable {
         guard let number = try double(name) else { return nil }
         guard range.contains(number) else {
             throw InputError(
-                location: "--\(name)",
-                "must be in \(formatParameterNumber(range.lowerBound))…\(formatParameterNumber(range.upperBound)), "
-                    + "got \(formatParameterNumber(number))")
+                .option("--\(name)"),
+                .invalid(
+                    "must be in \(formatParameterNumber(range.lowerBound))…\(formatParameterNumber(range.upperBound)), "
+                        + "got \(formatParameterNumber(number))"))
         }
         return number
     }
@@ -257,18 +261,20 @@ public func parse(_ args: [String], spec: CommandSpec) throws -> ParsedArguments
             loose.append(argument)
             continue
         }
-        guard argument.hasPrefix("--") else { throw InputError("unknown option \(argument) for '\(spec.name)'") }
+        guard argument.hasPrefix("--") else {
+            throw InputError(.none, .invalid("unknown option \(argument) for '\(spec.name)'"))
+        }
         let body = argument.dropFirst(2)
         let name = String(body.prefix { $0 != "=" })
         let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
         guard let option = spec.option(named: name) else {
-            throw InputError("unknown option --\(name) for '\(spec.name)'")
+            throw InputError(.none, .invalid("unknown option --\(name) for '\(spec.name)'"))
         }
         if result.given[name] != nil, !option.isRepeatable {
-            throw InputError("--\(name) is given more than once")
+            throw InputError(.none, .invalid("--\(name) is given more than once"))
         }
         if option.isFlag {
-            if inlineValue != nil { throw InputError("--\(name) is a flag and takes no value") }
+            if inlineValue != nil { throw InputError(.none, .invalid("--\(name) is a flag and takes no value")) }
             result.given[name, default: []] = []
             continue
         }
@@ -277,7 +283,7 @@ public func parse(_ args: [String], spec: CommandSpec) throws -> ParsedArguments
             value = args[index]
             index += 1
         }
-        guard let value else { throw InputError("--\(name) needs a value") }
+        guard let value else { throw InputError(.none, .invalid("--\(name) needs a value")) }
         result.given[name, default: []].append(value)
     }
     result.positionals = try checkPositionals(loose, spec: spec)
@@ -296,12 +302,13 @@ private func checkPositionals(_ loose: [String], spec: CommandSpec) throws -> [S
     for positional in spec.positionals {
         if remaining == 0 {
             if positional.isOptional { break }
-            throw InputError("missing \(positional.name)" + (positional.isVariadic ? " (at least one)" : ""))
+            throw InputError(
+                .none, .invalid("missing \(positional.name)" + (positional.isVariadic ? " (at least one)" : "")))
         }
         remaining = positional.isVariadic ? 0 : remaining - 1
     }
     if remaining > 0 {
-        throw InputError("unexpected argument '\(loose[loose.count - remaining])' for '\(spec.name)'")
+        throw InputError(.none, .invalid("unexpected argument '\(loose[loose.count - remaining])' for '\(spec.name)'"))
     }
     return loose
 }

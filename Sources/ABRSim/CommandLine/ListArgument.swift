@@ -15,9 +15,10 @@ public enum ListArgument {
             let item = current.trimmingWhitespace()
             guard !item.isEmpty else {
                 throw InputError(
-                    location: location,
-                    text.trimmingWhitespace().isEmpty
-                        ? "the list is empty" : "item \(items.count + 1) of '\(text)' is empty (a stray comma?)")
+                    InputPlace(position: InputPlace.Position(text: location)),
+                    .invalid(
+                        text.trimmingWhitespace().isEmpty
+                            ? "the list is empty" : "item \(items.count + 1) of '\(text)' is empty (a stray comma?)"))
             }
             items.append(item)
             current = ""
@@ -27,7 +28,11 @@ public enum ListArgument {
             case "(": depth += 1
             case ")":
                 depth -= 1
-                guard depth >= 0 else { throw InputError(location: location, "'\(text)' has a ')' without its '('") }
+                guard depth >= 0 else {
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: location)),
+                        .invalid("'\(text)' has a ')' without its '('"))
+                }
             case "," where depth == 0:
                 try finish()
                 continue
@@ -35,7 +40,11 @@ public enum ListArgument {
             }
             current.append(character)
         }
-        guard depth == 0 else { throw InputError(location: location, "'\(text)' has a '(' without its ')'") }
+        guard depth == 0 else {
+            throw InputError(
+                InputPlace(position: InputPlace.Position(text: location)),
+                .invalid("'\(text)' has a '(' without its ')'"))
+        }
         try finish()
         return items
     }

@@ -4,7 +4,8 @@ extension ParsedArguments {
     public func seed(_ name: String = "seed") throws -> UInt64? {
         guard let text = value(name) else { return nil }
         guard let seed = parseSeed(text) else {
-            throw InputError(location: "--\(name)", "expected a seed from 0 to 18446744073709551615, got '\(text)'")
+            throw InputError(
+                .option("--\(name)"), .invalid("expected a seed from 0 to 18446744073709551615, got '\(text)'"))
         }
         return seed
     }

@@ -48,7 +48,9 @@ public final class Content: Sendable {
         variants: [Variant], segmentDurations: [Double], sizesBits: [[Double]], startVariantIndex: Int = 0,
         file: String? = nil, path: String? = nil, live: LiveStream? = nil
     ) throws {
-        func fail(_ message: String) -> InputError { InputError(file: file, location: path, message) }
+        func fail(_ message: String) -> InputError {
+            InputError(InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))), .invalid(message))
+        }
         try Ladder.validate(bitratesBps: variants.map(\.bitrateBps), file: file, path: path)
         guard !segmentDurations.isEmpty else { throw fail("the content has no segments") }
         guard sizesBits.count == segmentDurations.count else {
@@ -174,7 +176,9 @@ public final class Content: Sendable {
         ladderKbps: [Double], resolutions: [Resolution?]? = nil, segmentSeconds: Double, segmentCount: Int? = nil,
         durationSeconds: Double? = nil, file: String? = nil, path: String? = nil
     ) throws -> Content {
-        func fail(_ message: String) -> InputError { InputError(file: file, location: path, message) }
+        func fail(_ message: String) -> InputError {
+            InputError(InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))), .invalid(message))
+        }
         guard segmentSeconds.isFinite, segmentSeconds > 0 else {
             throw fail("segment duration must be a positive number of seconds, found \(segmentSeconds)")
         }

@@ -63,20 +63,26 @@ enum Ladder {
     static func validate(
         bitratesBps: [Double], file: String? = nil, path: String? = nil, unit: String = "kbit/s", scale: Double = 1000
     ) throws {
-        guard !bitratesBps.isEmpty else { throw InputError(file: file, location: path, "the ladder has no variants") }
+        guard !bitratesBps.isEmpty else {
+            throw InputError(
+                InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))),
+                .invalid("the ladder has no variants"))
+        }
         for (index, bitrate) in bitratesBps.enumerated() {
             guard bitrate.isFinite, bitrate > 0 else {
                 throw InputError(
-                    file: file, location: path,
-                    "variant \(index): bitrate must be a positive number, found "
-                        + "\(JSONPath.format(bitrate / scale)) \(unit)")
+                    InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))),
+                    .invalid(
+                        "variant \(index): bitrate must be a positive number, found "
+                            + "\(JSONPath.format(bitrate / scale)) \(unit)"))
             }
             if index > 0, bitrate <= bitratesBps[index - 1] {
                 throw InputError(
-                    file: file, location: path,
-                    "bitrates must be strictly ascending, but variant \(index) (\(JSONPath.format(bitrate / scale)) "
-                        + "\(unit)) is not above variant \(index - 1) "
-                        + "(\(JSONPath.format(bitratesBps[index - 1] / scale)) \(unit))")
+                    InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))),
+                    .invalid(
+                        "bitrates must be strictly ascending, but variant \(index) (\(JSONPath.format(bitrate / scale)) "
+                            + "\(unit)) is not above variant \(index - 1) "
+                            + "(\(JSONPath.format(bitratesBps[index - 1] / scale)) \(unit))"))
             }
         }
     }

@@ -14,21 +14,23 @@ public enum PensieveSizes {
         try Ladder.validate(bitratesBps: ladderKbps.map { $0 * 1000 }, file: folder)
         guard segmentSeconds.isFinite, segmentSeconds > 0 else {
             throw InputError(
-                file: folder, "segment duration must be a positive number of seconds, found \(segmentSeconds)")
+                .file(folder),
+                .invalid("segment duration must be a positive number of seconds, found \(segmentSeconds)"))
         }
         if let segments, segments < 1 {
-            throw InputError(file: folder, "segment count must be at least 1, found \(segments)")
+            throw InputError(.file(folder), .invalid("segment count must be at least 1, found \(segments)"))
         }
         var columns: [[Double]] = []
         var firstPath = ""
         for variant in ladderKbps.indices {
             let path = InputFile.resolve("video_size_\(variant)", against: folder)
             let bytes = try readByteCounts(path)
-            if bytes.isEmpty { throw InputError(file: path, "no segment sizes in the file") }
+            if bytes.isEmpty { throw InputError(.file(path), .invalid("no segment sizes in the file")) }
             if let first = columns.first, first.count != bytes.count {
                 throw InputError(
-                    file: path,
-                    "has \(bytes.count) segment sizes but \(firstPath) has \(first.count); the files must match")
+                    .file(path),
+                    .invalid(
+                        "has \(bytes.count) segment sizes but \(firstPath) has \(first.count); the files must match"))
             }
             if variant == 0 { firstPath = path }
             columns.append(bytes)
@@ -37,7 +39,8 @@ public enum PensieveSizes {
         let count = segments ?? available
         guard count <= available else {
             throw InputError(
-                file: firstPath, "has \(available) segment sizes, fewer than the \(count) segments asked for")
+                .file(firstPath), .invalid("has \(available) segment sizes, fewer than the \(count) segments asked for")
+            )
         }
         let sizesBits = (0..<count).map { segment in columns.map { $0[segment] * 8 } }
         let variants = ladderKbps.map { Variant(bitrateBps: $0 * 1000) }
@@ -57,14 +60,15 @@ public enum PensieveSizes {
                 if blankLine == nil { blankLine = reader.lineNumber }
                 continue
             }
-            if let blankLine { throw InputError.atLine(path, blankLine, "empty line, expected a byte count") }
+            if let blankLine { throw InputError(.line(path, blankLine), .invalid("empty line, expected a byte count")) }
             guard trimmed.count <= 15, trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                 let text = String(decoding: trimmed.prefix(40), as: UTF8.self)
-                throw InputError.atLine(path, reader.lineNumber, "expected a whole number of bytes, found \"\(text)\"")
+                throw InputError(
+                    .line(path, reader.lineNumber), .expected("a whole number of bytes", found: "\"\(text)\""))
             }
             let value = trimmed.reduce(0) { $0 * 10 + Int($1 - 0x30) }
             guard value > 0 else {
-                throw InputError.atLine(path, reader.lineNumber, "segment size must be above 0 bytes")
+                throw InputError(.line(path, reader.lineNumber), .invalid("segment size must be above 0 bytes"))
             }
             values.append(Double(value))
         }

@@ -28,32 +28,39 @@ struct CSVTrace {
                 for (position, field) in fields.enumerated() {
                     let name = TraceText.text(field)
                     guard columns.contains(name) else {
-                        throw InputError.atLine(
-                            path, n, "unknown column ‘\(name)’ (expected time_s, bandwidth_kbps, latency_ms, loss)")
+                        throw InputError(
+                            .line(path, n),
+                            .invalid("unknown column ‘\(name)’ (expected time_s, bandwidth_kbps, latency_ms, loss)"))
                     }
-                    guard index[name] == nil else { throw InputError.atLine(path, n, "column ‘\(name)’ repeated") }
+                    guard index[name] == nil else {
+                        throw InputError(.line(path, n), .invalid("column ‘\(name)’ repeated"))
+                    }
                     index[name] = position
                 }
                 for required in columns[0..<2] where index[required] == nil {
-                    throw InputError.atLine(
-                        path, n, "the header needs a ‘\(required)’ column (time_s,bandwidth_kbps[,latency_ms][,loss])")
+                    throw InputError(
+                        .line(path, n),
+                        .invalid("the header needs a ‘\(required)’ column (time_s,bandwidth_kbps[,latency_ms][,loss])"))
                 }
                 fieldCount = fields.count
                 continue
             }
             guard fields.count == fieldCount else {
-                throw InputError.atLine(
-                    path, n, "expected \(fieldCount) fields as in the header, found \(fields.count)")
+                throw InputError(
+                    .line(path, n), .expected("\(fieldCount) fields as in the header", found: "\(fields.count)"))
             }
             func value(_ column: String) throws -> Double? {
                 guard let position = index[column] else { return nil }
                 let field = fields[position]
                 guard let number = TraceText.number(field), number.isFinite else {
-                    throw InputError.atLine(path, n, "\(column) ‘\(TraceText.text(field))’ is not a finite number")
+                    throw InputError(
+                        .line(path, n), .invalid("\(column) ‘\(TraceText.text(field))’ is not a finite number"))
                 }
                 guard !number.isSubnormal else {
-                    throw InputError.atLine(
-                        path, n, "\(column) ‘\(TraceText.text(field))’ is a denormal number (0 or ≥ 2.2e-308 expected)")
+                    throw InputError(
+                        .line(path, n),
+                        .invalid("\(column) ‘\(TraceText.text(field))’ is a denormal number (0 or ≥ 2.2e-308 expected)")
+                    )
                 }
                 return number
             }
@@ -61,35 +68,40 @@ struct CSVTrace {
             let kbps = try value("bandwidth_kbps")!
             let latency = try value("latency_ms")
             let loss = try value("loss")
-            guard kbps >= 0 else { throw InputError.atLine(path, n, "negative bandwidth \(kbps) kbit/s") }
+            guard kbps >= 0 else { throw InputError(.line(path, n), .invalid("negative bandwidth \(kbps) kbit/s")) }
             guard kbps * 1000 <= Trace.maximumRateBps else {
-                throw InputError.atLine(path, n, Trace.tooFastMessage(kbps * 1000))
+                throw InputError(.line(path, n), .invalid(Trace.tooFastMessage(kbps * 1000)))
             }
             guard Trace.isReadableSlowRate(kbps * 1000) else {
-                throw InputError.atLine(path, n, Trace.tooSlowMessage(kbps * 1000))
+                throw InputError(.line(path, n), .invalid(Trace.tooSlowMessage(kbps * 1000)))
             }
-            if let latency, latency < 0 { throw InputError.atLine(path, n, "negative latency \(latency) ms") }
+            if let latency, latency < 0 { throw InputError(.line(path, n), .invalid("negative latency \(latency) ms")) }
             if let latency, latency > ScenarioBounds.rttMs.upperBound {
-                throw InputError.atLine(path, n, "latency \(latency) ms is more than the limit of 600000 ms")
+                throw InputError(.line(path, n), .invalid("latency \(latency) ms is more than the limit of 600000 ms"))
             }
             if let loss, !(loss >= 0 && loss <= 1) {
-                throw InputError.atLine(path, n, "loss \(loss) must be a fraction in [0, 1]")
+                throw InputError(.line(path, n), .invalid("loss \(loss) must be a fraction in [0, 1]"))
             }
             if let previous = rows.last, !(time > previous.time) {
-                throw InputError.atLine(
-                    path, n,
-                    "time \(TraceText.format(time)) s is not after the previous row's; timestamps must increase")
+                throw InputError(
+                    .line(path, n),
+                    .invalid(
+                        "time \(TraceText.format(time)) s is not after the previous row's; timestamps must increase"))
             }
             if let first = rows.first, time - first.time > Trace.maximumDurationSeconds {
-                throw InputError.atLine(
-                    path, n, Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first.time))
+                throw InputError(
+                    .line(path, n),
+                    .invalid(Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first.time)))
             }
             rows.append((time, kbps, latency, loss, Int32(truncatingIfNeeded: n)))
         }
-        guard fieldCount > 0 else { throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace: no header") }
+        guard fieldCount > 0 else {
+            throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace: no header"))
+        }
         guard rows.count >= 2 else {
-            throw InputError.atLine(
-                path, reader.lineNumber, "a CSV trace needs at least two rows: the last row marks the end of the trace")
+            throw InputError(
+                .line(path, reader.lineNumber),
+                .invalid("a CSV trace needs at least two rows: the last row marks the end of the trace"))
         }
         let t0 = rows[0].time
         let body = rows.dropLast()

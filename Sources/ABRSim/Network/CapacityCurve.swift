@@ -68,53 +68,60 @@ public struct CapacityCurve: Sendable {
         lossRates: [Double]? = nil, atEnd: TraceEndBehavior = .loop, holdRateBps: Double? = nil,
         holdLatencySeconds: Double? = nil, holdLossRate: Double? = nil
     ) throws {
-        guard !starts.isEmpty else { throw InputError("a capacity curve needs at least one piece") }
+        guard !starts.isEmpty else { throw InputError(.none, .invalid("a capacity curve needs at least one piece")) }
         guard starts.count == ratesBps.count else {
-            throw InputError("\(starts.count) piece starts but \(ratesBps.count) rates")
+            throw InputError(.none, .invalid("\(starts.count) piece starts but \(ratesBps.count) rates"))
         }
-        guard starts[0] == 0 else { throw InputError("the first piece must start at 0, not \(starts[0])") }
+        guard starts[0] == 0 else {
+            throw InputError(.none, .invalid("the first piece must start at 0, not \(starts[0])"))
+        }
         for i in 1..<starts.count where !(starts[i] > starts[i - 1]) || !starts[i].isFinite {
             throw InputError(
-                location: "piece \(i - 1)",
-                "this piece lasts no time (it starts at \(starts[i - 1]) s, the next at \(starts[i]) s);"
-                    + " piece starts must increase")
+                .named("piece \(i - 1)"),
+                .invalid(
+                    "this piece lasts no time (it starts at \(starts[i - 1]) s, the next at \(starts[i]) s);"
+                        + " piece starts must increase"))
         }
         for (i, rate) in ratesBps.enumerated() where !(rate >= 0) || !rate.isFinite {
-            throw InputError(location: "piece \(i)", "piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0")
+            throw InputError(
+                .named("piece \(i)"), .invalid("piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0"))
         }
         guard duration.isFinite, duration > starts[starts.count - 1] else {
             throw InputError(
-                location: "piece \(starts.count - 1)",
-                "duration \(duration) s must be finite and after the last piece start \(starts.last!) s")
+                .named("piece \(starts.count - 1)"),
+                .invalid("duration \(duration) s must be finite and after the last piece start \(starts.last!) s"))
         }
         // Shorter periods make the time grid's cells per second overflow (and loop a trace billions of times).
-        guard duration >= 1e-6 else { throw InputError("duration \(duration) s is shorter than a microsecond") }
+        guard duration >= 1e-6 else {
+            throw InputError(.none, .invalid("duration \(duration) s is shorter than a microsecond"))
+        }
         if let latencySeconds {
             guard latencySeconds.count == starts.count else {
-                throw InputError("\(starts.count) pieces but \(latencySeconds.count) latencies")
+                throw InputError(.none, .invalid("\(starts.count) pieces but \(latencySeconds.count) latencies"))
             }
             for (i, value) in latencySeconds.enumerated() where !(value >= 0) || !value.isFinite {
                 throw InputError(
-                    location: "piece \(i)", "piece \(i) has latency \(value) s; latencies must be finite and ≥ 0")
+                    .named("piece \(i)"),
+                    .invalid("piece \(i) has latency \(value) s; latencies must be finite and ≥ 0"))
             }
         }
         if let lossRates {
             guard lossRates.count == starts.count else {
-                throw InputError("\(starts.count) pieces but \(lossRates.count) loss rates")
+                throw InputError(.none, .invalid("\(starts.count) pieces but \(lossRates.count) loss rates"))
             }
             for (i, value) in lossRates.enumerated() where !(value >= 0 && value <= 1) {
                 throw InputError(
-                    location: "piece \(i)", "piece \(i) has loss rate \(value); loss rates must be in [0, 1]")
+                    .named("piece \(i)"), .invalid("piece \(i) has loss rate \(value); loss rates must be in [0, 1]"))
             }
         }
         if let holdRateBps, !(holdRateBps >= 0) || !holdRateBps.isFinite {
-            throw InputError("hold rate \(holdRateBps) bit/s must be finite and ≥ 0")
+            throw InputError(.none, .invalid("hold rate \(holdRateBps) bit/s must be finite and ≥ 0"))
         }
         if let holdLatencySeconds, !(holdLatencySeconds >= 0) || !holdLatencySeconds.isFinite {
-            throw InputError("hold latency \(holdLatencySeconds) s must be finite and ≥ 0")
+            throw InputError(.none, .invalid("hold latency \(holdLatencySeconds) s must be finite and ≥ 0"))
         }
         if let holdLossRate, !(holdLossRate >= 0 && holdLossRate <= 1) {
-            throw InputError("hold loss rate \(holdLossRate) must be in [0, 1]")
+            throw InputError(.none, .invalid("hold loss rate \(holdLossRate) must be in [0, 1]"))
         }
         var prefix = [Double](repeating: 0, count: starts.count + 1)
         for i in 0..<starts.count {
@@ -125,7 +132,7 @@ public struct CapacityCurve: Sendable {
         // second are (duration is at least a microsecond); pieces per bit need a total of bits that is not tiny.
         let total = prefix[starts.count]
         guard total == 0 || (Double(starts.count) / total).isFinite else {
-            throw InputError("one period carries \(total) bits: too few to be told from none")
+            throw InputError(.none, .invalid("one period carries \(total) bits: too few to be told from none"))
         }
         self.starts = starts
         self.ratesBps = ratesBps

@@ -19,9 +19,9 @@ public struct NetworkTimeline: Sendable {
     public static func build(_ stretches: [NetworkStretch], defaultRttSeconds: Double, atEnd: TraceEndBehavior)
         throws -> NetworkTimeline
     {
-        guard !stretches.isEmpty else { throw InputError("a network needs at least one stretch") }
+        guard !stretches.isEmpty else { throw InputError(.none, .invalid("a network needs at least one stretch")) }
         guard defaultRttSeconds >= 0, defaultRttSeconds.isFinite else {
-            throw InputError("the default RTT must be finite and ≥ 0, not \(defaultRttSeconds) s")
+            throw InputError(.none, .invalid("the default RTT must be finite and ≥ 0, not \(defaultRttSeconds) s"))
         }
         var pieces = Pieces()
         var stretchStarts: [Double] = []
@@ -31,13 +31,17 @@ public struct NetworkTimeline: Sendable {
             let location = "stretches[\(index)]"
             func check(_ seconds: Double) throws {
                 guard seconds > 0, seconds.isFinite else {
-                    throw InputError(location: location, "a stretch must last a finite time > 0 s, not \(seconds) s")
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: location)),
+                        .invalid("a stretch must last a finite time > 0 s, not \(seconds) s"))
                 }
             }
             func rtt(_ value: Double?) throws -> Double {
                 guard let value else { return defaultRttSeconds }
                 guard value >= 0, value.isFinite else {
-                    throw InputError(location: location, "RTT must be finite and ≥ 0, not \(value) s")
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: location)),
+                        .invalid("RTT must be finite and ≥ 0, not \(value) s"))
                 }
                 return value
             }
@@ -51,7 +55,9 @@ public struct NetworkTimeline: Sendable {
             case .constant(let bps, let seconds, let rttSeconds):
                 try check(seconds)
                 guard bps >= 0, bps.isFinite else {
-                    throw InputError(location: location, "rate must be finite and ≥ 0, not \(bps) bit/s")
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: location)),
+                        .invalid("rate must be finite and ≥ 0, not \(bps) bit/s"))
                 }
                 pieces.append(t, bps, try rtt(rttSeconds), 0)
                 labels.append("constant")
@@ -74,9 +80,10 @@ public struct NetworkTimeline: Sendable {
                 let pieceBudget = Double(SyntheticTraceGenerator.maximumPieces - pieces.starts.count)
                 guard (length / curve.duration).rounded(.up) * Double(trace.pieceCount) <= pieceBudget else {
                     throw InputError(
-                        location: location,
-                        "\(length) s of the \(curve.duration) s trace ‘\(trace.name)’ repeats it into more than"
-                            + " \(SyntheticTraceGenerator.maximumPieces) pieces; use a shorter stretch")
+                        InputPlace(position: InputPlace.Position(text: location)),
+                        .invalid(
+                            "\(length) s of the \(curve.duration) s trace ‘\(trace.name)’ repeats it into more than"
+                                + " \(SyntheticTraceGenerator.maximumPieces) pieces; use a shorter stretch"))
                 }
                 var offset = 0.0
                 loops: while true {

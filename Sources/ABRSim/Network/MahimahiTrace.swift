@@ -22,7 +22,9 @@ struct MahimahiTrace {
 
     /// Reads the file at `path` with bins of `binMs` milliseconds.
     static func read(path: String, binMs: Int = 1) throws -> Trace {
-        guard binMs >= 1 else { throw InputError(file: path, "mahimahi bin width must be ≥ 1 ms, not \(binMs)") }
+        guard binMs >= 1 else {
+            throw InputError(.file(path), .invalid("mahimahi bin width must be ≥ 1 ms, not \(binMs)"))
+        }
         let reader = try LineReader(path: path)
         var builder = PieceBuilder()
         let w = binMs
@@ -37,19 +39,21 @@ struct MahimahiTrace {
             guard let t = TraceText.unsignedInteger(field) else {
                 let text = TraceText.text(field)
                 if text.hasPrefix("-"), Int(text) != nil {
-                    throw InputError.atLine(path, reader.lineNumber, "negative timestamp \(text) ms")
+                    throw InputError(.line(path, reader.lineNumber), .invalid("negative timestamp \(text) ms"))
                 }
-                throw InputError.atLine(
-                    path, reader.lineNumber, "expected an integer millisecond timestamp, found ‘\(text)’")
+                throw InputError(
+                    .line(path, reader.lineNumber),
+                    .expected("an integer millisecond timestamp", found: "‘\(text)’"))
             }
             guard Double(t) <= Trace.maximumDurationSeconds * 1000 else {
-                throw InputError.atLine(
-                    path, reader.lineNumber, Trace.tooLongMessage("timestamp \(t) ms", Double(t) / 1000))
+                throw InputError(
+                    .line(path, reader.lineNumber),
+                    .invalid(Trace.tooLongMessage("timestamp \(t) ms", Double(t) / 1000)))
             }
             guard t >= last else {
-                throw InputError.atLine(
-                    path, reader.lineNumber,
-                    "timestamp \(t) ms is before the previous one (\(last) ms); timestamps must not decrease")
+                throw InputError(
+                    .line(path, reader.lineNumber),
+                    .invalid("timestamp \(t) ms is before the previous one (\(last) ms); timestamps must not decrease"))
             }
             let bin = t == 0 ? 0 : (t - 1) / w
             if bin == currentBin {
@@ -68,10 +72,11 @@ struct MahimahiTrace {
             lastLine = reader.lineNumber
         }
         guard last >= 0 else {
-            throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace: no timestamps")
+            throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace: no timestamps"))
         }
         guard last > 0 else {
-            throw InputError.atLine(path, lastLine, "the last timestamp is 0 ms, so the trace has no duration")
+            throw InputError(
+                .line(path, lastLine), .invalid("the last timestamp is 0 ms, so the trace has no duration"))
         }
         if currentBin > nextBin { builder.append(startMs: nextBin * w, rateBps: 0) }
         let width = last - currentBin * w
@@ -93,12 +98,14 @@ struct MahimahiTrace {
             totalBits <= Double(maximumWrittenLines) * bitsPerOpportunity
         else {
             throw InputError(
-                file: trace.name,
-                "too long or too fast to write as mahimahi (at most \(maximumWrittenLines) ms and as many packets)")
+                .file(trace.name),
+                .invalid(
+                    "too long or too fast to write as mahimahi (at most \(maximumWrittenLines) ms and as many packets)")
+            )
         }
         let periodMs = Int((trace.duration * 1000).rounded())
         guard periodMs >= 1 else {
-            throw InputError(file: trace.name, "a mahimahi trace needs a period of at least 1 ms")
+            throw InputError(.file(trace.name), .invalid("a mahimahi trace needs a period of at least 1 ms"))
         }
         // Packets delivered by each millisecond (cumulative bits rounded to whole packets), walking the pieces
         // once; the last entry covers the whole period.
@@ -116,7 +123,8 @@ struct MahimahiTrace {
         }
         let total = cumulative[periodMs]
         guard total >= 1 else {
-            throw InputError(file: trace.name, "a mahimahi trace needs at least one 1500-byte delivery opportunity")
+            throw InputError(
+                .file(trace.name), .invalid("a mahimahi trace needs at least one 1500-byte delivery opportunity"))
         }
         // The period is the last timestamp, so the last millisecond must hold an opportunity: if it would not,
         // hold one packet back from earlier and put it there.

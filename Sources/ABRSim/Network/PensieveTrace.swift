@@ -27,28 +27,31 @@ struct PensieveTrace {
             if fields.isEmpty { continue }
             let line = reader.lineNumber
             guard fields.count == 2 else {
-                throw InputError.atLine(
-                    path, line, "expected two numbers `time_s throughput_Mbit/s`, found \(fields.count) fields")
+                throw InputError(
+                    .line(path, line),
+                    .expected("two numbers `time_s throughput_Mbit/s`", found: "\(fields.count) fields"))
             }
             let time = try number(fields[0], "time", path, line)
             let mbps = try number(fields[1], "throughput", path, line)
-            guard mbps >= 0 else { throw InputError.atLine(path, line, "negative throughput \(mbps) Mbit/s") }
+            guard mbps >= 0 else { throw InputError(.line(path, line), .invalid("negative throughput \(mbps) Mbit/s")) }
             guard mbps * 1e6 <= Trace.maximumRateBps else {
-                throw InputError.atLine(path, line, Trace.tooFastMessage(mbps * 1e6))
+                throw InputError(.line(path, line), .invalid(Trace.tooFastMessage(mbps * 1e6)))
             }
             guard Trace.isReadableSlowRate(mbps * 1e6) else {
-                throw InputError.atLine(path, line, Trace.tooSlowMessage(mbps * 1e6))
+                throw InputError(.line(path, line), .invalid(Trace.tooSlowMessage(mbps * 1e6)))
             }
             if let first {
                 guard time - first <= Trace.maximumDurationSeconds else {
-                    throw InputError.atLine(
-                        path, line, Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first))
+                    throw InputError(
+                        .line(path, line),
+                        .invalid(Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first)))
                 }
                 guard time > previous else {
-                    throw InputError.atLine(
-                        path, line,
-                        "time \(TraceText.format(time)) s is not after the previous \(TraceText.format(previous)) s;"
-                            + " timestamps must increase")
+                    throw InputError(
+                        .line(path, line),
+                        .invalid(
+                            "time \(TraceText.format(time)) s is not after the previous \(TraceText.format(previous)) s;"
+                                + " timestamps must increase"))
                 }
                 starts.append(previous - first)
                 rates.append(mbps * 1e6)
@@ -59,11 +62,14 @@ struct PensieveTrace {
             previous = time
             lineCount += 1
         }
-        guard let first else { throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace: no samples") }
+        guard let first else {
+            throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace: no samples"))
+        }
         guard lineCount >= 2 else {
-            throw InputError.atLine(
-                path, reader.lineNumber,
-                "a cooked trace needs at least two lines: each interval runs at the rate of the sample at its end")
+            throw InputError(
+                .line(path, reader.lineNumber),
+                .invalid(
+                    "a cooked trace needs at least two lines: each interval runs at the rate of the sample at its end"))
         }
         var trace = Trace(
             name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: previous - first)
@@ -84,10 +90,11 @@ struct PensieveTrace {
         -> Double
     {
         guard let value = TraceText.number(field) else {
-            throw InputError.atLine(path, line, "\(what) ‘\(TraceText.text(field))’ is not a number")
+            throw InputError(.line(path, line), .invalid("\(what) ‘\(TraceText.text(field))’ is not a number"))
         }
         guard value.isFinite else {
-            throw InputError.atLine(path, line, "\(what) must be a finite number, not \(TraceText.text(field))")
+            throw InputError(
+                .line(path, line), .invalid("\(what) must be a finite number, not \(TraceText.text(field))"))
         }
         return value
     }

@@ -18,7 +18,7 @@ struct SabreTrace {
         let places = Places(bytes: bytes, file: path)
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
         guard text.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
-            throw InputError.atLine(path, 1, "empty trace: no JSON array of periods")
+            throw InputError(.line(path, 1), .invalid("empty trace: no JSON array of periods"))
         }
         var starts: [Double] = []
         var rates: [Double] = []
@@ -131,7 +131,8 @@ struct SabreTrace {
                 }
             }
             let line = JSONParser.location(of: steps, in: bytes).map { " (\($0))" } ?? ""
-            return InputError(file: file, location: path, message + line)
+            return InputError(
+                InputPlace(file: file, position: InputPlace.Position(text: path)), .invalid(message + line))
         }
     }
 }

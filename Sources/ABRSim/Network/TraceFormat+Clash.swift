@@ -3,15 +3,15 @@
 #endif
 
 extension InputError {
-    /// Whether the message says a trace's content is another format than the one declared (the scenario decoder
+    /// Whether the problem is a trace's content in another format than the one declared (the scenario decoder
     /// then adds where it was declared).
-    var isDeclaredFormatClash: Bool { message.contains(TraceFormat.clashNote) }
+    var isDeclaredFormatClash: Bool {
+        if case .formatClash = problem { return true }
+        return false
+    }
 }
 
 extension Registered where S == TraceFormats {
-    /// The words of a format-clash message that ``InputError/isDeclaredFormatClash`` looks for.
-    static var clashNote: String { ", not the declared " }
-
     /// `error` from reading `path` as the `declared` format, with the reason added when the content is another
     /// format's: "…; the file reads as csv, not the declared mahimahi". Only a regular file is looked at again
     /// (a pipe cannot be read twice). The file and line of `error` stay. Called by ``TraceReader``.
@@ -21,7 +21,7 @@ extension Registered where S == TraceFormats {
             let detected = try? TraceFormat.detect(path: path), detected != declared
         else { return error }
         var explained = error
-        explained.message += "; the file reads as \(detected.rawValue)\(clashNote)\(declared.rawValue)"
+        explained.problem = .formatClash(error.problem, detected: detected.rawValue, declared: declared.rawValue)
         return explained
     }
 }

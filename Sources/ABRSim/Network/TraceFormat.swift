@@ -63,8 +63,9 @@ extension Registered where S == TraceFormats {
             let formats = registry.members
             if let format = formats.first(where: { $0.recognises(firstLine: line) }) { return TraceFormat(format) }
             let expected = listedAsAlternatives(formats.map { $0.appearance })
-            throw InputError.atLine(path, reader.lineNumber, "cannot tell the trace format: expected \(expected)")
+            throw InputError(
+                .line(path, reader.lineNumber), .invalid("cannot tell the trace format: expected \(expected)"))
         }
-        throw InputError.atLine(path, max(reader.lineNumber, 1), "empty trace file: cannot tell its format")
+        throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace file: cannot tell its format"))
     }
 }

@@ -41,9 +41,10 @@ public struct TraceStatistics: Sendable, Equatable {
         let curve = try trace.curve(atEnd: .loop)
         guard trace.duration / binSeconds <= Double(Self.maximumBins) else {
             throw InputError(
-                file: trace.name,
-                "\(trace.duration) s in bins of \(binSeconds) s is more than \(Self.maximumBins) bins;"
-                    + " slice the trace first")
+                .file(trace.name),
+                .invalid(
+                    "\(trace.duration) s in bins of \(binSeconds) s is more than \(Self.maximumBins) bins;"
+                        + " slice the trace first"))
         }
         abrsim_gsl_disable_abort()
         durationSeconds = trace.duration

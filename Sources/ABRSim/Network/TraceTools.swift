@@ -11,9 +11,10 @@ public enum TraceTools {
     public static func slice(_ trace: Trace, from start: Double, to end: Double) throws -> Trace {
         guard start.isFinite, end.isFinite, start >= 0, end > start, end <= trace.duration else {
             throw InputError(
-                file: trace.name,
-                "a slice needs 0 ≤ start < end ≤ \(TraceText.format(trace.duration)) s (the trace's duration),"
-                    + " not \(TraceText.format(start))–\(TraceText.format(end)) s")
+                .file(trace.name),
+                .invalid(
+                    "a slice needs 0 ≤ start < end ≤ \(TraceText.format(trace.duration)) s (the trace's duration),"
+                        + " not \(TraceText.format(start))–\(TraceText.format(end)) s"))
         }
         var result = Trace(name: trace.name, starts: [], ratesBps: [], duration: end - start)
         var latencies: [Double] = []
@@ -32,7 +33,7 @@ public enum TraceTools {
     /// `trace` with every rate (and the final `hold` rate) multiplied by `factor` (finite, ≥ 0).
     public static func scale(_ trace: Trace, by factor: Double) throws -> Trace {
         guard factor.isFinite, factor >= 0 else {
-            throw InputError("the scale factor must be a finite number ≥ 0, not \(factor)")
+            throw InputError(.none, .invalid("the scale factor must be a finite number ≥ 0, not \(factor)"))
         }
         var result = trace
         result.ratesBps = trace.ratesBps.map { $0 * factor }
@@ -43,7 +44,7 @@ public enum TraceTools {
     /// The traces one after another (one period each). Latency and loss are kept when every trace has them;
     /// a trace without them joined to one with them gets 0.
     public static func concatenate(_ traces: [Trace], name: String) throws -> Trace {
-        guard !traces.isEmpty else { throw InputError("nothing to concatenate") }
+        guard !traces.isEmpty else { throw InputError(.none, .invalid("nothing to concatenate")) }
         let withLatency = traces.contains { $0.latencySeconds != nil }
         let withLoss = traces.contains { $0.lossRates != nil }
         var result = Trace(name: name, starts: [], ratesBps: [], duration: 0)
@@ -124,27 +125,36 @@ extension TraceTools {
             head = text[..<equals]
             let value = text[text.index(after: equals)...]
             guard let parsed = Double(value), parsed.isFinite, parsed > 0 else {
-                throw InputError(location: text, "‘\(value)’ is not a positive number of seconds")
+                throw InputError(
+                    InputPlace(position: InputPlace.Position(text: text)),
+                    .invalid("‘\(value)’ is not a positive number of seconds"))
             }
             seconds = parsed
         }
         func required() throws -> Double {
-            guard let seconds else { throw InputError(location: text, "give the stretch's length: \(head)=SECONDS") }
+            guard let seconds else {
+                throw InputError(
+                    InputPlace(position: InputPlace.Position(text: text)),
+                    .invalid("give the stretch's length: \(head)=SECONDS"))
+            }
             return seconds
         }
         if head == "outage" { return (.outage(seconds: try required()), "outage") }
         if head.hasPrefix("preset:") {
             let name = String(head.dropFirst("preset:".count))
             guard let preset = NetworkPreset.named(name) else {
-                let known = NetworkPreset.catalogue.map(\.name).joined(separator: ", ")
-                throw InputError(location: text, "unknown preset '\(name)' (known: \(known))")
+                throw InputError(
+                    InputPlace(position: InputPlace.Position(text: text)),
+                    .unknownName(name, kind: "preset", known: NetworkPreset.catalogue.map(\.name)))
             }
             return (.preset(preset, seconds: try required()), preset.name)
         }
         if head.hasPrefix("kbps:") {
             let value = head.dropFirst("kbps:".count)
             guard let kbps = Double(value), kbps.isFinite, kbps >= 0 else {
-                throw InputError(location: text, "‘\(value)’ is not a rate in kbit/s ≥ 0")
+                throw InputError(
+                    InputPlace(position: InputPlace.Position(text: text)),
+                    .invalid("‘\(value)’ is not a rate in kbit/s ≥ 0"))
             }
             return (.constant(bps: kbps * 1000, seconds: try required(), rttSeconds: nil), "\(value)kbps")
         }

@@ -26,13 +26,14 @@ public struct CSVTable: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8], file: String) throws -> CSVTable {
         var parser = CSVParser(bytes: bytes, file: file)
         guard let header = try parser.nextRecord() else {
-            throw InputError.atLine(file, 1, "empty file, expected a header row")
+            throw InputError(.line(file, 1), .invalid("empty file, expected a header row"))
         }
         var rows: [[String]] = []
         while let row = try parser.nextRecord() {
             guard row.count == header.count else {
-                throw InputError.atLine(
-                    file, parser.recordLine, "expected \(header.count) fields as in the header, found \(row.count)")
+                throw InputError(
+                    .line(file, parser.recordLine),
+                    .expected("\(header.count) fields as in the header", found: "\(row.count)"))
             }
             rows.append(row)
         }
@@ -82,7 +83,8 @@ private struct CSVParser {
             let start = position
             while position < bytes.count, bytes[position] != 0x2C, bytes[position] != 0x0A {
                 if bytes[position] == 0x22 {
-                    throw InputError.atLine(file, line, "a double quote inside an unquoted field; quote the field")
+                    throw InputError(
+                        .line(file, line), .invalid("a double quote inside an unquoted field; quote the field"))
                 }
                 position += 1
             }
@@ -91,7 +93,7 @@ private struct CSVParser {
             raw = Array(bytes[start..<end])
         }
         guard let text = String(validating: raw, as: UTF8.self) else {
-            throw InputError.atLine(file, line, "not valid UTF-8 text")
+            throw InputError(.line(file, line), .invalid("not valid UTF-8 text"))
         }
         return text
     }
@@ -102,7 +104,7 @@ private struct CSVParser {
         position += 1
         while true {
             guard position < bytes.count else {
-                throw InputError.atLine(file, openedOn, "quoted field is never closed")
+                throw InputError(.line(file, openedOn), .invalid("quoted field is never closed"))
             }
             let byte = bytes[position]
             position += 1
@@ -122,7 +124,8 @@ private struct CSVParser {
             position += 1
         }
         if position < bytes.count, bytes[position] != 0x2C, bytes[position] != 0x0A {
-            throw InputError.atLine(file, line, "unexpected text after a closing quote; expected a comma or a line end")
+            throw InputError(
+                .line(file, line), .invalid("unexpected text after a closing quote; expected a comma or a line end"))
         }
         return raw
     }

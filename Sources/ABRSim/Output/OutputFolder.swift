@@ -47,23 +47,25 @@ public struct OutputFolder: Sendable {
         switch OutputManifest.read(directory: path) {
         case .valid(let manifest):
             guard force || manifest.identity.matches(identity) else {
-                throw InputError(file: path, "holds the output of \(manifest.identity.description)" + advice)
+                throw InputError(.file(path), .invalid("holds the output of \(manifest.identity.description)" + advice))
             }
             previous = manifest
         case .unreadable(let firstLine):
             guard force else {
                 throw InputError(
-                    file: path,
-                    "holds output in an unknown or older format ('\(OutputManifest.fileName)' starts '\(firstLine)')"
-                        + advice)
+                    .file(path),
+                    .invalid(
+                        "holds output in an unknown or older format ('\(OutputManifest.fileName)' starts '\(firstLine)')"
+                            + advice))
             }
             previous = nil
         case .missing:
             let foreign = Self.entries(of: path).filter { !Self.isTemporary($0) }
             if let example = foreign.first, !force {
                 throw InputError(
-                    file: path,
-                    "holds files that are not the output of this version of abrsim (e.g. '\(example)')" + advice)
+                    .file(path),
+                    .invalid(
+                        "holds files that are not the output of this version of abrsim (e.g. '\(example)')" + advice))
             }
             previous = nil
         }

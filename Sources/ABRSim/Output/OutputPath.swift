@@ -20,20 +20,23 @@ public enum OutputPath {
     /// file).
     public static func check(_ path: String, option: String, isFile: Bool = false) throws {
         let kind = isFile ? "file" : "folder"
-        guard !path.isEmpty else { throw InputError(location: option, "is empty; give a \(kind) name") }
+        guard !path.isEmpty else { throw InputError(.option(option), .invalid("is empty; give a \(kind) name")) }
         guard path.utf8.count <= pathMax else {
             throw InputError(
-                location: option, "the path is \(path.utf8.count) bytes long, more than the limit of \(pathMax)")
+                .option(option),
+                .invalid("the path is \(path.utf8.count) bytes long, more than the limit of \(pathMax)"))
         }
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         if let long = components.first(where: { $0.utf8.count > nameMax }) {
             throw InputError(
-                location: option,
-                "the name '\(long.prefix(24))…' in the path is \(long.utf8.count) bytes long, more than the"
-                    + " \(nameMax)-byte limit of a file name")
+                .option(option),
+                .invalid(
+                    "the name '\(long.prefix(24))…' in the path is \(long.utf8.count) bytes long, more than the"
+                        + " \(nameMax)-byte limit of a file name"))
         }
         if isFile, path.hasSuffix("/") || components.last == "." || components.last == ".." {
-            throw InputError(file: path, location: option, "needs a file name, not a folder")
+            throw InputError(
+                InputPlace(file: path, position: .option(option)), .invalid("needs a file name, not a folder"))
         }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for (position, component) in components.enumerated() {
@@ -47,13 +50,18 @@ public enum OutputPath {
             let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
             let isLast = position == components.count - 1
             if isLast && isFile {
-                if isDirectory { throw InputError(file: path, location: option, "is a folder, expected a file name") }
+                if isDirectory {
+                    throw InputError(
+                        InputPlace(file: path, position: .option(option)), .invalid("is a folder, expected a file name")
+                    )
+                }
                 return
             }
             if !isDirectory {
                 throw InputError(
-                    file: path, location: option,
-                    prefix == path ? "is a file, expected a folder" : "goes through \(prefix), which is a file")
+                    InputPlace(file: path, position: .option(option)),
+                    .invalid(
+                        prefix == path ? "is a file, expected a folder" : "goes through \(prefix), which is a file"))
             }
         }
     }

@@ -127,7 +127,7 @@ public enum P1203Export {
     private static func columns(_ table: CSVTable, _ names: [String], file: String) throws -> [Int] {
         try names.map { name in
             guard let index = table.columns.firstIndex(of: name) else {
-                throw InputError(file: file, location: "line 1", "no column '\(name)'")
+                throw InputError(.line(file, 1), .invalid("no column '\(name)'"))
             }
             return index
         }
@@ -135,14 +135,16 @@ public enum P1203Export {
 
     private static func number(_ text: String, file: String) throws -> Double {
         guard let value = Double(text), value.isFinite else {
-            throw InputError(file: file, "'\(text)' is not a finite number")
+            throw InputError(.file(file), .invalid("'\(text)' is not a finite number"))
         }
         return value
     }
 
     private static func integer(_ text: String, file: String, line: Int?) throws -> Int {
         guard let value = Int(text) else {
-            throw InputError(file: file, location: line.map { "line \($0)" }, "'\(text)' is not a whole number")
+            throw InputError(
+                InputPlace(file: file, position: line.map(InputPlace.Position.line)),
+                .invalid("'\(text)' is not a whole number"))
         }
         return value
     }

@@ -24,8 +24,8 @@ public final class SweepLockHold: Sendable {
                 close(descriptor)
                 for other in held { close(other) }
                 throw InputError(
-                    file: candidate,
-                    "another abrsim sweep is writing this folder; wait for it to end, or use another --out")
+                    .file(candidate),
+                    .invalid("another abrsim sweep is writing this folder; wait for it to end, or use another --out"))
             }
             if keepsHolding {
                 held.append(descriptor)

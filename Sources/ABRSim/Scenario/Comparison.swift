@@ -44,10 +44,12 @@ public struct ComparisonPlan: Sendable {
         let estimate = records * Double(Self.estimatedBytesPerSegment)
         guard estimate > Double(ScenarioBounds.maximumRecordBytes) else { return nil }
         return InputError(
-            location: "--traces",
-            "\(traces.count) traces × \(policies.count) policies × \(content.segmentCount) segments would hold an "
-                + "estimated \(Int(estimate / 1_048_576)) MiB of segment records for segments.csv, more than the "
-                + "limit of \(ScenarioBounds.maximumRecordBytes >> 20) MiB; use fewer traces, policies or --segments")
+            .option("--traces"),
+            .invalid(
+                "\(traces.count) traces × \(policies.count) policies × \(content.segmentCount) segments would hold an "
+                    + "estimated \(Int(estimate / 1_048_576)) MiB of segment records for segments.csv, more than the "
+                    + "limit of \(ScenarioBounds.maximumRecordBytes >> 20) MiB; use fewer traces, policies or --segments"
+            ))
     }
 }
 
@@ -81,7 +83,7 @@ public enum ContentSource {
         let content = try SabreMovie.read(path: path)
         guard let segments else { return content }
         guard segments <= content.segmentCount else {
-            throw InputError(file: path, "has \(content.segmentCount) segments, \(segments) asked for")
+            throw InputError(.file(path), .invalid("has \(content.segmentCount) segments, \(segments) asked for"))
         }
         return try content.prefix(segments: segments)
     }

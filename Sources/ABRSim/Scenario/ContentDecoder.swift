@@ -30,7 +30,8 @@ struct ContentDecoder {
             if let segments = object.optional("segments") {
                 let count = try segments.positiveInt()
                 guard count <= full.segmentCount else {
-                    throw segments.error("the content has only \(full.segmentCount) segments, \(count) asked for")
+                    throw segments.error(
+                        .invalid("the content has only \(full.segmentCount) segments, \(count) asked for"))
                 }
                 content = try full.prefix(segments: count)
             } else {
@@ -42,17 +43,19 @@ struct ContentDecoder {
             let count = try object.optional("segments")?.positiveInt()
             let duration = try object.optional("durationSeconds")?.double(in: ScenarioBounds.durationSeconds)
             guard (count == nil) != (duration == nil) else {
-                throw reader.error("give exactly one of segments or durationSeconds")
+                throw reader.error(
+                    .conflicting(
+                        ["segments", "durationSeconds"], reason: "give exactly one of segments or durationSeconds"))
             }
             var resolutions: [Resolution?]?
             if let list = object.optional("resolutions") {
                 let items = try list.array()
                 guard items.count == ladder.count else {
-                    throw list.error("\(items.count) resolutions for \(ladder.count) ladder rungs")
+                    throw list.error(.invalid("\(items.count) resolutions for \(ladder.count) ladder rungs"))
                 }
                 resolutions = try items.map { item in
                     guard let resolution = Resolution(parsing: try item.string()) else {
-                        throw item.error("expected a resolution like \"1280x720\"")
+                        throw item.error(.invalid("expected a resolution like \"1280x720\""))
                     }
                     return resolution
                 }
@@ -88,16 +91,16 @@ struct ContentDecoder {
     func ladderKbps(_ object: JSONObjectReader) throws -> [Double] {
         let reader = try object.required("ladderKbps")
         let ladder = try reader.doubleArray()
-        guard !ladder.isEmpty else { throw reader.error("the ladder needs at least one bitrate") }
+        guard !ladder.isEmpty else { throw reader.error(.invalid("the ladder needs at least one bitrate")) }
         for (index, rung) in ladder.enumerated() where !(rung > 0 && rung.isFinite) {
-            throw reader.error("rung \(index): bitrates must be positive kbit/s, got \(rung)")
+            throw reader.error(.invalid("rung \(index): bitrates must be positive kbit/s, got \(rung)"))
         }
         for (index, rung) in ladder.enumerated()
         where !(rung >= ScenarioBounds.minimumBitrateKbps && rung <= ScenarioBounds.rateKbps.upperBound) {
-            throw reader.error("rung \(index): bitrates must be in 0.001…1e+08 kbit/s, got \(rung)")
+            throw reader.error(.invalid("rung \(index): bitrates must be in 0.001…1e+08 kbit/s, got \(rung)"))
         }
         for index in ladder.indices.dropFirst() where ladder[index] <= ladder[index - 1] {
-            throw reader.error("bitrates must increase, lowest first (rung \(index) is \(ladder[index]))")
+            throw reader.error(.invalid("bitrates must increase, lowest first (rung \(index) is \(ladder[index]))"))
         }
         return ladder
     }

@@ -36,7 +36,7 @@ public enum DownloadModelDecoder {
                 return VeritasModel.defaultInitialWindowSegments
             }
             let value = try x.positiveDouble()
-            guard value >= 1 else { throw x.error("a congestion window is at least 1 segment, got \(value)") }
+            guard value >= 1 else { throw x.error(.invalid("a congestion window is at least 1 segment, got \(value)")) }
             return value
         }
         switch name {
@@ -59,7 +59,7 @@ public enum DownloadModelDecoder {
             if let x = object?.optional("persistent") { model.isPersistent = try x.bool() }
             return model
         default:
-            throw reader.error("unknown download model '\(name)' (known: \(names.joined(separator: ", ")))")
+            throw reader.error(.unknownName(name, kind: "download model", known: names))
         }
     }
 
@@ -71,8 +71,9 @@ public enum DownloadModelDecoder {
         let smallest = min(latencies.min() ?? 0, network.holdLatencySeconds ?? 0)
         guard latencies.isEmpty || smallest <= 0 else { return }
         throw reader.error(
-            "download model '\(model.name)' counts round trips but the network's RTT is 0"
-                + (latencies.isEmpty ? "" : " somewhere") + "; give the network an rttMs or the model one")
+            .invalid(
+                "download model '\(model.name)' counts round trips but the network's RTT is 0"
+                    + (latencies.isEmpty ? "" : " somewhere") + "; give the network an rttMs or the model one"))
     }
 }
 

@@ -20,13 +20,14 @@ struct ExpectationDecoder {
         let metric = try metricReader.string()
         guard MetricExpectation.metrics.contains(metric) else {
             throw metricReader.error(
-                "unknown metric '\(metric)' (metrics: \(MetricExpectation.metrics.joined(separator: ", ")))")
+                .invalid("unknown metric '\(metric)' (metrics: \(MetricExpectation.metrics.joined(separator: ", ")))"))
         }
         let playerReader = object.optional("player")
         let player = try playerReader?.string() ?? "*"
         if let playerReader, player != "*", !players.contains(where: { $0.id == player }) {
             let ids = players.map(\.id).joined(separator: ", ")
-            throw playerReader.error("no player has the id '\(player)' (players: \(ids); '*' means every player)")
+            throw playerReader.error(
+                .invalid("no player has the id '\(player)' (players: \(ids); '*' means every player)"))
         }
         let policy = try object.optional("policy")?.string()
         let bound = try decodeBound(object, metric: metric)
@@ -38,7 +39,7 @@ struct ExpectationDecoder {
         }
         guard !matched.isEmpty else {
             let policies = players.map { "\($0.id): \($0.policy.label)" }.joined(separator: ", ")
-            throw reader.error("this expectation matches no player (players and policies: \(policies))")
+            throw reader.error(.invalid("this expectation matches no player (players and policies: \(policies))"))
         }
         return MetricExpectation(
             player: player, policy: policy, metric: metric, bound: bound, window: window, location: reader.path,
@@ -51,15 +52,16 @@ struct ExpectationDecoder {
         guard fromReader != nil || toReader != nil else { return nil }
         guard MetricExpectation.windowedMetrics.contains(metric) else {
             throw (fromReader ?? toReader)!.error(
-                "\(metric) has no meaning over a window (windowed metrics: "
-                    + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")")
+                .invalid(
+                    "\(metric) has no meaning over a window (windowed metrics: "
+                        + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")"))
         }
         let from = try fromReader?.double() ?? 0
-        if let fromReader, from < 0 { throw fromReader.error("fromSeconds must be 0 or more") }
+        if let fromReader, from < 0 { throw fromReader.error(.invalid("fromSeconds must be 0 or more")) }
         let to = try toReader?.double() ?? .infinity
         if let toReader, to <= from {
             throw toReader.error(
-                "toSeconds \(JSONPath.format(to)) must be greater than fromSeconds \(JSONPath.format(from))")
+                .invalid("toSeconds \(JSONPath.format(to)) must be greater than fromSeconds \(JSONPath.format(from))"))
         }
         return MetricExpectation.Window(fromSeconds: from, toSeconds: to)
     }
@@ -71,7 +73,8 @@ struct ExpectationDecoder {
         let isText = MetricExpectation.textColumns.contains(metric)
         if let equalsReader {
             guard minimum == nil, maximum == nil else {
-                throw equalsReader.error("give either equals or min/max, not both")
+                throw equalsReader.error(
+                    .conflicting(["equals", "min", "max"], reason: "give either equals or min/max, not both"))
             }
             if isText {
                 return .equalsText(try equalsReader.string())
@@ -79,14 +82,14 @@ struct ExpectationDecoder {
             return .equalsNumber(try equalsReader.double())
         }
         guard minimum != nil || maximum != nil else {
-            throw object.reader.error("an expectation needs a bound: min, max (or both) or equals")
+            throw object.reader.error(.invalid("an expectation needs a bound: min, max (or both) or equals"))
         }
         guard !isText else {
-            throw object.reader.error("\(metric) is text: bound it with equals, not min/max")
+            throw object.reader.error(.invalid("\(metric) is text: bound it with equals, not min/max"))
         }
         if let minimum, let maximum, minimum > maximum {
             throw object.reader.error(
-                "min \(JSONPath.format(minimum)) is greater than max \(JSONPath.format(maximum))")
+                .invalid("min \(JSONPath.format(minimum)) is greater than max \(JSONPath.format(maximum))"))
         }
         return .range(min: minimum, max: maximum)
     }

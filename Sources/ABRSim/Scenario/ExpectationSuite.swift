@@ -47,7 +47,9 @@ public struct ExpectationSuite: Sendable {
             if InputFile.isDirectory(argument) {
                 var found: [String] = []
                 try collectJSON(in: argument, depth: 0, into: &found)
-                guard !found.isEmpty else { throw InputError(file: argument, "the folder holds no *.json scenario") }
+                guard !found.isEmpty else {
+                    throw InputError(.file(argument), .invalid("the folder holds no *.json scenario"))
+                }
                 files.append(contentsOf: found.sorted())
             } else {
                 try InputFile.checkReadable(argument)
@@ -64,7 +66,8 @@ public struct ExpectationSuite: Sendable {
     static func collectJSON(in directory: String, depth: Int, into files: inout [String]) throws {
         guard depth <= maximumDepth else { return }
         guard let handle = opendir(directory) else {
-            throw InputError(file: directory, "cannot open the folder: \(String(cString: strerror(errno)))")
+            throw InputError(
+                .file(directory), .unreadable("cannot open the folder: \(String(cString: strerror(errno)))"))
         }
         defer { closedir(handle) }
         var names: [String] = []

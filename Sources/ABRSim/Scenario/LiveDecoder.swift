@@ -16,14 +16,15 @@ enum LiveDecoder {
         let start = try startReader?.double(in: -1e7...1e7) ?? 0
         if start + content.duration <= 0 {
             throw (startReader ?? reader).error(
-                "availability start \(JSONPath.format(start)) s is after the content: all \(JSONPath.format(content.duration))"
-                    + " s of it were available before the run began at 0 s, so nothing is live")
+                .invalid(
+                    "availability start \(JSONPath.format(start)) s is after the content: all \(JSONPath.format(content.duration))"
+                        + " s of it were available before the run began at 0 s, so nothing is live"))
         }
         var kind = playlist?.kind ?? LiveStream.Kind.live
         if let x = object.optional("kind") {
             let text = try x.string()
             guard let parsed = LiveStream.Kind(rawValue: text) else {
-                throw x.error("kind must be live or event, got '\(text)'")
+                throw x.error(.invalid("kind must be live or event, got '\(text)'"))
             }
             kind = parsed
         }
@@ -32,7 +33,9 @@ enum LiveDecoder {
         let part = try partReader?.double(in: ScenarioBounds.segmentSeconds) ?? playlist?.partTargetSeconds
         if let part, part > target + SimulationTime.tolerance, let partReader {
             throw partReader.error(
-                "a part target of \(JSONPath.format(part)) s is longer than the segments (\(JSONPath.format(target)) s)"
+                .invalid(
+                    "a part target of \(JSONPath.format(part)) s is longer than the segments (\(JSONPath.format(target)) s)"
+                )
             )
         }
         let unitName = part == nil ? "a target duration" : "a part target"
@@ -43,28 +46,36 @@ enum LiveDecoder {
             ?? playlist.map(\.holdBackSeconds).flatMap { $0 == 3 * (playlist?.targetDurationSeconds ?? 0) ? nil : $0 }
         if let holdBack, holdBack < unit - SimulationTime.tolerance, let holdBackReader {
             throw holdBackReader.error(
-                "hold-back \(JSONPath.format(holdBack)) s is shorter than \(unitName) (\(JSONPath.format(unit)) s)")
+                .invalid(
+                    "hold-back \(JSONPath.format(holdBack)) s is shorter than \(unitName) (\(JSONPath.format(unit)) s)")
+            )
         }
         let partHoldBackReader = object.optional("partHoldBackSeconds")
         let partHoldBack =
             try partHoldBackReader?.double(in: ScenarioBounds.bufferSeconds) ?? playlist?.partHoldBackSeconds
         if let partHoldBackReader, let partHoldBack {
-            guard let part else { throw partHoldBackReader.error("partHoldBackSeconds needs partTargetSeconds") }
+            guard let part else {
+                throw partHoldBackReader.error(.invalid("partHoldBackSeconds needs partTargetSeconds"))
+            }
             if partHoldBack < part - SimulationTime.tolerance {
                 throw partHoldBackReader.error(
-                    "part hold-back \(JSONPath.format(partHoldBack)) s is shorter than a part target"
-                        + " (\(JSONPath.format(part)) s)")
+                    .invalid(
+                        "part hold-back \(JSONPath.format(partHoldBack)) s is shorter than a part target"
+                            + " (\(JSONPath.format(part)) s)"))
             }
         }
         var window: Double?
         if let x = object.optional("dvrWindowSeconds") {
-            guard kind == .live else { throw x.error("an event keeps everything: dvrWindowSeconds is for kind live") }
+            guard kind == .live else {
+                throw x.error(.invalid("an event keeps everything: dvrWindowSeconds is for kind live"))
+            }
             let seconds = try x.double(in: ScenarioBounds.stretchSeconds)
             let needed = partHoldBack ?? holdBack ?? 3 * unit
             if seconds < needed - SimulationTime.tolerance {
                 throw x.error(
-                    "a DVR window of \(JSONPath.format(seconds)) s is shorter than the hold-back"
-                        + " (\(JSONPath.format(needed)) s): a player could not start")
+                    .invalid(
+                        "a DVR window of \(JSONPath.format(seconds)) s is shorter than the hold-back"
+                            + " (\(JSONPath.format(needed)) s): a player could not start"))
             }
             window = seconds
         }
@@ -83,17 +94,21 @@ enum LiveDecoder {
     static func decodeChunkDuration(_ object: JSONObjectReader, content: Content, part: Double?) throws -> Double? {
         guard let x = object.optional("chunkDurationSeconds") else { return nil }
         let chunk = try x.double(in: 0...ScenarioBounds.segmentSeconds.upperBound)
-        if chunk < 0.001 { throw x.error("a chunk duration of \(JSONPath.format(chunk)) s is below one millisecond") }
+        if chunk < 0.001 {
+            throw x.error(.invalid("a chunk duration of \(JSONPath.format(chunk)) s is below one millisecond"))
+        }
         if part != nil {
             throw x.error(
-                "chunkDurationSeconds (LL-DASH chunked transfer) cannot go with partTargetSeconds (LL-HLS parts)")
+                .invalid(
+                    "chunkDurationSeconds (LL-DASH chunked transfer) cannot go with partTargetSeconds (LL-HLS parts)"))
         }
         for (index, duration) in content.segmentDurations.enumerated() {
             let count = (duration / chunk).rounded()
             if count < 1 || abs(count * chunk - duration) > SimulationTime.tolerance {
                 throw x.error(
-                    "a chunk duration of \(JSONPath.format(chunk)) s does not divide segment \(index)"
-                        + " (\(JSONPath.format(duration)) s) into whole chunks")
+                    .invalid(
+                        "a chunk duration of \(JSONPath.format(chunk)) s does not divide segment \(index)"
+                            + " (\(JSONPath.format(duration)) s) into whole chunks"))
             }
         }
         return chunk
@@ -113,9 +128,9 @@ enum LiveDecoder {
         case "blockingReload": break
         case "preloadHint": break
         default:
-            throw x.error("unknown refresh '\(name)' (known: \(refreshNames.joined(separator: ", ")))")
+            throw x.error(.unknownName(name, kind: "refresh", known: refreshNames))
         }
-        if let intervalReader { throw intervalReader.error("reloadIntervalSeconds is for refresh reload") }
+        if let intervalReader { throw intervalReader.error(.invalid("reloadIntervalSeconds is for refresh reload")) }
         return name == "template" ? .template : name == "blockingReload" ? .blockingReload : .preloadHint
     }
 
@@ -125,8 +140,9 @@ enum LiveDecoder {
     {
         guard let stream = content.live else {
             throw reader.error(
-                "live settings need live content (a content live object, or an HLS playlist without EXT-X-ENDLIST):"
-                    + " this content is video on demand")
+                .invalid(
+                    "live settings need live content (a content live object, or an HLS playlist without EXT-X-ENDLIST):"
+                        + " this content is video on demand"))
         }
         let object = try reader.object()
         var settings = LivePlaybackSettings()
@@ -137,8 +153,9 @@ enum LiveDecoder {
             let offset = try offsetReader.double(in: ScenarioBounds.bufferSeconds)
             if offset < unit - SimulationTime.tolerance {
                 throw offsetReader.error(
-                    "an offset of \(JSONPath.format(offset)) s from live is below \(unitName) (\(JSONPath.format(unit))"
-                        + " s): that media is never available in time")
+                    .invalid(
+                        "an offset of \(JSONPath.format(offset)) s from live is below \(unitName) (\(JSONPath.format(unit))"
+                            + " s): that media is never available in time"))
             }
             settings.configuredTimeOffsetFromLive = offset
         }
@@ -146,7 +163,9 @@ enum LiveDecoder {
             let target = try x.double(in: ScenarioBounds.bufferSeconds)
             if target < unit - SimulationTime.tolerance {
                 throw x.error(
-                    "target latency \(JSONPath.format(target)) s is below \(unitName) (\(JSONPath.format(unit)) s)")
+                    .invalid(
+                        "target latency \(JSONPath.format(target)) s is below \(unitName) (\(JSONPath.format(unit)) s)")
+                )
             }
             settings.targetLatencySeconds = target
             if offsetReader == nil { settings.configuredTimeOffsetFromLive = target }
@@ -158,7 +177,7 @@ enum LiveDecoder {
             let name = try x.string()
             guard LiveCatchUpControllers.make(name) != nil else {
                 throw x.error(
-                    "unknown catch-up controller '\(name)' (known: \(LiveCatchUpControllers.names.joined(separator: ", ")))"
+                    .unknownName(name, kind: "catch-up controller", known: LiveCatchUpControllers.names)
                 )
             }
             settings.catchUp = name
@@ -170,9 +189,10 @@ enum LiveDecoder {
         try object.finish()
         if startSeconds - stream.availabilityStartSeconds >= content.duration {
             throw reader.error(
-                "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
-                    + " the content for this player: all of it is available before it starts at"
-                    + " \(JSONPath.format(startSeconds)) s")
+                .invalid(
+                    "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
+                        + " the content for this player: all of it is available before it starts at"
+                        + " \(JSONPath.format(startSeconds)) s"))
         }
         return settings
     }

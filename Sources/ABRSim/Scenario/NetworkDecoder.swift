@@ -29,7 +29,7 @@ struct NetworkDecoder {
         if let x = object.optional("atEnd") {
             let text = try x.string()
             guard let behavior = TraceEndBehavior(rawValue: text) else {
-                throw x.error("atEnd must be loop, hold or end, got '\(text)'")
+                throw x.error(.invalid("atEnd must be loop, hold or end, got '\(text)'"))
             }
             atEnd = behavior
         }
@@ -39,11 +39,14 @@ struct NetworkDecoder {
         var labels: [String] = []
         let forms = ["trace", "preset", "stretches", "synthetic"].filter { object.has($0) }
         guard forms.count == 1 else {
-            throw reader.error("give exactly one of trace, preset, synthetic or stretches")
+            throw reader.error(
+                .conflicting(
+                    ["trace", "preset", "synthetic", "stretches"],
+                    reason: "give exactly one of trace, preset, synthetic or stretches"))
         }
         if object.has("stretches") {
             let list = try object.required("stretches").array()
-            guard !list.isEmpty else { throw reader.error("stretches: at least one stretch is needed") }
+            guard !list.isEmpty else { throw reader.error(.invalid("stretches: at least one stretch is needed")) }
             for (position, item) in list.enumerated() {
                 let (stretch, label) = try decodeStretch(item, position: position)
                 stretches.append(stretch)
@@ -87,7 +90,10 @@ struct NetworkDecoder {
     ) {
         let kinds = ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"].filter { object.has($0) }
         guard kinds.count == 1 else {
-            throw reader.error("a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds")
+            throw reader.error(
+                .conflicting(
+                    ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"],
+                    reason: "a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds"))
         }
         let rttReader = isWholeNetwork ? nil : object.optional("rttMs")
         let rtt = try rttReader.map { try $0.double(in: ScenarioBounds.rttMs) / 1000 }
@@ -101,14 +107,17 @@ struct NetworkDecoder {
             let presetReader = try object.required("preset")
             let name = try presetReader.string()
             if let steps = NetworkStepPreset.named(name) {
-                if let rttReader { throw rttReader.error("a preset carries its own RTT; use constantKbps to set one") }
+                if let rttReader {
+                    throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one"))
+                }
                 return (steps.stretch(seconds: try seconds(required: false)), steps.name)
             }
             guard let preset = NetworkPreset.named(name) else {
-                let known = NetworkPreset.allNames.joined(separator: ", ")
-                throw presetReader.error("unknown preset '\(name)' (known: \(known))")
+                throw presetReader.error(.unknownName(name, kind: "preset", known: NetworkPreset.allNames))
             }
-            if let rttReader { throw rttReader.error("a preset carries its own RTT; use constantKbps to set one") }
+            if let rttReader {
+                throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one"))
+            }
             // A whole-network preset lasts forever: one period, held.
             return (.preset(preset, seconds: try seconds(required: true) ?? 3600), preset.name)
         case "constantKbps":
@@ -125,8 +134,8 @@ struct NetworkDecoder {
             if let formatReader = object.optional("format") {
                 let text = try formatReader.string()
                 guard let parsed = TraceFormat(rawValue: text) else {
-                    let known = TraceFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw formatReader.error("unknown trace format '\(text)' (known: \(known))")
+                    throw formatReader.error(
+                        .unknownName(text, kind: "trace format", known: TraceFormat.allCases.map(\.rawValue)))
                 }
                 format = parsed
             }
@@ -140,8 +149,12 @@ struct NetworkDecoder {
                     try TraceReader.read(path: path, format: format, mahimahiBinMs: binMs)
                 }
             } catch var error as InputError where error.isDeclaredFormatClash {
-                if let formatReader = object.optional("format") {
-                    error.message += " at \(formatReader.file): \(formatReader.path)"
+                if let formatReader = object.optional("format"),
+                    case .formatClash(let inner, let detected, let declared, _) = error.problem
+                {
+                    error.problem = .formatClash(
+                        inner, detected: detected, declared: declared,
+                        declaredAt: "\(formatReader.file): \(formatReader.path)")
                 }
                 throw error
             }
@@ -151,7 +164,7 @@ struct NetworkDecoder {
             let decoded = try SyntheticModelDecoder().decode(syntheticReader)
             let stretchSeconds = try seconds(required: false)
             guard let length = decoded.seconds ?? stretchSeconds else {
-                throw syntheticReader.error("give the trace's length: \"seconds\" here or on the stretch")
+                throw syntheticReader.error(.invalid("give the trace's length: \"seconds\" here or on the stretch"))
             }
             let trace: Trace
             do {
@@ -166,7 +179,7 @@ struct NetworkDecoder {
             return (.trace(trace, seconds: stretchSeconds, rttSeconds: rtt), decoded.label)
         default:
             let outageReader = try object.required("outageSeconds")
-            if isWholeNetwork { throw outageReader.error("a network cannot be only an outage") }
+            if isWholeNetwork { throw outageReader.error(.invalid("a network cannot be only an outage")) }
             return (.outage(seconds: try outageReader.double(in: ScenarioBounds.stretchSeconds)), "outage")
         }
     }

@@ -19,17 +19,18 @@ struct PlayerDecoder {
         let idReader = try object.required("id")
         let id = try idReader.string()
         guard !id.isEmpty, !id.contains(",") else {
-            throw idReader.error("a player id must be non-empty and comma-free")
+            throw idReader.error(.invalid("a player id must be non-empty and comma-free"))
         }
         guard id.utf8.count <= ScenarioLoader.maximumNameBytes else {
             throw idReader.error(
-                "a player id is at most \(ScenarioLoader.maximumNameBytes) bytes long, found \(id.utf8.count)")
+                .invalid("a player id is at most \(ScenarioLoader.maximumNameBytes) bytes long, found \(id.utf8.count)")
+            )
         }
         let policyReader = try object.required("policy")
         let policy = try decodePolicy(policyReader)
         guard registry.descriptor(named: policy.name) != nil else {
             throw policyReader.error(
-                "unknown policy '\(policy.name)' (known: \(registry.descriptors.map(\.name).joined(separator: ", ")))")
+                .unknownName(policy.name, kind: "policy", known: registry.descriptors.map(\.name)))
         }
         let playerContent: Content
         if let x = object.optional("content") {
@@ -37,7 +38,7 @@ struct PlayerDecoder {
         } else if let content {
             playerContent = content
         } else {
-            throw reader.error("no content: give the scenario a content or this player one")
+            throw reader.error(.invalid("no content: give the scenario a content or this player one"))
         }
         var settings = PlayerSettings()
         if let x = object.optional("networkResourcePriority") { settings.networkResourcePriority = try priority(x) }
@@ -46,14 +47,14 @@ struct PlayerDecoder {
         }
         if let x = object.optional("preferredMaximumResolution") {
             guard let size = Resolution(parsing: try x.string()) else {
-                throw x.error("expected a resolution like \"1280x720\"")
+                throw x.error(.invalid("expected a resolution like \"1280x720\""))
             }
             settings.preferredMaximumResolution = size
         }
         if let x = object.optional("cache") {
             if x.isString {
-                guard try x.string() == "shared" else { throw x.error("cache is an object or \"shared\"") }
-                guard let sharedCache else { throw x.error("\"shared\" needs a top-level sharedCache") }
+                guard try x.string() == "shared" else { throw x.error(.invalid("cache is an object or \"shared\"")) }
+                guard let sharedCache else { throw x.error(.invalid("\"shared\" needs a top-level sharedCache")) }
                 settings.cache = sharedCache
             } else {
                 settings.cache = try Self.decodeCache(x, isShared: false)
@@ -61,7 +62,7 @@ struct PlayerDecoder {
         }
         if let x = object.optional("coordinationGroup") {
             let group = try x.string()
-            guard !group.isEmpty else { throw x.error("a coordination group needs a name") }
+            guard !group.isEmpty else { throw x.error(.invalid("a coordination group needs a name")) }
             settings.coordinationGroup = group
         }
         if let x = object.optional("rateLimitKbps") {
@@ -84,7 +85,7 @@ struct PlayerDecoder {
         if let x = object.optional("actions") {
             settings.actions = try decodeActions(x)
             if playerContent.live == nil, settings.actions.contains(where: { $0.action == .seekToLive }) {
-                throw x.error("seekToLive needs live content: this player's content is video on demand")
+                throw x.error(.invalid("seekToLive needs live content: this player's content is video on demand"))
             }
         }
         if let x = object.optional("downloadModel") { settings.downloadModel = try DownloadModelDecoder.decode(x) }
@@ -95,8 +96,9 @@ struct PlayerDecoder {
             settings.startSeconds - stream.availabilityStartSeconds >= playerContent.duration
         {
             throw (object.optional("startSeconds") ?? reader).error(
-                "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
-                    + " the content for this player: all of it is available before it starts")
+                .invalid(
+                    "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
+                        + " the content for this player: all of it is available before it starts"))
         }
         try object.finish()
         return PlayerDescription(
@@ -125,7 +127,7 @@ struct PlayerDecoder {
                 var words: [String] = []
                 for item in items {
                     guard case .string(let word) = item else {
-                        throw value.error("a policy parameter list must hold strings, found \(item.typeName)")
+                        throw value.error(.invalid("a policy parameter list must hold strings, found \(item.typeName)"))
                     }
                     words.append(word)
                 }
@@ -133,7 +135,7 @@ struct PlayerDecoder {
             default:
                 let found = value.value.typeName
                 throw value.error(
-                    "a policy parameter must be a number, a string or an array of strings, found \(found)")
+                    .invalid("a policy parameter must be a number, a string or an array of strings, found \(found)"))
             }
         }
         try object.finish()
@@ -149,7 +151,7 @@ struct PlayerDecoder {
     func priority(_ reader: JSONReader) throws -> NetworkResourcePriority {
         let text = try reader.string()
         guard let level = NetworkResourcePriority(rawValue: text) else {
-            throw reader.error("networkResourcePriority must be low, default or high, got '\(text)'")
+            throw reader.error(.invalid("networkResourcePriority must be low, default or high, got '\(text)'"))
         }
         return level
     }
@@ -162,7 +164,8 @@ struct PlayerDecoder {
         let kind = try kindReader.string()
         guard let predictor = try KeepUpPredictors.makePredictor(kind, parameters: JSONKeepUpParameters(object: object))
         else {
-            throw kindReader.error("unknown predictor '\(kind)' (expected \(KeepUpPredictors.registry.alternatives))")
+            throw kindReader.error(
+                .invalid("unknown predictor '\(kind)' (expected \(KeepUpPredictors.registry.alternatives))"))
         }
         try object.finish()
         return predictor
@@ -187,16 +190,16 @@ struct PlayerDecoder {
         let time = try object.required("atSeconds").double(in: ScenarioBounds.timeSeconds)
         var found: [PlayerAction] = []
         if let x = object.optional("pause") {
-            guard try x.bool() else { throw x.error("pause takes true") }
+            guard try x.bool() else { throw x.error(.invalid("pause takes true")) }
             found.append(.pause)
         }
         if let x = object.optional("play") {
-            guard try x.bool() else { throw x.error("play takes true") }
+            guard try x.bool() else { throw x.error(.invalid("play takes true")) }
             found.append(.play(rate: 1))
         }
         if let x = object.optional("seek") { found.append(.seek(to: try x.double(in: ScenarioBounds.timeSeconds))) }
         if let x = object.optional("seekToLive") {
-            guard try x.bool() else { throw x.error("seekToLive takes true") }
+            guard try x.bool() else { throw x.error(.invalid("seekToLive takes true")) }
             found.append(.seekToLive)
         }
         if let x = object.optional("skip") { found.append(.skip(by: try x.double(in: -1e7...1e7))) }
@@ -210,7 +213,7 @@ struct PlayerDecoder {
         try object.finish()
         guard found.count == 1 else {
             let verbs = "pause, play, seek, seekToLive, skip, rate, networkResourcePriority, route"
-            throw item.error("an action needs exactly one of \(verbs) (found \(found.count))")
+            throw item.error(.invalid("an action needs exactly one of \(verbs) (found \(found.count))"))
         }
         return TimedAction(time: time, action: found[0])
     }
@@ -231,7 +234,7 @@ struct PlayerDecoder {
         if name == "local" { return 0 }
         if let position = routeNames.firstIndex(of: name) { return position + 1 }
         let known = ["local"] + routeNames
-        throw reader.error("unknown route '\(name)' (known: \(known.joined(separator: ", ")))")
+        throw reader.error(.unknownName(name, kind: "route", known: known))
     }
 }
 

@@ -16,13 +16,14 @@ enum RequestRetryDecoder {
         }
         if let x = object.optional("backoffFactor") {
             let factor = try x.double(in: 0...1000)
-            guard factor >= 1 else { throw x.error("backoffFactor must be at least 1, got \(factor)") }
+            guard factor >= 1 else { throw x.error(.invalid("backoffFactor must be at least 1, got \(factor)")) }
             settings.backoffFactor = factor
         }
         if let x = object.optional("maxRetryDelaySeconds") {
             let maximum = try x.double(in: ScenarioBounds.bufferSeconds)
             guard maximum >= settings.retryDelaySeconds else {
-                throw x.error("maxRetryDelaySeconds must be at least retryDelaySeconds (\(settings.retryDelaySeconds))")
+                throw x.error(
+                    .invalid("maxRetryDelaySeconds must be at least retryDelaySeconds (\(settings.retryDelaySeconds))"))
             }
             settings.maximumRetryDelaySeconds = maximum
         } else {

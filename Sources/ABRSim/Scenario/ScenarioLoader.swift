@@ -27,11 +27,12 @@ public struct ScenarioLoader {
         let place =
             root.has("content") ? JSONPath.key(root.reader.path, "content") : JSONPath.key(root.reader.path, "players")
         return InputError(
-            file: root.reader.file, location: place,
-            "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
-                + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
-                + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
-                + "summed over the players); use fewer segments or players, or a sweep with --no-segments")
+            InputPlace(file: root.reader.file, position: InputPlace.Position(text: place)),
+            .invalid(
+                "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
+                    + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
+                    + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
+                    + "summed over the players); use fewer segments or players, or a sweep with --no-segments"))
     }
 
     /// The parsed document at `path` with ``settings`` applied.
@@ -80,8 +81,8 @@ public struct ScenarioLoader {
         do {
             return try body()
         } catch var error as InputError where error.file == file && error.location != nil {
-            if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, message: error.message) }) {
-                error.message += " (set by \(cause.option) \(cause.pathText)=\(cause.valueText))"
+            if let cause = settings.last(where: { $0.isCause(ofErrorAt: error.location!, problem: error.problem) }) {
+                error.problem = .setBy(error.problem, setting: "\(cause.option) \(cause.pathText)=\(cause.valueText)")
             }
             throw error
         }
@@ -113,7 +114,9 @@ public struct ScenarioLoader {
         if let reader = root.optional("routes") {
             let object = try reader.object()
             for (position, key) in object.keys.enumerated() {
-                guard key != "local" else { throw reader.error("'local' is the shared link; name routes otherwise") }
+                guard key != "local" else {
+                    throw reader.error(.invalid("'local' is the shared link; name routes otherwise"))
+                }
                 let decoder = NetworkDecoder(
                     directory: directory, seed: seed, overridesModelSeeds: override != nil, networkIndex: position + 1)
                 let (timeline, _) = try decoder.decode(try object.required(key))
@@ -127,15 +130,16 @@ public struct ScenarioLoader {
             try FeedDecoder(directory: directory, registry: registry).decode($0)
         }
         if feed != nil, root.has("players") {
-            throw root.reader.error("a scenario has either players or a feed, not both")
+            throw root.reader.error(.conflicting(["players", "feed"], reason: "a scenario has either players or a feed, not both"))
         }
         let playerReaders = try feed == nil ? root.required("players").array() : []
         guard feed != nil || !playerReaders.isEmpty else {
-            throw root.reader.error("players: at least one player is needed")
+            throw root.reader.error(.invalid("players: at least one player is needed"))
         }
         guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
             throw root.reader.error(
-                "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)")
+                .invalid(
+                    "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)"))
         }
         var players: [PlayerDescription] = feed.map { [$0.viewer] } ?? []
         for reader in playerReaders {
@@ -144,7 +148,7 @@ public struct ScenarioLoader {
                 routeNames: routeNames
             ).decode(reader)
             if players.contains(where: { $0.id == player.id }) {
-                throw reader.error("two players have the id '\(player.id)'")
+                throw reader.error(.invalid("two players have the id '\(player.id)'"))
             }
             players.append(player)
         }
@@ -158,7 +162,7 @@ public struct ScenarioLoader {
                 let idReader = try object.required("player")
                 let id = try idReader.string()
                 guard let index = players.firstIndex(where: { $0.id == id }) else {
-                    throw idReader.error("no player has the id '\(id)'")
+                    throw idReader.error(.invalid("no player has the id '\(id)'"))
                 }
                 let decoder = PlayerDecoder(
                     content: content, directory: directory, registry: registry, routeNames: routeNames)
@@ -175,7 +179,8 @@ public struct ScenarioLoader {
         }
         for (position, reader) in playerReaders.enumerated() {
             if let group = players[position].settings.coordinationGroup, groupSizes[group] == 1 {
-                throw reader.error("coordination group '\(group)' has only this player; a group needs two or more")
+                throw reader.error(
+                    .invalid("coordination group '\(group)' has only this player; a group needs two or more"))
             }
         }
         let expectations = try root.optional("expect").map { try ExpectationDecoder(players: players).decode($0) }
@@ -210,15 +215,16 @@ public struct ScenarioLoader {
 
     func checkName(_ name: String, _ reader: JSONReader) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw reader.error("name must be a non-empty word usable as a folder name, got '\(name)'")
+            throw reader.error(.invalid("name must be a non-empty word usable as a folder name, got '\(name)'"))
         }
         guard name.utf8.count <= Self.maximumNameBytes else {
             throw reader.error(
-                "name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
-                    + " (it names the output folders)")
+                .invalid(
+                    "name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
+                        + " (it names the output folders)"))
         }
         if name.unicodeScalars.contains(where: VisibleText.isEscaped) {
-            throw reader.error("name may not hold control characters or line separators, got '\(name)'")
+            throw reader.error(.invalid("name may not hold control characters or line separators, got '\(name)'"))
         }
     }
 
@@ -229,7 +235,8 @@ public struct ScenarioLoader {
         if let x = object.optional("strategy") {
             let text = try x.string()
             guard let parsed = AllocationStrategy(rawValue: text) else {
-                throw x.error("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))")
+                throw x.error(
+                    .invalid("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))"))
             }
             strategy = parsed
         }

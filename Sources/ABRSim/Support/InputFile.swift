@@ -25,12 +25,12 @@ public enum InputFile {
     public static func checkReadable(_ path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw InputError(file: path, errno == ENOENT ? "no such file" : "cannot open: \(errnoText())")
+            throw InputError(.file(path), .unreadable(errno == ENOENT ? "no such file" : "cannot open: \(errnoText())"))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw InputError(file: path, "is a directory, expected a file")
+            throw InputError(.file(path), .unreadable("is a directory, expected a file"))
         }
-        guard access(path, R_OK) == 0 else { throw InputError(file: path, "cannot read: \(errnoText())") }
+        guard access(path, R_OK) == 0 else { throw InputError(.file(path), .unreadable("cannot read: \(errnoText())")) }
     }
 
     /// The size of the file in bytes (for a pipe or FIFO: of what it held, read once; see ``streamBytes(_:)``).
@@ -38,7 +38,7 @@ public enum InputFile {
         try checkReadable(path)
         if let bytes = try streamBytes(path) { return bytes.count }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw InputError(file: path, "cannot open: \(errnoText())") }
+        guard stat(path, &info) == 0 else { throw InputError(.file(path), .unreadable("cannot open: \(errnoText())")) }
         return Int(info.st_size)
     }
 
@@ -50,18 +50,22 @@ public enum InputFile {
         if let bytes = try streamBytes(path) {
             if bytes.count > limitBytes {
                 throw InputError(
-                    file: path,
-                    "input is \(bytes.count) bytes, larger than the \(limitBytes)-byte limit for this kind of input")
+                    .file(path),
+                    .invalid(
+                        "input is \(bytes.count) bytes, larger than the \(limitBytes)-byte limit for this kind of input"
+                    ))
             }
             return bytes
         }
         let byteCount = try size(path)
         if byteCount > limitBytes {
             throw InputError(
-                file: path,
-                "file is \(byteCount) bytes, larger than the \(limitBytes)-byte limit for this kind of input")
+                .file(path),
+                .invalid("file is \(byteCount) bytes, larger than the \(limitBytes)-byte limit for this kind of input"))
         }
-        guard let handle = fopen(path, "rb") else { throw InputError(file: path, "cannot open: \(errnoText())") }
+        guard let handle = fopen(path, "rb") else {
+            throw InputError(.file(path), .unreadable("cannot open: \(errnoText())"))
+        }
         defer { fclose(handle) }
         var bytes = [UInt8](repeating: 0, count: byteCount)
         var total = 0
@@ -73,7 +77,7 @@ public enum InputFile {
             total += read
         }
         if total < byteCount { bytes.removeLast(byteCount - total) }
-        if ferror(handle) != 0 { throw InputError(file: path, "read error: \(errnoText())") }
+        if ferror(handle) != 0 { throw InputError(.file(path), .unreadable("read error: \(errnoText())")) }
         return bytes
     }
 
@@ -123,7 +127,7 @@ public enum InputFile {
     /// Reads a stream to its end, refusing one longer than ``streamLimitBytes``.
     private static func readStream(_ path: String) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw InputError(file: path, "cannot open: \(errnoText())") }
+        guard descriptor >= 0 else { throw InputError(.file(path), .unreadable("cannot open: \(errnoText())")) }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -131,14 +135,15 @@ public enum InputFile {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw InputError(file: path, "read error: \(errnoText())")
+                throw InputError(.file(path), .unreadable("read error: \(errnoText())"))
             }
             if count == 0 { return bytes }
             guard bytes.count + count <= streamLimitBytes else {
                 throw InputError(
-                    file: path,
-                    "a pipe or device input is held in memory, and this one is longer than the limit of "
-                        + "\(streamLimitBytes) bytes")
+                    .file(path),
+                    .invalid(
+                        "a pipe or device input is held in memory, and this one is longer than the limit of "
+                            + "\(streamLimitBytes) bytes"))
             }
             bytes.append(contentsOf: chunk[..<count])
         }
@@ -182,7 +187,7 @@ public final class LineReader {
             return
         }
         guard let handle = fopen(path, "rb") else {
-            throw InputError(file: path, "cannot open: \(InputFile.errnoText())")
+            throw InputError(.file(path), .unreadable("cannot open: \(InputFile.errnoText())"))
         }
         self.handle = handle
         buffer = [UInt8](repeating: 0, count: bufferBytes)
@@ -208,7 +213,7 @@ public final class LineReader {
             }
             carried.append(contentsOf: buffer[start..<end])
             if carried.count > maxLineBytes {
-                throw InputError.atLine(path, lineNumber + 1, "line is longer than \(maxLineBytes) bytes")
+                throw InputError(.line(path, lineNumber + 1), .invalid("line is longer than \(maxLineBytes) bytes"))
             }
             start = 0
             end = 0
@@ -219,7 +224,9 @@ public final class LineReader {
             }
             let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, handle) }
             if read == 0 {
-                if ferror(handle) != 0 { throw InputError(file: path, "read error: \(InputFile.errnoText())") }
+                if ferror(handle) != 0 {
+                    throw InputError(.file(path), .unreadable("read error: \(InputFile.errnoText())"))
+                }
                 atEOF = true
             }
             end = read
@@ -230,7 +237,7 @@ public final class LineReader {
     public func nextString(maxLineBytes: Int = 1 << 20) throws -> String? {
         guard let bytes = try nextLine(maxLineBytes: maxLineBytes) else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw InputError.atLine(path, lineNumber, "not valid UTF-8 text")
+            throw InputError(.line(path, lineNumber), .invalid("not valid UTF-8 text"))
         }
         return text
     }

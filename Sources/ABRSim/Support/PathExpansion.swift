@@ -11,7 +11,7 @@ public enum PathExpansion {
     public static func files(_ arguments: [String], option: String = "--traces") throws -> [String] {
         var files: [String] = []
         for argument in arguments {
-            guard !argument.isEmpty else { throw InputError(location: option, "an empty path") }
+            guard !argument.isEmpty else { throw InputError(.option(option), .invalid("an empty path")) }
             let found: [String]
             if argument.contains(where: { "*?[".contains($0) }) {
                 found = try glob(argument, option: option)
@@ -21,7 +21,9 @@ public enum PathExpansion {
                 try InputFile.checkReadable(argument)
                 found = [argument]
             }
-            if found.isEmpty { throw InputError(file: argument, location: option, "matches no files") }
+            if found.isEmpty {
+                throw InputError(InputPlace(file: argument, position: .option(option)), .invalid("matches no files"))
+            }
             files.append(contentsOf: found)
         }
         var seen = Set<String>()
@@ -33,7 +35,10 @@ public enum PathExpansion {
         defer { globfree(&result) }
         let status = Glibc.glob(pattern, 0, nil, &result)
         if status == GLOB_NOMATCH { return [] }
-        guard status == 0 else { throw InputError(file: pattern, location: option, "cannot expand the pattern") }
+        guard status == 0 else {
+            throw InputError(
+                InputPlace(file: pattern, position: .option(option)), .invalid("cannot expand the pattern"))
+        }
         var paths: [String] = []
         for index in 0..<Int(result.gl_pathc) {
             if let path = result.gl_pathv[index], !InputFile.isDirectory(String(cString: path)) {
@@ -45,7 +50,7 @@ public enum PathExpansion {
 
     static func directoryFiles(_ directory: String) throws -> [String] {
         guard let handle = opendir(directory) else {
-            throw InputError(file: directory, "cannot open the folder: \(InputFile.errnoText())")
+            throw InputError(.file(directory), .unreadable("cannot open the folder: \(InputFile.errnoText())"))
         }
         defer { closedir(handle) }
         var names: [String] = []

@@ -52,15 +52,29 @@ struct CompareCommandTests {
         #expect(outcome.standardOutput.contains(String(format: "%.2f", mean)))
     }
 
-    @Test("compare exits 2 naming an unknown policy or traces that match nothing")
-    func unknownPolicyAndMissingContentAreUsageErrors() throws {
-        let bad = try runABRSim(["compare", "--traces", Self.traces, "--content", Self.content, "--policies", "nope"])
-        #expect(bad.status == 2)
-        #expect(bad.standardError.contains("nope"))
-        let missing = try runABRSim([
+    @Test("compare exits 2 with one line naming an unknown policy, traces that match nothing or missing content")
+    func unknownPolicyMissingTracesAndMissingContentAreUsageErrors() throws {
+        let unknownPolicy = try runABRSim([
+            "compare", "--traces", Self.traces, "--content", Self.content, "--policies", "nope",
+        ])
+        #expect(unknownPolicy.status == 2)
+        #expect(
+            unknownPolicy.standardError.hasPrefix("abrsim compare: --policies: unknown policy 'nope' (known: fixed, "))
+        let missingTraces = try runABRSim([
             "compare", "--traces", "/nonexistent/*", "--content", Self.content, "--policies", "bba",
         ])
-        #expect(missing.status == 2)
-        #expect(missing.standardError.contains("/nonexistent/*"))
+        #expect(missingTraces.status == 2)
+        #expect(missingTraces.standardError == "abrsim compare: /nonexistent/*: --traces: matches no files\n")
+        let missingContent = try runABRSim([
+            "compare", "--traces", Self.traces, "--content", "/nonexistent/content", "--policies", "bba",
+        ])
+        #expect(missingContent.status == 2)
+        #expect(missingContent.standardError == "abrsim compare: /nonexistent/content: no such file\n")
+        let noContent = try runABRSim(["compare", "--traces", Self.traces, "--policies", "bba"])
+        #expect(noContent.status == 2)
+        #expect(noContent.standardError == "abrsim compare: --content: is required (or give --scenario)\n")
+        for run in [unknownPolicy, missingTraces, missingContent, noContent] {
+            #expect(run.standardError.filter { $0 == "\n" }.count == 1, "one line: \(run.standardError)")
+        }
     }
 }

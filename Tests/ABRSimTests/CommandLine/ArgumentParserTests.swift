@@ -25,7 +25,7 @@ private func failure(_ args: [String], spec: CommandSpec = run) -> String? {
         if spec.option(named: "rate") != nil { _ = try parsed.double("rate") }
         return nil
     } catch let error as InputError {
-        #expect(error.file == nil && error.location == nil)
+        #expect(error.place == .none)
         return error.message
     } catch {
         return "unexpected \(error)"
@@ -203,7 +203,7 @@ struct ListArgumentTests {
         ])
     func emptyItemsAndUnbalancedParenthesesAreRefused(text: String, message: String) {
         let error = #expect(throws: InputError.self) { try ListArgument.items(text, location: "--policies") }
-        #expect(error?.location == "--policies")
+        #expect(error?.place == .option("--policies"))
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
     }
 }

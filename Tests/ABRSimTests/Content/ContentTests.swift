@@ -236,7 +236,9 @@ struct ContentTests {
             try PensieveSizes.read(folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
         }
         #expect(
-            error?.description == "\(folder)/video_size_2: line 3: expected a whole number of bytes, found \"12.5\"")
+            error
+                == InputError(
+                    .line("\(folder)/video_size_2", 3), .expected("a whole number of bytes", found: "\"12.5\"")))
     }
 
     @Test("a negative size in a Pensieve file is refused, naming the file and line")
@@ -246,8 +248,7 @@ struct ContentTests {
         let error = thrown {
             try PensieveSizes.read(folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
         }
-        #expect(error?.file == "\(folder)/video_size_4")
-        #expect(error?.location == "line 2")
+        #expect(error?.place == .line("\(folder)/video_size_4", 2))
     }
 
     @Test("a zero size or a blank line inside a Pensieve file is refused, naming the file and line")
@@ -283,7 +284,7 @@ struct ContentTests {
         let error = thrown {
             try PensieveSizes.read(folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
         }
-        #expect(error?.description == "\(folder)/video_size_5: no such file")
+        #expect(error == InputError(.file("\(folder)/video_size_5"), .unreadable("no such file")))
     }
 
     @Test("the Pensieve files of unequal length are refused, naming both files and both counts")
@@ -363,10 +364,13 @@ struct ContentTests {
         let path = sabreMovie(cell: { segment, level in segment == 17 && level == 3 ? "\"big\"" : "1000" })
         defer { removeDirectory(InputFile.directory(of: path)) }
         let error = thrown { try SabreMovie.read(path: path) }
-        #expect(error?.description == "\(path): $.segment_sizes_bits[17][3]: expected a number, found a string")
+        #expect(
+            error
+                == InputError(.jsonPath(path, "$.segment_sizes_bits[17][3]"), .expected("a number", found: "a string")))
         let negative = sabreMovie(cell: { segment, level in segment == 2 && level == 0 ? "-1" : "1000" })
         defer { removeDirectory(InputFile.directory(of: negative)) }
-        #expect(thrown { try SabreMovie.read(path: negative) }?.location == "$.segment_sizes_bits[2][0]")
+        #expect(
+            thrown { try SabreMovie.read(path: negative) }?.place == .jsonPath(negative, "$.segment_sizes_bits[2][0]"))
     }
 
     @Test("descending sabre bitrates are refused, naming the JSON path and both values")
@@ -384,23 +388,25 @@ struct ContentTests {
         let shortRow = sabreMovie(rowLength: { $0 == 5 ? 3 : 4 })
         defer { removeDirectory(InputFile.directory(of: shortRow)) }
         #expect(
-            thrown { try SabreMovie.read(path: shortRow) }?.description
-                == "\(shortRow): $.segment_sizes_bits[5]: expected 4 sizes (one per bitrate), found 3")
+            thrown { try SabreMovie.read(path: shortRow) }
+                == InputError(
+                    .jsonPath(shortRow, "$.segment_sizes_bits[5]"), .expected("4 sizes (one per bitrate)", found: "3")))
         let stringDuration = sabreMovie(duration: "\"3000\"")
         defer { removeDirectory(InputFile.directory(of: stringDuration)) }
         #expect(
-            thrown { try SabreMovie.read(path: stringDuration) }?.description
-                == "\(stringDuration): $.segment_duration_ms: expected a number, found a string")
+            thrown { try SabreMovie.read(path: stringDuration) }
+                == InputError(
+                    .jsonPath(stringDuration, "$.segment_duration_ms"), .expected("a number", found: "a string")))
         let objectLadder = sabreMovie(bitrates: "{}")
         defer { removeDirectory(InputFile.directory(of: objectLadder)) }
         #expect(
-            thrown { try SabreMovie.read(path: objectLadder) }?.description
-                == "\(objectLadder): $.bitrates_kbps: expected an array, found an object")
+            thrown { try SabreMovie.read(path: objectLadder) }
+                == InputError(.jsonPath(objectLadder, "$.bitrates_kbps"), .expected("an array", found: "an object")))
         let unknown = sabreMovie(extra: " \"title\": \"x\",")
         defer { removeDirectory(InputFile.directory(of: unknown)) }
         #expect(
-            thrown { try SabreMovie.read(path: unknown) }?.message
-                == #"unknown key "title" (expected one of: segment_duration_ms, bitrates_kbps, segment_sizes_bits)"#)
+            thrown { try SabreMovie.read(path: unknown) }?.problem
+                == .unknownKeys([#""title""#], known: ["segment_duration_ms", "bitrates_kbps", "segment_sizes_bits"]))
     }
 
     @Test("a missing key or a trailing comma in a sabre movie is refused, naming the key or line and column")
@@ -409,10 +415,11 @@ struct ContentTests {
         defer { removeDirectory(InputFile.directory(of: path)) }
         write(#"{"segment_duration_ms": 3000, "bitrates_kbps": [1]}"#, to: path)
         #expect(
-            thrown { try SabreMovie.read(path: path) }?.description == "\(path): $: missing key \"segment_sizes_bits\"")
+            thrown { try SabreMovie.read(path: path) }
+                == InputError(.jsonPath(path, "$"), .missing("key \"segment_sizes_bits\"")))
         write("{\"segment_duration_ms\": 3000,\n \"bitrates_kbps\": [1,],", to: path)
         #expect(
-            thrown { try SabreMovie.read(path: path) }?.description
-                == "\(path): line 2, column 21: trailing comma before ']'")
+            thrown { try SabreMovie.read(path: path) }
+                == InputError(.lineColumn(path, 2, 21), .syntax("trailing comma before ']'")))
     }
 }

@@ -94,8 +94,10 @@ extension NetworkTests {
             #expect(throws: InputError.self) {
                 try NetworkTimeline.build([], defaultRttSeconds: 0, atEnd: .loop)
             }
-            #expect(throws: InputError(location: "stretches[1]", "a stretch must last a finite time > 0 s, not 0.0 s"))
-            {
+            #expect(
+                throws: InputError(
+                    .named("stretches[1]"), .invalid("a stretch must last a finite time > 0 s, not 0.0 s"))
+            ) {
                 try NetworkTimeline.build(
                     [.outage(seconds: 1), .outage(seconds: 0)], defaultRttSeconds: 0, atEnd: .loop)
             }

@@ -26,36 +26,36 @@ extension NetworkTests {
                 ]
                 """
             let negative = try error(json)
-            #expect(negative.location == "$[2].bandwidth_kbps")
+            #expect(negative.place.position == .jsonPath("$[2].bandwidth_kbps"))
             #expect(negative.message == "must be ≥ 0, not -3.0 (line 4, column 61)")
         }
 
         @Test("wrong kinds, unknown and missing keys name the period or the key")
         func kindsAndKeys() throws {
             let wrongKind = try error(#"[{"duration_ms": 1, "bandwidth_kbps": 1}, {"duration_ms": [1]}]"#)
-            #expect(wrongKind.location == "$[1].duration_ms")
+            #expect(wrongKind.place.position == .jsonPath("$[1].duration_ms"))
             #expect(wrongKind.message == "expected a number, found an array (line 1, column 59)")
             let unknown = try error(#"[{"duration_ms": 1, "bandwidth kbps": 1}]"#)
-            #expect(unknown.location == #"$[0]["bandwidth kbps"]"#)
+            #expect(unknown.place.position == .jsonPath(#"$[0]["bandwidth kbps"]"#))
             #expect(unknown.message.hasPrefix("unknown key (expected duration_ms, bandwidth_kbps, latency_ms)"))
             let missing = try error("[{\"duration_ms\": 1, \"bandwidth_kbps\": 1},\n {\"duration_ms\": 1}]")
-            #expect(missing.location == "$[1]")
+            #expect(missing.place.position == .jsonPath("$[1]"))
             #expect(missing.message == "missing bandwidth_kbps (line 2, column 2)")
             let notPeriod = try error(#"[{"duration_ms": 1, "bandwidth_kbps": 1}, 3]"#)
-            #expect(notPeriod.location == "$[1]")
+            #expect(notPeriod.place.position == .jsonPath("$[1]"))
             #expect(notPeriod.message.hasPrefix("expected a period object, found a number"))
             let latency = try error(
                 #"[{"duration_ms": 1, "bandwidth_kbps": 1}, {"duration_ms": 1, "bandwidth_kbps": 1, "latency_ms": 2}]"#)
-            #expect(latency.location == "$[1].latency_ms")
+            #expect(latency.place.position == .jsonPath("$[1].latency_ms"))
             #expect(latency.message.hasPrefix("present here but missing in earlier periods"))
         }
 
         @Test("syntax errors give the parser's line and column; an empty file is named as such")
         func syntaxAndEmpty() throws {
             let syntax = try error("[\n {\"duration_ms\": 1,, \"bandwidth_kbps\": 1}]")
-            #expect(syntax.location == "line 2, column 20")
+            #expect(syntax.place.position == .lineColumn(line: 2, column: 20))
             let empty = try error("\u{FEFF} \n\t")
-            #expect(empty.location == "line 1")
+            #expect(empty.place.position == .line(1))
             #expect(empty.message.contains("empty trace"))
         }
 

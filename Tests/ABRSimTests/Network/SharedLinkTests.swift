@@ -64,7 +64,7 @@ struct SharedLinkTests {
     }
 
     @Test("a weight change mid-download retimes both completions to the hand-computed 3 s and 4 s")
-    func aPriorityChangeMidDownloadRetimesBothCompletions() throws {
+    func aWeightChangeMidDownloadRetimesBothCompletions() throws {
         let link = try Self.constantLink(1_000_000)
         link.startFlow(owner: 0, bits: 2_000_000, demand: FlowDemand(weight: 1), at: 0)
         link.startFlow(owner: 1, bits: 2_000_000, demand: FlowDemand(weight: 1), at: 0)

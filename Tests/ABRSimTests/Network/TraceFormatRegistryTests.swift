@@ -20,7 +20,7 @@ private struct StepsTrace: TraceFileFormat {
             let fields = line.split(separator: " ")
             guard fields.count == 4, fields[0] == "rate", fields[2] == "for", let kbps = Double(fields[1]),
                 let seconds = Double(fields[3])
-            else { throw InputError.atLine(path, index + 1, "expected `rate KBPS for SECONDS`") }
+            else { throw InputError(.line(path, index + 1), .invalid("expected `rate KBPS for SECONDS`")) }
             starts.append(time)
             rates.append(kbps * 1000)
             time += seconds

@@ -117,12 +117,13 @@ extension NetworkTests {
             #expect(try TraceFormat.detect(path: Support.write("  [\n{}]")) == .sabre)
             #expect(try TraceFormat.detect(path: Support.write("# c\ntime_s,bandwidth_kbps\n")) == .csv)
             let path = Support.write("hello world again\n")
-            #expect(throws: InputError.atLine(path, 1, "")) {
-                do { _ = try TraceFormat.detect(path: path) } catch var error as InputError {
-                    error.message = ""
-                    throw error
-                }
+            let error = try #require(throws: InputError.self) { try TraceFormat.detect(path: path) }
+            #expect(error.place == .line(path, 1))
+            guard case .invalid(let rule) = error.problem else {
+                Issue.record("not a rule in words: \(error.problem)")
+                return
             }
+            #expect(rule.hasPrefix("cannot tell the trace format: expected "))
         }
     }
 }

@@ -124,7 +124,7 @@ struct CSVTableTests {
 
     @Test("an empty CSV file is refused at line 1 as lacking a header row")
     func anEmptyFileIsAnError() {
-        #expect(throws: InputError(file: "empty.csv", location: "line 1", "empty file, expected a header row")) {
+        #expect(throws: InputError(.line("empty.csv", 1), .invalid("empty file, expected a header row"))) {
             try CSVTable.parse([], file: "empty.csv")
         }
     }
@@ -133,14 +133,14 @@ struct CSVTableTests {
     func aRowWithTheWrongFieldCountNamesItsLine() {
         // The second row starts on line 4, after a quoted field spanning lines 2-3.
         let text = "a,b\n\"1\n1\",x\n2,y,extra\n"
-        #expect(throws: InputError(file: "f.csv", location: "line 4", "expected 2 fields as in the header, found 3")) {
+        #expect(throws: InputError(.line("f.csv", 4), .expected("2 fields as in the header", found: "3"))) {
             try CSVTable.parse(Array(text.utf8), file: "f.csv")
         }
     }
 
     @Test("an unclosed CSV quote is refused at the line where it opens")
     func anUnclosedQuoteNamesTheLineItOpensOn() {
-        #expect(throws: InputError(file: "f.csv", location: "line 2", "quoted field is never closed")) {
+        #expect(throws: InputError(.line("f.csv", 2), .invalid("quoted field is never closed"))) {
             try CSVTable.parse(Array("a\n\"open\nstill open\n".utf8), file: "f.csv")
         }
     }
@@ -148,20 +148,20 @@ struct CSVTableTests {
     @Test("text after a closing quote in a CSV field is refused, naming the line")
     func textAfterAClosingQuoteIsAnError() {
         let expected = InputError(
-            file: "f.csv", location: "line 2", "unexpected text after a closing quote; expected a comma or a line end")
+            .line("f.csv", 2), .invalid("unexpected text after a closing quote; expected a comma or a line end"))
         #expect(throws: expected) { try CSVTable.parse(Array("a,b\n\"x\"y,1\n".utf8), file: "f.csv") }
     }
 
     @Test("a quote inside an unquoted CSV field is refused, naming the line")
     func aQuoteInsideAnUnquotedFieldIsAnError() {
         let expected = InputError(
-            file: "f.csv", location: "line 3", "a double quote inside an unquoted field; quote the field")
+            .line("f.csv", 3), .invalid("a double quote inside an unquoted field; quote the field"))
         #expect(throws: expected) { try CSVTable.parse(Array("a\n1\nx\"y\n".utf8), file: "f.csv") }
     }
 
     @Test("bytes of a CSV that are not UTF-8 are refused, naming the line")
     func invalidUTF8IsAnError() {
-        #expect(throws: InputError(file: "f.csv", location: "line 2", "not valid UTF-8 text")) {
+        #expect(throws: InputError(.line("f.csv", 2), .invalid("not valid UTF-8 text"))) {
             try CSVTable.parse(Array("a\n".utf8) + [0xFF, 0x0A], file: "f.csv")
         }
     }

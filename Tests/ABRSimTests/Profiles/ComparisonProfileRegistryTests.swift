@@ -9,7 +9,7 @@ private struct TwoSegmentProfile: ComparisonProfile {
     var name: String { "two-segments" }
 
     func checkArguments(scenarioGiven: Bool) throws {
-        if scenarioGiven { throw InputError(location: "--scenario", "not with two-segments") }
+        if scenarioGiven { throw InputError(.option("--scenario"), .invalid("not with two-segments")) }
     }
 
     func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {

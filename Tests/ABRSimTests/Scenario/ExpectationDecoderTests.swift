@@ -29,7 +29,7 @@ struct ExpectationDecoderTests {
         } catch let error as InputError {
             return error
         } catch {
-            return InputError("unexpected error \(error)")
+            return InputError(.none, .invalid("unexpected error \(error)"))
         }
     }
 

@@ -98,7 +98,7 @@ struct WindowedExpectationTests {
         } catch let error as InputError {
             return error
         } catch {
-            return InputError("unexpected error \(error)")
+            return InputError(.none, .invalid("unexpected error \(error)"))
         }
     }
 

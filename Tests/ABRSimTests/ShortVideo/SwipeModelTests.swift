@@ -44,14 +44,15 @@ struct SwipeModelTests {
         "a rising retention curve, leaving chances summing to 1.5 or a negative fraction are refused naming the place")
     func badRetentionCurvesAreRefusedWithThePlaceNamed() throws {
         #expect(
-            throws: InputError.atLine("curve", 3, "the curve rises (0.5 to 0.75): a retention curve never increases")
+            throws: InputError(
+                .line("curve", 3), .invalid("the curve rises (0.5 to 0.75): a retention curve never increases"))
         ) {
             try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.5, 0.75], file: "curve")
         }
-        #expect(throws: InputError(file: "curve", "the chances of leaving sum to 1.5, more than 1")) {
+        #expect(throws: InputError(.file("curve"), .invalid("the chances of leaving sum to 1.5, more than 1"))) {
             try RetentionCurve(seconds: [0, 1], fractions: [1.5, 0], file: "curve")
         }
-        #expect(throws: InputError.atLine("curve", 2, "the fraction still watching must be a number ≥ 0")) {
+        #expect(throws: InputError(.line("curve", 2), .invalid("the fraction still watching must be a number ≥ 0"))) {
             try RetentionCurve(seconds: [0, 1], fractions: [1, -0.1], file: "curve")
         }
     }

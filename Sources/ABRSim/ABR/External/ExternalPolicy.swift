@@ -43,7 +43,7 @@ public final class ExternalPolicy: ABRPolicy {
         do {
             process = try ChildProcess(command: command, directory: directory)
         } catch let failure as ChildProcess.Failure {
-            throw InputError("external policy '\(label)': \(failure.message)")
+            throw InputError(.none, .invalid("external policy '\(label)': \(failure.message)"))
         }
     }
 
@@ -186,7 +186,9 @@ extension BuiltInPolicies {
                 command: command, directory: environment.directory, label: arguments.spec.label, timeout: timeout,
                 historyLength: history)
         } catch let error as InputError {
-            throw InputError(file: arguments.file, location: arguments.location, error.message)
+            throw InputError(
+                InputPlace(file: arguments.file, position: arguments.location.map(InputPlace.Position.init(text:))),
+                .invalid(error.message))
         }
     }
 }

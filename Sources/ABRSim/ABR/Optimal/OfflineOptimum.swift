@@ -177,7 +177,8 @@ public enum OfflineOptimum {
             }
             next = prune(next, scorer: scorer)
             guard !next.isEmpty else {
-                throw InputError("optimal: the network never delivers segment \(segment), so no plan finishes")
+                throw InputError(
+                    .none, .invalid("optimal: the network never delivers segment \(segment), so no plan finishes"))
             }
             statesKept += next.count
             stages.append(next)

@@ -12,7 +12,9 @@ public struct PolicyArguments {
 
     /// An error about this policy's parameters.
     public func error(_ message: String) -> InputError {
-        InputError(file: file, location: location, "policy '\(spec.label)': \(message)")
+        InputError(
+            InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))),
+            .invalid("policy '\(spec.label)': \(message)"))
     }
 
     /// Checks every given parameter against `declared`: each must be declared and accepted (a variant index also

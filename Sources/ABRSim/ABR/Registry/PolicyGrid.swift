@@ -31,7 +31,8 @@ public enum PolicyGrid {
                 for value in list {
                     if let problem = declaration.problem(with: value) {
                         throw InputError(
-                            location: source, "'\(text)': parameter '\(parameter.name)=\(parameter.value)': \(problem)")
+                            InputPlace(position: InputPlace.Position(text: source)),
+                            .invalid("'\(text)': parameter '\(parameter.name)=\(parameter.value)': \(problem)"))
                     }
                 }
             }
@@ -42,7 +43,8 @@ public enum PolicyGrid {
             total *= list.count
             guard total <= maximumExpansion else {
                 throw InputError(
-                    location: source, "'\(text)': the grid has more than \(maximumExpansion) combinations")
+                    InputPlace(position: InputPlace.Position(text: source)),
+                    .invalid("'\(text)': the grid has more than \(maximumExpansion) combinations"))
             }
         }
         var result: [PolicySpec] = []
@@ -70,7 +72,9 @@ public enum PolicyGrid {
     {
         guard case .text(let raw) = value else { return [value] }
         func fail(_ message: String) -> InputError {
-            InputError(location: source, "'\(spec)': parameter '\(parameter)=\(raw)': \(message)")
+            InputError(
+                InputPlace(position: InputPlace.Position(text: source)),
+                .invalid("'\(spec)': parameter '\(parameter)=\(raw)': \(message)"))
         }
         if raw.contains("|") {
             let items = raw.split(separator: "|", omittingEmptySubsequences: false).map {

@@ -113,8 +113,8 @@ public struct PolicyRegistry: Sendable {
     {
         guard let descriptor = descriptor(named: spec.name) else {
             throw InputError(
-                file: file, location: location,
-                "unknown policy '\(spec.name)' (known: \(descriptors.map(\.name).joined(separator: ", ")))")
+                InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))),
+                .unknownName(spec.name, kind: "policy", known: descriptors.map(\.name)))
         }
         try PolicyArguments(spec: spec, file: file, location: location).check(
             against: descriptor.parameters, variantCount: content?.variantCount)

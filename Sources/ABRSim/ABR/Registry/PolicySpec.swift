@@ -42,7 +42,9 @@ public struct PolicySpec: Equatable, Sendable {
             return PolicySpec(name: trimmed)
         }
         guard trimmed.hasSuffix(")") else {
-            throw InputError(location: source, "'\(text)': expected name(key=value,…) with a closing parenthesis")
+            throw InputError(
+                InputPlace(position: InputPlace.Position(text: source)),
+                .invalid("'\(text)': expected name(key=value,…) with a closing parenthesis"))
         }
         let name = String(trimmed[..<open]).trimmingWhitespace()
         try checkName(name, source: source)
@@ -52,15 +54,21 @@ public struct PolicySpec: Equatable, Sendable {
             for item in inner.split(separator: ",", omittingEmptySubsequences: false) {
                 let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2 else {
-                    throw InputError(location: source, "'\(text)': parameter '\(item)' is not key=value")
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: source)),
+                        .invalid("'\(text)': parameter '\(item)' is not key=value"))
                 }
                 let key = String(parts[0]).trimmingWhitespace()
                 let raw = String(parts[1]).trimmingWhitespace()
                 guard !key.isEmpty, !raw.isEmpty else {
-                    throw InputError(location: source, "'\(text)': parameter '\(item)' is not key=value")
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: source)),
+                        .invalid("'\(text)': parameter '\(item)' is not key=value"))
                 }
                 if parameters.contains(where: { $0.name == key }) {
-                    throw InputError(location: source, "'\(text)': parameter '\(key)' given twice")
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: source)),
+                        .invalid("'\(text)': parameter '\(key)' given twice"))
                 }
                 if let number = Double(raw), number.isFinite {
                     parameters.append((key, .number(number)))
@@ -74,7 +82,8 @@ public struct PolicySpec: Equatable, Sendable {
 
     static func checkName(_ name: String, source: String) throws {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw InputError(location: source, "'\(name)' is not a policy name")
+            throw InputError(
+                InputPlace(position: InputPlace.Position(text: source)), .invalid("'\(name)' is not a policy name"))
         }
     }
 

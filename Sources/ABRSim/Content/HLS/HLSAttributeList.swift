@@ -13,16 +13,16 @@ struct HLSAttributeList {
         var rest = Substring(text)
         while !rest.isEmpty {
             guard let equals = rest.firstIndex(of: "=") else {
-                throw InputError.atLine(file, line, "attribute ‘\(rest)’ has no value (expected NAME=VALUE)")
+                throw InputError(.line(file, line), .invalid("attribute ‘\(rest)’ has no value (expected NAME=VALUE)"))
             }
             let name = rest[..<equals].trimmingBlanks()
-            guard !name.isEmpty else { throw InputError.atLine(file, line, "an attribute has no name") }
+            guard !name.isEmpty else { throw InputError(.line(file, line), .invalid("an attribute has no name")) }
             rest = rest[rest.index(after: equals)...]
             let value: Substring
             if rest.first == "\"" {
                 let body = rest.dropFirst()
                 guard let close = body.firstIndex(of: "\"") else {
-                    throw InputError.atLine(file, line, "attribute \(name) has an unterminated quoted string")
+                    throw InputError(.line(file, line), .invalid("attribute \(name) has an unterminated quoted string"))
                 }
                 value = body[..<close]
                 rest = body[body.index(after: close)...]
@@ -35,10 +35,10 @@ struct HLSAttributeList {
             if rest.first == "," {
                 rest = rest.dropFirst()
             } else if !rest.isEmpty {
-                throw InputError.atLine(file, line, "expected ‘,’ after attribute \(name), found ‘\(rest)’")
+                throw InputError(.line(file, line), .expected("‘,’ after attribute \(name)", found: "‘\(rest)’"))
             }
             guard values[String(name)] == nil else {
-                throw InputError.atLine(file, line, "attribute \(name) is given twice")
+                throw InputError(.line(file, line), .invalid("attribute \(name) is given twice"))
             }
             values[String(name)] = String(value)
         }

@@ -37,15 +37,17 @@ public enum HLSContent {
         var medias: [HLSMediaPlaylist] = []
         for stream in master.variants {
             if stream.uri.contains("://") {
-                throw InputError.atLine(
-                    path, stream.line, "media playlist ‘\(stream.uri)’ is remote; only local playlists are read")
+                throw InputError(
+                    .line(path, stream.line),
+                    .invalid("media playlist ‘\(stream.uri)’ is remote; only local playlists are read"))
             }
             let mediaPath = InputFile.resolve(stream.uri, against: directory)
             do {
                 try InputFile.checkReadable(mediaPath)
             } catch let error as InputError {
-                throw InputError.atLine(
-                    path, stream.line, "media playlist ‘\(stream.uri)’ cannot be read (\(mediaPath): \(error.message))")
+                throw InputError(
+                    .line(path, stream.line),
+                    .invalid("media playlist ‘\(stream.uri)’ cannot be read (\(mediaPath): \(error.message))"))
             }
             medias.append(try HLSMediaPlaylist.read(path: mediaPath, allowsLive: allowsLive))
         }
@@ -54,33 +56,37 @@ public enum HLSContent {
         }
         for (a, b) in zip(order, order.dropFirst())
         where master.variants[a].bandwidthBps == master.variants[b].bandwidthBps {
-            throw InputError.atLine(
-                path, master.variants[b].line,
-                "BANDWIDTH=\(Int(master.variants[b].bandwidthBps)) is also declared on line"
-                    + " \(master.variants[a].line); ABRSim needs one variant per bitrate")
+            throw InputError(
+                .line(path, master.variants[b].line),
+                .invalid(
+                    "BANDWIDTH=\(Int(master.variants[b].bandwidthBps)) is also declared on line"
+                        + " \(master.variants[a].line); ABRSim needs one variant per bitrate"))
         }
         let reference = medias[order[0]]
         var count = reference.segments.count
         for media in medias where media.segments.count != reference.segments.count {
             throw InputError(
-                file: path,
-                "\(reference.path) has \(reference.segments.count) segments but \(media.path) has"
-                    + " \(media.segments.count); every variant needs the same segments")
+                .file(path),
+                .invalid(
+                    "\(reference.path) has \(reference.segments.count) segments but \(media.path) has"
+                        + " \(media.segments.count); every variant needs the same segments"))
         }
         for media in medias {
             for (i, segment) in media.segments.enumerated() {
                 let expected = reference.segments[i].durationSeconds
                 if abs(segment.durationSeconds - expected) > durationTolerance {
-                    throw InputError.atLine(
-                        media.path, segment.line,
-                        "segment \(i) lasts \(segment.durationSeconds) s here but \(expected) s in \(reference.path)"
-                            + " (line \(reference.segments[i].line)); segment durations must match across variants")
+                    throw InputError(
+                        .line(media.path, segment.line),
+                        .invalid(
+                            "segment \(i) lasts \(segment.durationSeconds) s here but \(expected) s in \(reference.path)"
+                                + " (line \(reference.segments[i].line)); segment durations must match across variants")
+                    )
                 }
             }
         }
         if let limit {
             guard limit >= 1, limit <= count else {
-                throw InputError(file: path, "has \(count) segments, \(limit) asked for")
+                throw InputError(.file(path), .invalid("has \(count) segments, \(limit) asked for"))
             }
             count = limit
         }
@@ -104,9 +110,10 @@ public enum HLSContent {
         let first = medias[0]
         if let media = medias.first(where: { ($0.live == nil) != (first.live == nil) }) {
             throw InputError(
-                file: path,
-                "\(first.path) is \(first.live == nil ? "video on demand" : "live") but \(media.path) is not;"
-                    + " every variant must be one or the other")
+                .file(path),
+                .invalid(
+                    "\(first.path) is \(first.live == nil ? "video on demand" : "live") but \(media.path) is not;"
+                        + " every variant must be one or the other"))
         }
         let target = medias.map(\.targetDurationSeconds).max() ?? 0
         return (content, first.live?.stream(targetDurationSeconds: target))

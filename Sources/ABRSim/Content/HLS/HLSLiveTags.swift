@@ -47,13 +47,13 @@ public struct HLSLiveTags: Sendable, Equatable {
         throws -> Double?
     {
         guard let text = list.values[name] else {
-            if required { throw InputError.atLine(file, line, "\(name) is required") }
+            if required { throw InputError(.line(file, line), .invalid("\(name) is required")) }
             return nil
         }
         guard let value = HLSPlaylistLines.number(Substring(text)), ScenarioBounds.bufferSeconds.contains(value),
             value > 0
         else {
-            throw InputError.atLine(file, line, "\(name)=\(text) is not a positive number of seconds")
+            throw InputError(.line(file, line), .invalid("\(name)=\(text) is not a positive number of seconds"))
         }
         return value
     }
@@ -63,10 +63,11 @@ public struct HLSLiveTags: Sendable, Equatable {
         guard let part = partTargetSeconds, let line = serverControlLine else { return }
         for (name, value) in [("HOLD-BACK", holdBackSeconds), ("PART-HOLD-BACK", partHoldBackSeconds)] {
             if let value, value < part - SimulationTime.tolerance {
-                throw InputError.atLine(
-                    file, line,
-                    "\(name)=\(formatParameterNumber(value)) is shorter than a part target"
-                        + " (PART-TARGET=\(formatParameterNumber(part)))")
+                throw InputError(
+                    .line(file, line),
+                    .invalid(
+                        "\(name)=\(formatParameterNumber(value)) is shorter than a part target"
+                            + " (PART-TARGET=\(formatParameterNumber(part)))"))
             }
         }
     }

@@ -36,30 +36,31 @@ public struct HLSMasterPlaylist: Sendable {
         for line in lines {
             if let text = HLSPlaylistLines.value(of: "#EXT-X-STREAM-INF", in: line.text) {
                 if let pending {
-                    throw InputError.atLine(
-                        path, line.number, "#EXT-X-STREAM-INF on line \(pending.line) is not followed by a URI")
+                    throw InputError(
+                        .line(path, line.number),
+                        .invalid("#EXT-X-STREAM-INF on line \(pending.line) is not followed by a URI"))
                 }
                 pending = (try HLSAttributeList(String(text), file: path, line: line.number), line.number)
             } else if line.text.hasPrefix("#EXTINF") {
-                throw InputError.atLine(
-                    path, line.number,
-                    "this is a media playlist (#EXTINF); give the master playlist (#EXT-X-STREAM-INF)")
+                throw InputError(
+                    .line(path, line.number),
+                    .invalid("this is a media playlist (#EXTINF); give the master playlist (#EXT-X-STREAM-INF)"))
             } else if line.text.hasPrefix("#") {
                 continue
             } else {
                 guard let (attributes, tagLine) = pending else {
-                    throw InputError.atLine(
-                        path, line.number, "URI ‘\(line.text)’ without an #EXT-X-STREAM-INF before it")
+                    throw InputError(
+                        .line(path, line.number), .invalid("URI ‘\(line.text)’ without an #EXT-X-STREAM-INF before it"))
                 }
                 variants.append(try variant(attributes, uri: line.text, path: path, line: tagLine))
                 pending = nil
             }
         }
         if let pending {
-            throw InputError.atLine(path, pending.line, "#EXT-X-STREAM-INF is not followed by a URI")
+            throw InputError(.line(path, pending.line), .invalid("#EXT-X-STREAM-INF is not followed by a URI"))
         }
         guard !variants.isEmpty else {
-            throw InputError(file: path, "no #EXT-X-STREAM-INF variant streams: not a master playlist")
+            throw InputError(.file(path), .invalid("no #EXT-X-STREAM-INF variant streams: not a master playlist"))
         }
         return HLSMasterPlaylist(path: path, variants: variants)
     }
@@ -68,24 +69,24 @@ public struct HLSMasterPlaylist: Sendable {
         func bitRate(_ name: String) throws -> Double? {
             guard let text = attributes[name] else { return nil }
             guard let value = UInt64(text), value > 0 else {
-                throw InputError.atLine(path, line, "\(name)=\(text) is not a positive whole number of bit/s")
+                throw InputError(.line(path, line), .invalid("\(name)=\(text) is not a positive whole number of bit/s"))
             }
             return Double(value)
         }
         guard let bandwidth = try bitRate("BANDWIDTH") else {
-            throw InputError.atLine(path, line, "#EXT-X-STREAM-INF without BANDWIDTH (it is required)")
+            throw InputError(.line(path, line), .invalid("#EXT-X-STREAM-INF without BANDWIDTH (it is required)"))
         }
         var resolution: Resolution?
         if let text = attributes["RESOLUTION"] {
             guard let parsed = Resolution(parsing: text) else {
-                throw InputError.atLine(path, line, "RESOLUTION=\(text) is not WIDTHxHEIGHT")
+                throw InputError(.line(path, line), .invalid("RESOLUTION=\(text) is not WIDTHxHEIGHT"))
             }
             resolution = parsed
         }
         var frameRate: Double?
         if let text = attributes["FRAME-RATE"] {
             guard let value = HLSPlaylistLines.number(Substring(text)), value > 0 else {
-                throw InputError.atLine(path, line, "FRAME-RATE=\(text) is not a positive number")
+                throw InputError(.line(path, line), .invalid("FRAME-RATE=\(text) is not a positive number"))
             }
             frameRate = value
         }

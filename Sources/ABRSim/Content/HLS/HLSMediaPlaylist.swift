@@ -42,43 +42,47 @@ public struct HLSMediaPlaylist: Sendable {
             let n = line.number
             if try tags.read(line.text, file: path, line: n) { continue }
             if ended, !line.text.hasPrefix("#") {
-                throw InputError.atLine(path, n, "a segment after #EXT-X-ENDLIST")
+                throw InputError(.line(path, n), .invalid("a segment after #EXT-X-ENDLIST"))
             }
             if let text = HLSPlaylistLines.value(of: "#EXT-X-TARGETDURATION", in: line.text) {
                 guard let value = UInt64(text.trimmingBlanks()), value > 0 else {
-                    throw InputError.atLine(path, n, "#EXT-X-TARGETDURATION:\(text) is not a positive whole number")
+                    throw InputError(
+                        .line(path, n), .invalid("#EXT-X-TARGETDURATION:\(text) is not a positive whole number"))
                 }
                 target = Double(value)
             } else if let text = HLSPlaylistLines.value(of: "#EXTINF", in: line.text) {
                 if let duration {
-                    throw InputError.atLine(path, n, "#EXTINF on line \(duration.line) is not followed by a URI")
+                    throw InputError(
+                        .line(path, n), .invalid("#EXTINF on line \(duration.line) is not followed by a URI"))
                 }
                 let field = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 guard let seconds = HLSPlaylistLines.number(field) else {
-                    throw InputError.atLine(path, n, "#EXTINF duration ‘\(field)’ is not a number")
+                    throw InputError(.line(path, n), .invalid("#EXTINF duration ‘\(field)’ is not a number"))
                 }
                 guard seconds > 0 else {
-                    throw InputError.atLine(path, n, "#EXTINF duration \(field) must be positive")
+                    throw InputError(.line(path, n), .invalid("#EXTINF duration \(field) must be positive"))
                 }
                 guard ScenarioBounds.segmentSeconds.contains(seconds) else {
-                    throw InputError.atLine(path, n, "#EXTINF duration \(field) must be in 0.001…3600 s")
+                    throw InputError(.line(path, n), .invalid("#EXTINF duration \(field) must be in 0.001…3600 s"))
                 }
                 duration = (seconds, n)
             } else if let text = HLSPlaylistLines.value(of: "#EXT-X-BYTERANGE", in: line.text) {
                 let length = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 guard let bytes = Int(length.trimmingBlanks()), bytes > 0 else {
-                    throw InputError.atLine(path, n, "#EXT-X-BYTERANGE length ‘\(length)’ is not a positive integer")
+                    throw InputError(
+                        .line(path, n), .invalid("#EXT-X-BYTERANGE length ‘\(length)’ is not a positive integer"))
                 }
                 byteRange = bytes
             } else if line.text == "#EXT-X-ENDLIST" {
                 ended = true
             } else if line.text.hasPrefix("#EXT-X-STREAM-INF") {
-                throw InputError.atLine(path, n, "a master playlist tag in a media playlist")
+                throw InputError(.line(path, n), .invalid("a master playlist tag in a media playlist"))
             } else if line.text.hasPrefix("#") {
                 continue
             } else {
                 guard let (seconds, tagLine) = duration else {
-                    throw InputError.atLine(path, n, "segment URI ‘\(line.text)’ without an #EXTINF before it")
+                    throw InputError(
+                        .line(path, n), .invalid("segment URI ‘\(line.text)’ without an #EXTINF before it"))
                 }
                 segments.append(
                     Segment(durationSeconds: seconds, byteRangeLength: byteRange, uri: line.text, line: tagLine))
@@ -86,14 +90,15 @@ public struct HLSMediaPlaylist: Sendable {
                 byteRange = nil
             }
         }
-        if let duration { throw InputError.atLine(path, duration.line, "#EXTINF is not followed by a URI") }
-        guard let target else { throw InputError(file: path, "no #EXT-X-TARGETDURATION (it is required)") }
-        guard !segments.isEmpty else { throw InputError(file: path, "the media playlist has no segments") }
+        if let duration { throw InputError(.line(path, duration.line), .invalid("#EXTINF is not followed by a URI")) }
+        guard let target else { throw InputError(.file(path), .invalid("no #EXT-X-TARGETDURATION (it is required)")) }
+        guard !segments.isEmpty else { throw InputError(.file(path), .invalid("the media playlist has no segments")) }
         guard ended || allowsLive else {
-            throw InputError.atLine(
-                path, lines[lines.count - 1].number,
-                "no #EXT-X-ENDLIST by the last line: a live playlist is read only as a scenario's content"
-                    + " (hlsMaster); here only video on demand is")
+            throw InputError(
+                .line(path, lines[lines.count - 1].number),
+                .invalid(
+                    "no #EXT-X-ENDLIST by the last line: a live playlist is read only as a scenario's content"
+                        + " (hlsMaster); here only video on demand is"))
         }
         if !ended { try tags.validate(file: path) }
         return HLSMediaPlaylist(

@@ -22,16 +22,16 @@ struct HLSPlaylistLines {
             if text.isEmpty { continue }
             if !sawHeader {
                 guard text == "#EXTM3U" else {
-                    throw InputError.atLine(
-                        path, reader.lineNumber, "not an HLS playlist: the first line must be #EXTM3U")
+                    throw InputError(
+                        .line(path, reader.lineNumber), .invalid("not an HLS playlist: the first line must be #EXTM3U"))
                 }
                 sawHeader = true
                 continue
             }
             lines.append(Line(text: text, number: reader.lineNumber))
-            if lines.count > 10_000_000 { throw InputError(file: path, "more than 10 million lines") }
+            if lines.count > 10_000_000 { throw InputError(.file(path), .invalid("more than 10 million lines")) }
         }
-        guard sawHeader else { throw InputError.atLine(path, 1, "empty playlist: expected #EXTM3U") }
+        guard sawHeader else { throw InputError(.line(path, 1), .invalid("empty playlist: expected #EXTM3U")) }
         self.lines = lines
     }
 

@@ -19,7 +19,7 @@ public enum LiveCatchUpControllers {
     public static func controller(named name: String) throws -> any LiveCatchUpController {
         guard let controller = make(name) else {
             throw InputError(
-                "--controller: unknown catch-up controller '\(name)' (known: \(names.joined(separator: ", ")))")
+                .option("--controller"), .unknownName(name, kind: "catch-up controller", known: names))
         }
         return controller
     }

@@ -193,7 +193,7 @@ private struct Rows {
 
     func require(_ names: [String]) throws {
         for name in names where !has(name) {
-            throw InputError(file: file, location: "line 1", "needs a \(name) column")
+            throw InputError(.line(file, 1), .invalid("needs a \(name) column"))
         }
     }
 
@@ -204,7 +204,7 @@ private struct Rows {
         }
     }
 
-    func error(_ line: Int, _ message: String) -> InputError { InputError.atLine(file, line, message) }
+    func error(_ line: Int, _ message: String) -> InputError { InputError(.line(file, line), .invalid(message)) }
 
     func text(_ name: String, _ line: Int) -> String? {
         columns.firstIndex(of: name).map { fields[line - 2][$0] }

@@ -19,7 +19,10 @@ extension Content {
             }
             guard partDurations.count <= Content.maximumSegmentCount else {
                 throw InputError(
-                    "\(partDurations.count) parts is more than the limit of \(Content.maximumSegmentCount) segments")
+                    .none,
+                    .invalid(
+                        "\(partDurations.count) parts is more than the limit of \(Content.maximumSegmentCount) segments"
+                    ))
             }
             durations = partDurations
             sizes = partSizes

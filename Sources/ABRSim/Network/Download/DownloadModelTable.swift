@@ -11,8 +11,7 @@ public enum DownloadModelTable {
     public static func evaluate(_ table: CSVTable, file: String, modelName: String) throws -> [UInt8] {
         guard DownloadModelDecoder.names.contains(modelName) else {
             throw InputError(
-                "--model: unknown download model '\(modelName)' (known: "
-                    + DownloadModelDecoder.names.joined(separator: ", ") + ")")
+                .option("--model"), .unknownName(modelName, kind: "download model", known: DownloadModelDecoder.names))
         }
         var columns = table.columns
         for name in ["download_time_s", "throughput_mbps", "branch"] where !columns.contains(name) {
@@ -21,10 +20,10 @@ public enum DownloadModelTable {
         }
         func index(_ name: String) -> Int? { table.columns.firstIndex(of: name) }
         guard index("chunk_bytes") != nil || index("size_kb") != nil else {
-            throw InputError(file: file, location: "line 1", "needs a chunk_bytes or size_kb column")
+            throw InputError(.line(file, 1), .invalid("needs a chunk_bytes or size_kb column"))
         }
         for name in ["capacity_mbps", "rtt_ms"] where index(name) == nil {
-            throw InputError(file: file, location: "line 1", "needs a \(name) column")
+            throw InputError(.line(file, 1), .invalid("needs a \(name) column"))
         }
         var writer = CSVWriter(columns: columns)
         for (position, row) in table.rows.enumerated() {
@@ -32,7 +31,7 @@ public enum DownloadModelTable {
             func number(_ name: String) throws -> Double? {
                 guard let i = index(name), !row[i].isEmpty else { return nil }
                 guard let value = Double(row[i]), value.isFinite else {
-                    throw InputError.atLine(file, line, "\(name) '\(row[i])' is not a number")
+                    throw InputError(.line(file, line), .invalid("\(name) '\(row[i])' is not a number"))
                 }
                 return value
             }
@@ -42,38 +41,42 @@ public enum DownloadModelTable {
             } else if let kb = try number("size_kb") {
                 bytes = kb * 1000
             } else {
-                throw InputError.atLine(file, line, "no chunk_bytes or size_kb")
+                throw InputError(.line(file, line), .invalid("no chunk_bytes or size_kb"))
             }
             guard bytes > 0 else {
-                throw InputError.atLine(file, line, "the size must be positive, got \(bytes) bytes")
+                throw InputError(.line(file, line), .invalid("the size must be positive, got \(bytes) bytes"))
             }
             guard let capacity = try number("capacity_mbps"), capacity > 0 else {
-                throw InputError.atLine(file, line, "capacity_mbps must be a positive number")
+                throw InputError(.line(file, line), .invalid("capacity_mbps must be a positive number"))
             }
             guard let rttMs = try number("rtt_ms"), rttMs >= 0 else {
-                throw InputError.atLine(file, line, "rtt_ms must be a number ≥ 0")
+                throw InputError(.line(file, line), .invalid("rtt_ms must be a number ≥ 0"))
             }
             var parameters: [String: Double] = [:]
             if let cwnd = try number("cwnd_segments") {
-                guard cwnd >= 1 else { throw InputError.atLine(file, line, "cwnd_segments must be ≥ 1, got \(cwnd)") }
+                guard cwnd >= 1 else {
+                    throw InputError(.line(file, line), .invalid("cwnd_segments must be ≥ 1, got \(cwnd)"))
+                }
                 parameters["initialWindowSegments"] = cwnd
             }
             if let start = try number("thr_start_bytes_per_s") {
                 guard start > 0 else {
-                    throw InputError.atLine(file, line, "thr_start_bytes_per_s must be positive, got \(start)")
+                    throw InputError(
+                        .line(file, line), .invalid("thr_start_bytes_per_s must be positive, got \(start)"))
                 }
                 parameters["initialRateBytesPerSecond"] = start
             }
             let model = try DownloadModelDecoder.model(named: modelName, parameters: parameters, rttMs: rttMs)
             if model.needsRoundTrip && !(rttMs > 0) {
-                throw InputError.atLine(file, line, "model '\(modelName)' counts round trips: rtt_ms must be > 0")
+                throw InputError(
+                    .line(file, line), .invalid("model '\(modelName)' counts round trips: rtt_ms must be > 0"))
             }
             let bps = capacity * 1e6
             let request = DownloadRequest(
                 bits: bytes * 8, availableBps: bps, peakBps: bps, roundTripSeconds: rttMs / 1000)
             let plan = model.plan(request)
             guard plan.modelSeconds.isFinite else {
-                throw InputError.atLine(file, line, "the model gives this request no end")
+                throw InputError(.line(file, line), .invalid("the model gives this request no end"))
             }
             var fields = row
             for _ in table.columns.count..<columns.count { fields.append("") }

@@ -31,10 +31,14 @@ public struct LognormalRate: Sendable, Equatable {
     /// Throws an ``InputError`` at `location` unless the mean and spread are finite and ≥ 0.
     public func validate(location: String? = nil) throws {
         guard meanBps.isFinite, meanBps >= 0 else {
-            throw InputError(location: location, "mean rate must be finite and ≥ 0, not \(meanBps) bit/s")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("mean rate must be finite and ≥ 0, not \(meanBps) bit/s"))
         }
         guard spread.isFinite, spread >= 0 else {
-            throw InputError(location: location, "spread must be finite and ≥ 0, not \(spread)")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("spread must be finite and ≥ 0, not \(spread)"))
         }
     }
 

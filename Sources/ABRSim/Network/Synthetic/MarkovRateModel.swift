@@ -39,7 +39,11 @@ public struct MarkovRateModel: Sendable, Equatable {
     /// Throws an ``InputError`` at `location` for an empty chain, an invalid state, or a transition matrix of the
     /// wrong shape, with negative entries, a non-zero diagonal or rows not summing to 1 (within 1e-9).
     public func validate(location: String? = nil) throws {
-        guard !states.isEmpty else { throw InputError(location: location, "a Markov model needs at least one state") }
+        guard !states.isEmpty else {
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("a Markov model needs at least one state"))
+        }
         for (index, state) in states.enumerated() {
             let here = (location ?? "") + ".states[\(index)]"
             try state.rate.validate(location: here)
@@ -47,27 +51,37 @@ public struct MarkovRateModel: Sendable, Equatable {
         }
         guard states.indices.contains(initialState) else {
             throw InputError(
-                location: location, "initial state \(initialState) is not one of the \(states.count) states")
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("initial state \(initialState) is not one of the \(states.count) states"))
         }
         guard let transitions else { return }
         guard transitions.count == states.count else {
-            throw InputError(location: location, "\(transitions.count) transition rows for \(states.count) states")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("\(transitions.count) transition rows for \(states.count) states"))
         }
         for (from, row) in transitions.enumerated() {
             let here = (location ?? "") + ".transitions[\(from)]"
             guard row.count == states.count else {
-                throw InputError(location: here, "\(row.count) probabilities for \(states.count) states")
+                throw InputError(
+                    InputPlace(position: InputPlace.Position(text: here)),
+                    .invalid("\(row.count) probabilities for \(states.count) states"))
             }
             guard row.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
-                throw InputError(location: here, "probabilities must be finite and ≥ 0")
+                throw InputError(
+                    InputPlace(position: InputPlace.Position(text: here)),
+                    .invalid("probabilities must be finite and ≥ 0"))
             }
             guard row[from] == 0 || states.count == 1 else {
                 throw InputError(
-                    location: here, "the diagonal must be 0 (a sojourn already says how long a state lasts)")
+                    InputPlace(position: InputPlace.Position(text: here)),
+                    .invalid("the diagonal must be 0 (a sojourn already says how long a state lasts)"))
             }
             let sum = row.reduce(0, +)
             guard abs(sum - 1) <= 1e-9 || states.count == 1 else {
-                throw InputError(location: here, "probabilities must sum to 1, not \(sum)")
+                throw InputError(
+                    InputPlace(position: InputPlace.Position(text: here)),
+                    .invalid("probabilities must sum to 1, not \(sum)"))
             }
         }
     }

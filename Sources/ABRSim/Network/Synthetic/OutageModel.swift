@@ -19,7 +19,9 @@ public struct OutageModel: Sendable, Equatable {
     /// Throws an ``InputError`` at `location` unless the rate is finite and positive and the duration valid.
     public func validate(location: String? = nil) throws {
         guard perMinute.isFinite, perMinute > 0 else {
-            throw InputError(location: location, "outages per minute must be a positive number, not \(perMinute)")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("outages per minute must be a positive number, not \(perMinute)"))
         }
         try duration.validate(location: location)
     }

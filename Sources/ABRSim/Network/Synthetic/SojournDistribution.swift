@@ -30,10 +30,13 @@ public enum SojournDistribution: Sendable, Equatable {
         if case .gamma(let k, _) = self { shape = k }
         guard meanSeconds.isFinite, meanSeconds > 0 else {
             throw InputError(
-                location: location, "mean duration must be a positive number of seconds, not \(meanSeconds)")
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("mean duration must be a positive number of seconds, not \(meanSeconds)"))
         }
         guard shape.isFinite, shape > 0 else {
-            throw InputError(location: location, "gamma shape must be a positive number, not \(shape)")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("gamma shape must be a positive number, not \(shape)"))
         }
     }
 

@@ -56,20 +56,22 @@ public struct SyntheticModelDecoder {
             case (nil, let presetReader?):
                 let presetName = try presetReader.string()
                 guard let preset = NetworkPreset.named(presetName) else {
-                    let known = NetworkPreset.catalogue.map(\.name).joined(separator: ", ")
-                    throw presetReader.error("unknown preset '\(presetName)' (known: \(known))")
+                    throw presetReader.error(
+                        .unknownName(presetName, kind: "preset", known: NetworkPreset.catalogue.map(\.name)))
                 }
                 mean = preset.downlinkBps
                 latency = latency ?? preset.rttSeconds
                 loss = loss ?? preset.lossRate
             default:
-                throw object.reader.error("a lognormal model needs exactly one of meanKbps or preset")
+                throw object.reader.error(
+                    .conflicting(
+                        ["meanKbps", "preset"], reason: "a lognormal model needs exactly one of meanKbps or preset"))
             }
             base = .lognormal(LognormalRate(meanBps: mean, spread: spread))
         case "markov":
             let statesReader = try object.required("states")
             let items = try statesReader.array()
-            guard !items.isEmpty else { throw statesReader.error("a Markov model needs at least one state") }
+            guard !items.isEmpty else { throw statesReader.error(.invalid("a Markov model needs at least one state")) }
             let states = try items.map(decodeState)
             var transitions: [[Double]]?
             if let matrix = object.optional("transitions") {
@@ -86,7 +88,7 @@ public struct SyntheticModelDecoder {
             }
             base = .markov(chain)
         default:
-            throw modelReader.error("unknown synthetic model '\(name)' (known: lognormal, markov)")
+            throw modelReader.error(.unknownName(name, kind: "synthetic model", known: ["lognormal", "markov"]))
         }
         var model = SyntheticTraceModel(base: base, latencySeconds: latency, lossRate: loss)
         if let sample = object.optional("sampleSeconds") {
@@ -124,7 +126,7 @@ public struct SyntheticModelDecoder {
 
     func fraction(_ reader: JSONReader) throws -> Double {
         let value = try reader.nonNegativeDouble()
-        guard value <= 1 else { throw reader.error("loss must be a fraction in [0, 1], got \(value)") }
+        guard value <= 1 else { throw reader.error(.invalid("loss must be a fraction in [0, 1], got \(value)")) }
         return value
     }
 }

@@ -17,12 +17,15 @@ public enum SyntheticTraceGenerator {
     ) throws -> Trace {
         try model.validate()
         guard seconds.isFinite, seconds > 0 else {
-            throw InputError("a synthetic trace must last a positive number of seconds, not \(seconds)")
+            throw InputError(
+                .none, .invalid("a synthetic trace must last a positive number of seconds, not \(seconds)"))
         }
         guard seconds / model.sampleSeconds <= Double(maximumPieces) else {
             throw InputError(
-                "\(seconds) s in samples of \(model.sampleSeconds) s is more than \(maximumPieces) pieces;"
-                    + " use a longer sampleSeconds")
+                .none,
+                .invalid(
+                    "\(seconds) s in samples of \(model.sampleSeconds) s is more than \(maximumPieces) pieces;"
+                        + " use a longer sampleSeconds"))
         }
         // Expected state visits and outages, checked before drawing them; the draws are capped too (a skewed draw
         // can exceed its expectation), so no model can exhaust memory or loop for ever.
@@ -30,16 +33,20 @@ public enum SyntheticTraceGenerator {
             seconds / shortest > Double(maximumPieces)
         {
             throw InputError(
-                "\(seconds) s in sojourns of \(shortest) s is more than \(maximumPieces) state visits;"
-                    + " use longer meanSojournSeconds")
+                .none,
+                .invalid(
+                    "\(seconds) s in sojourns of \(shortest) s is more than \(maximumPieces) state visits;"
+                        + " use longer meanSojournSeconds"))
         }
         if let outages = model.outages,
             seconds / (60 / outages.perMinute + outages.duration.meanSeconds)
                 > Double(maximumPieces)
         {
             throw InputError(
-                "\(seconds) s at \(outages.perMinute) outages per minute is more than \(maximumPieces) outages;"
-                    + " use a lower perMinute or longer meanSeconds")
+                .none,
+                .invalid(
+                    "\(seconds) s at \(outages.perMinute) outages per minute is more than \(maximumPieces) outages;"
+                        + " use a lower perMinute or longer meanSeconds"))
         }
         let random = RandomSource(seed: seed, stream: .syntheticRates(network: network, stretch: stretch))
         var starts: [Double] = []
@@ -62,7 +69,9 @@ public enum SyntheticTraceGenerator {
             let visits = chain.visits(seconds: seconds, random, limit: maximumPieces)
             guard visits.count <= maximumPieces else {
                 throw InputError(
-                    "\(seconds) s drew more than \(maximumPieces) state visits; use longer meanSojournSeconds")
+                    .none,
+                    .invalid("\(seconds) s drew more than \(maximumPieces) state visits; use longer meanSojournSeconds")
+                )
             }
             for visit in visits where visit.length > 0 {
                 sample(from: visit.start, length: visit.length, chain.states[visit.state].rate)
@@ -70,13 +79,16 @@ public enum SyntheticTraceGenerator {
         }
         guard !starts.isEmpty else {
             throw InputError(
-                "the model draws no rate in \(seconds) s: a sojourn distribution is degenerate"
-                    + " (a sojournShape or meanSojournSeconds too small to draw a positive length)")
+                .none,
+                .invalid(
+                    "the model draws no rate in \(seconds) s: a sojourn distribution is degenerate"
+                        + " (a sojournShape or meanSojournSeconds too small to draw a positive length)"))
         }
         // A finite mean and spread can still overflow the draws (a spread of 1e300): say so here, where the
         // decoders add the file and JSON path, rather than when the trace becomes a curve.
         if let rate = rates.first(where: { !$0.isFinite }) {
-            throw InputError("the model draws a rate of \(rate) bit/s; its mean or spread is too large")
+            throw InputError(
+                .none, .invalid("the model draws a rate of \(rate) bit/s; its mean or spread is too large"))
         }
         var trace = Trace(name: name, starts: starts, ratesBps: rates, duration: seconds)
         if let outages = model.outages {
@@ -85,8 +97,10 @@ public enum SyntheticTraceGenerator {
             let intervals = outages.intervals(seconds: seconds, outageRandom, limit: maximumPieces)
             guard intervals.count <= maximumPieces else {
                 throw InputError(
-                    "\(seconds) s drew more than \(maximumPieces) outages; use a lower perMinute or longer"
-                        + " meanSeconds")
+                    .none,
+                    .invalid(
+                        "\(seconds) s drew more than \(maximumPieces) outages; use a lower perMinute or longer"
+                            + " meanSeconds"))
             }
             trace = TraceTools.zeroed(trace, during: intervals)
         }

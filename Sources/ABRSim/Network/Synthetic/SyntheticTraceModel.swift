@@ -42,14 +42,20 @@ public struct SyntheticTraceModel: Sendable, Equatable {
         case .markov(let chain): try chain.validate(location: location)
         }
         guard sampleSeconds.isFinite, sampleSeconds > 0 else {
-            throw InputError(location: location, "sampleSeconds must be a positive number, not \(sampleSeconds)")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("sampleSeconds must be a positive number, not \(sampleSeconds)"))
         }
         try outages?.validate(location: location.map { $0 + ".outages" } ?? "outages")
         if let latencySeconds, !(latencySeconds.isFinite && latencySeconds >= 0) {
-            throw InputError(location: location, "latency must be finite and ≥ 0, not \(latencySeconds) s")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("latency must be finite and ≥ 0, not \(latencySeconds) s"))
         }
         if let lossRate, !(lossRate >= 0 && lossRate <= 1) {
-            throw InputError(location: location, "loss must be a fraction in [0, 1], not \(lossRate)")
+            throw InputError(
+                InputPlace(position: location.map(InputPlace.Position.init(text:))),
+                .invalid("loss must be a fraction in [0, 1], not \(lossRate)"))
         }
     }
 }

@@ -60,9 +60,10 @@ public enum CapacityInference {
             let rtt = rttSeconds ?? model.roundTripSeconds ?? logged.rttSeconds
             let sample = logged.fromFirstByte(rttSeconds: rtt)
             if model.needsRoundTrip && !(rtt > 0) {
-                throw InputError.atLine(
-                    log.file, sample.line,
-                    "download model '\(model.name)' counts round trips but this request's RTT is 0; give --rtt-ms")
+                throw InputError(
+                    .line(log.file, sample.line),
+                    .invalid(
+                        "download model '\(model.name)' counts round trips but this request's RTT is 0; give --rtt-ms"))
             }
             let estimate = capacity(for: sample, model: model, rttSeconds: rtt)
             estimates.append(estimate)

@@ -60,27 +60,31 @@ public struct ThroughputLog: Sendable, Equatable {
 
     /// A log of `samples` from `file`, checked; the first problem is an ``InputError`` at its line.
     public init(file: String, samples: [RequestSample]) throws {
-        guard !samples.isEmpty else { throw InputError(file: file, "the log holds no completed request") }
+        guard !samples.isEmpty else { throw InputError(.file(file), .invalid("the log holds no completed request")) }
         for (position, sample) in samples.enumerated() {
             guard sample.bytes > 0, sample.bytes.isFinite else {
-                throw InputError.atLine(file, sample.line, "a request's size must be positive, got \(sample.bytes)")
+                throw InputError(
+                    .line(file, sample.line), .invalid("a request's size must be positive, got \(sample.bytes)"))
             }
             guard sample.startSeconds.isFinite, sample.endSeconds.isFinite, sample.endSeconds > sample.startSeconds
             else {
-                throw InputError.atLine(
-                    file, sample.line,
-                    "a request must end after it starts (start \(sample.startSeconds) s, end \(sample.endSeconds) s)")
+                throw InputError(
+                    .line(file, sample.line),
+                    .invalid(
+                        "a request must end after it starts (start \(sample.startSeconds) s, end \(sample.endSeconds) s)"
+                    ))
             }
             guard sample.rttSeconds >= 0, sample.rttSeconds.isFinite else {
-                throw InputError.atLine(file, sample.line, "the RTT must be ≥ 0, got \(sample.rttSeconds) s")
+                throw InputError(.line(file, sample.line), .invalid("the RTT must be ≥ 0, got \(sample.rttSeconds) s"))
             }
             if position > 0 {
                 let previous = samples[position - 1]
                 guard sample.startSeconds + Self.overlapTolerance >= previous.endSeconds else {
-                    throw InputError.atLine(
-                        file, sample.line,
-                        "this request starts at \(sample.startSeconds) s, before the one on line \(previous.line) "
-                            + "ended (\(previous.endSeconds) s): one connection carries one request at a time")
+                    throw InputError(
+                        .line(file, sample.line),
+                        .invalid(
+                            "this request starts at \(sample.startSeconds) s, before the one on line \(previous.line) "
+                                + "ended (\(previous.endSeconds) s): one connection carries one request at a time"))
                 }
             }
         }

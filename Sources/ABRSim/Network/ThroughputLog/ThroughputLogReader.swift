@@ -31,7 +31,9 @@ public enum ThroughputLogReader {
         case .segments: return try segments(table, file: path, player: selection)
         case .accessLog: return try accessLog(table, file: path, player: selection)
         case .puffer:
-            guard let acked else { throw InputError("--acked FILE: the puffer format needs the video_acked table") }
+            guard let acked else {
+                throw InputError(.none, .invalid("--acked FILE: the puffer format needs the video_acked table"))
+            }
             let ackedTable = try CSVTable.parse(try InputFile.readAll(acked), file: acked)
             return try puffer(sent: table, file: path, acked: ackedTable, ackedFile: acked, session: selection)
         }
@@ -40,13 +42,13 @@ public enum ThroughputLogReader {
     /// The column `names` (the first present) of `table`, or an error at line 1.
     static func column(_ table: CSVTable, _ names: String..., file: String) throws -> Int {
         for name in names { if let index = table.columns.firstIndex(of: name) { return index } }
-        throw InputError(file: file, location: "line 1", "missing column \(names[0])")
+        throw InputError(.line(file, 1), .missing("column \(names[0])"))
     }
 
     /// Field `index` of `row` (on `line`) as a finite number.
     static func number(_ row: [String], _ index: Int, _ table: CSVTable, file: String, line: Int) throws -> Double {
         guard let value = Double(row[index]), value.isFinite else {
-            throw InputError.atLine(file, line, "\(table.columns[index]) '\(row[index])' is not a number")
+            throw InputError(.line(file, line), .invalid("\(table.columns[index]) '\(row[index])' is not a number"))
         }
         return value
     }
@@ -91,10 +93,10 @@ public enum ThroughputLogReader {
             let seconds = try number(row, duration, table, file: file, line: line)
             guard count > 0, total > 0 || seconds > 0 else { continue }  // an event with no requests
             guard count == count.rounded(), count >= 1 else {
-                throw InputError.atLine(file, line, "number_of_media_requests must be a whole number ≥ 0")
+                throw InputError(.line(file, line), .invalid("number_of_media_requests must be a whole number ≥ 0"))
             }
             guard seconds > 0 else {
-                throw InputError.atLine(file, line, "transfer_duration must be positive, got \(seconds)")
+                throw InputError(.line(file, line), .invalid("transfer_duration must be positive, got \(seconds)"))
             }
             // The event's requests, back to back from its start (or from the previous event's end).
             let from = max(try number(row, start, table, file: file, line: line), clock)
@@ -136,7 +138,7 @@ public enum ThroughputLogReader {
                 ))
         }
         guard let origin = rows.map(\.sent).min() else {
-            throw InputError(file: file, "no acknowledged chunk for session '\(chosen ?? "")'")
+            throw InputError(.file(file), .invalid("no acknowledged chunk for session '\(chosen ?? "")'"))
         }
         let samples = rows.map { r in
             RequestSample(

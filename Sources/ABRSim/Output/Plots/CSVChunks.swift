@@ -25,7 +25,7 @@ struct CSVChunks {
     func forEach(_ body: (NamedTable) throws -> Void) throws {
         try InputFile.checkReadable(file)
         guard let handle = fopen(file, "rb") else {
-            throw InputError(file: file, "cannot open: \(InputFile.errnoText())")
+            throw InputError(.file(file), .unreadable("cannot open: \(InputFile.errnoText())"))
         }
         defer { fclose(handle) }
         var scanner = RecordScanner()
@@ -65,7 +65,9 @@ struct CSVChunks {
             }
             if atEnd { break }
             let read = fread(&piece, 1, piece.count, handle)
-            if ferror(handle) != 0 { throw InputError(file: file, "read error: \(InputFile.errnoText())") }
+            if ferror(handle) != 0 {
+                throw InputError(.file(file), .unreadable("read error: \(InputFile.errnoText())"))
+            }
             scanner.pending.append(contentsOf: piece[0..<read])
             atEnd = read == 0
         }

@@ -236,7 +236,7 @@ struct NamedTable {
     /// The column `name` as text, or an error naming the file.
     func strings(_ name: String) throws -> [String] {
         guard let column = table.column(name) else {
-            throw InputError.atLine(file, 1, "no column '\(name)' in the header")
+            throw InputError(.line(file, 1), .invalid("no column '\(name)' in the header"))
         }
         return column
     }
@@ -254,7 +254,7 @@ struct NamedTable {
 
     /// An error at data row `row` of this table (0-based; the header is line 1).
     func error(row: Int, _ message: String) -> InputError {
-        InputError.atLine(file, firstRow + row + 2, message)
+        InputError(.line(file, firstRow + row + 2), .invalid(message))
     }
 }
 

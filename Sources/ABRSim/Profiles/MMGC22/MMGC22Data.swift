@@ -36,12 +36,12 @@ public struct MMGC22Data: Sendable {
     /// Reads the clip library of `folder` (sizes and retention curves; traces are read on demand).
     public init(folder: String) throws {
         guard InputFile.isDirectory(folder) else {
-            throw InputError(file: folder, "no such folder (expected the challenge's data folder)")
+            throw InputError(.file(folder), .unreadable("no such folder (expected the challenge's data folder)"))
         }
         self.folder = folder
         let sizeFolder = folder + "/short_video_size"
         let names = try Self.entries(of: sizeFolder, directories: true)
-        guard !names.isEmpty else { throw InputError(file: sizeFolder, "holds no clip folders") }
+        guard !names.isEmpty else { throw InputError(.file(sizeFolder), .invalid("holds no clip folders")) }
         clips = try names.map { name in
             try Self.readClip(name: name, sizes: sizeFolder + "/" + name, retention: folder + "/user_ret/" + name)
         }
@@ -57,14 +57,15 @@ public struct MMGC22Data: Sendable {
     public func traceFiles(family: String) throws -> [String] {
         let familyFolder = folder + "/network_traces/" + family
         guard InputFile.isDirectory(familyFolder) else {
-            throw InputError(file: familyFolder, "no such trace family folder")
+            throw InputError(.file(familyFolder), .unreadable("no such trace family folder"))
         }
         let names = try Self.entries(of: familyFolder, directories: false)
         var numbered: [(Int, String)] = []
         for name in names {
             guard let number = Int(name) else {
                 throw InputError(
-                    file: familyFolder + "/" + name, "trace file names must be integers, as load_trace sorts them")
+                    .file(familyFolder + "/" + name),
+                    .invalid("trace file names must be integers, as load_trace sorts them"))
             }
             numbered.append((number, name))
         }
@@ -77,8 +78,8 @@ public struct MMGC22Data: Sendable {
         let files = try traceFiles(family: family)
         guard files.indices.contains(index) else {
             throw InputError(
-                file: folder + "/network_traces/" + family,
-                "trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))")
+                .file(folder + "/network_traces/" + family),
+                .invalid("trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))"))
         }
         return try PensieveCookedTrace.read(path: files[index])
     }
@@ -93,13 +94,14 @@ public struct MMGC22Data: Sendable {
                 guard let field = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first,
                     let bytes = Int(field), bytes >= 0
                 else {
-                    throw InputError.atLine(path, reader.lineNumber, "expected a chunk size in bytes (an integer ≥ 0)")
+                    throw InputError(
+                        .line(path, reader.lineNumber), .invalid("expected a chunk size in bytes (an integer ≥ 0)"))
                 }
                 chunks.append(Double(bytes))
             }
-            guard !chunks.isEmpty else { throw InputError(file: path, "holds no chunk sizes") }
+            guard !chunks.isEmpty else { throw InputError(.file(path), .invalid("holds no chunk sizes")) }
             if let first = levels.first, first.count != chunks.count {
-                throw InputError(file: path, "has \(chunks.count) chunks, level 0 has \(first.count)")
+                throw InputError(.file(path), .invalid("has \(chunks.count) chunks, level 0 has \(first.count)"))
             }
             levels.append(chunks)
         }
@@ -111,13 +113,15 @@ public struct MMGC22Data: Sendable {
         // probabilities (numpy refuses them unless they are ≥ 0 and sum to 1 within √ε); fixed_preload reads the
         // curve at every chunk index.
         if let problem = NumpyLegacyRandomState.numpyChoiceProblem(MMGC22Retention.leaveProbabilities(clip)) {
-            throw InputError(file: retention, "the curve cannot be sampled as the challenge samples it: \(problem)")
+            throw InputError(
+                .file(retention), .invalid("the curve cannot be sampled as the challenge samples it: \(problem)"))
         }
         guard curve.fractions.count >= clip.chunkCount + 1 else {
             throw InputError(
-                file: retention,
-                "has \(curve.fractions.count) lines; the clip has \(clip.chunkCount) chunks, so at least \(clip.chunkCount + 1) are needed"
-            )
+                .file(retention),
+                .invalid(
+                    "has \(curve.fractions.count) lines; the clip has \(clip.chunkCount) chunks, so at least \(clip.chunkCount + 1) are needed"
+                ))
         }
         return clip
     }
@@ -125,7 +129,7 @@ public struct MMGC22Data: Sendable {
     /// The names in `folder` (hidden ones left out) that are folders (`directories`) or files, byte-sorted.
     static func entries(of folder: String, directories: Bool) throws -> [String] {
         guard let handle = opendir(folder) else {
-            throw InputError(file: folder, "cannot open the folder: \(InputFile.errnoText())")
+            throw InputError(.file(folder), .unreadable("cannot open the folder: \(InputFile.errnoText())"))
         }
         defer { closedir(handle) }
         var names: [String] = []

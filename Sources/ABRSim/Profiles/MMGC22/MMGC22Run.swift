@@ -48,19 +48,20 @@ public struct MMGC22Run: Sendable {
         let seeds = Self.seeds(of: user)
         guard seeds.count >= data.clips.count else {
             throw InputError(
-                file: dataFolder,
-                "has \(data.clips.count) clips, but the user has only \(seeds.count) seed pairs (one per clip)")
+                .file(dataFolder),
+                .invalid(
+                    "has \(data.clips.count) clips, but the user has only \(seeds.count) seed pairs (one per clip)"))
         }
         let last = lastChunkLevels ?? MMGC22Session.freshLastChunkLevels(clipCount: data.clips.count)
         guard last.count == data.clips.count else {
-            throw InputError(location: "--last-chunk-levels", "needs \(data.clips.count) levels, one per clip")
+            throw InputError(.option("--last-chunk-levels"), .invalid("needs \(data.clips.count) levels, one per clip"))
         }
         var policy = algorithm.makePolicy()
         do {
             return try MMGC22Session(clips: data.clips, seeds: seeds, trace: trace).run(
                 policy: &policy, lastChunkLevels: last, recordSteps: recordSteps)
         } catch let error as MMGC22PolicyError {
-            throw InputError(file: dataFolder, "\(error)")
+            throw InputError(.file(dataFolder), .invalid("\(error)"))
         }
     }
 
@@ -81,8 +82,8 @@ public struct MMGC22Run: Sendable {
                 (0...4_294_967_295).contains(numpy), (0...4_294_967_295).contains(python)
             else {
                 throw InputError(
-                    location: "--seeds",
-                    "pair \(index + 1) '\(item)' is not `numpy_seed:python_seed` (integers 0…4294967295)")
+                    .option("--seeds"),
+                    .invalid("pair \(index + 1) '\(item)' is not `numpy_seed:python_seed` (integers 0…4294967295)"))
             }
             return MMGC22SeedPair(numpySeed: numpy, pythonSeed: python)
         }
@@ -92,7 +93,8 @@ public struct MMGC22Run: Sendable {
     public static func parseLevels(_ text: String) throws -> [Int] {
         try text.split(separator: "|", omittingEmptySubsequences: false).enumerated().map { index, item in
             guard let level = Int(item), (-1...2).contains(level) else {
-                throw InputError(location: "--last-chunk-levels", "entry \(index + 1) '\(item)' is not a level −1…2")
+                throw InputError(
+                    .option("--last-chunk-levels"), .invalid("entry \(index + 1) '\(item)' is not a level −1…2"))
             }
             return level
         }

@@ -23,7 +23,8 @@ public struct PensieveComparisonProfile: ComparisonProfile {
 
     public func checkArguments(scenarioGiven: Bool) throws {
         if scenarioGiven {
-            throw InputError(location: "--scenario", "the pensieve profile has its own player; drop --scenario")
+            throw InputError(
+                .option("--scenario"), .invalid("the pensieve profile has its own player; drop --scenario"))
         }
     }
 
@@ -32,7 +33,8 @@ public struct PensieveComparisonProfile: ComparisonProfile {
     public func loadContent(path: String, segments: Int?, location: String) throws -> Content {
         guard InputFile.isDirectory(path) else {
             throw InputError(
-                file: path, location: location, "the pensieve profile needs a folder of video_size_N files")
+                InputPlace(file: path, position: InputPlace.Position(text: location)),
+                .invalid("the pensieve profile needs a folder of video_size_N files"))
         }
         return try PensieveProfile.loadContent(folder: path)
     }
@@ -42,9 +44,10 @@ public struct PensieveComparisonProfile: ComparisonProfile {
     public func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
         guard plan.content.segmentCount >= PensieveProfile.chunkCount else {
             throw InputError(
-                location: "--content",
-                "the pensieve profile plays \(PensieveProfile.chunkCount) chunks; the content has \(plan.content.segmentCount)"
-            )
+                .option("--content"),
+                .invalid(
+                    "the pensieve profile plays \(PensieveProfile.chunkCount) chunks; the content has \(plan.content.segmentCount)"
+                ))
         }
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
             try PensieveProfile.loadTrace(path: plan.traces[index])

@@ -15,16 +15,18 @@ public struct PensieveCookedTrace: Sendable, Equatable {
     /// increase, rates are finite and ≥ 0, and some interval has a positive rate (else no chunk ever arrives).
     public init(name: String, times: [Double], bandwidthsMbps: [Double], file: String? = nil) throws {
         guard times.count == bandwidthsMbps.count, times.count >= 2 else {
-            throw InputError(file: file, "a cooked trace needs at least two lines `time_s Mbit/s`")
+            throw InputError(.file(file), .invalid("a cooked trace needs at least two lines `time_s Mbit/s`"))
         }
         for index in 1..<times.count where !(times[index] > times[index - 1]) {
-            throw InputError.atLine(file ?? name, index + 1, "time \(times[index]) s does not increase")
+            throw InputError(.line(file ?? name, index + 1), .invalid("time \(times[index]) s does not increase"))
         }
         for (index, rate) in bandwidthsMbps.enumerated() where !(rate.isFinite && rate >= 0) {
-            throw InputError.atLine(file ?? name, index + 1, "throughput must be a finite number ≥ 0, found \(rate)")
+            throw InputError(
+                .line(file ?? name, index + 1), .invalid("throughput must be a finite number ≥ 0, found \(rate)"))
         }
         guard bandwidthsMbps.dropFirst().contains(where: { $0 > 0 }) else {
-            throw InputError(file: file, "every interval of the trace has zero throughput: no chunk would arrive")
+            throw InputError(
+                .file(file), .invalid("every interval of the trace has zero throughput: no chunk would arrive"))
         }
         self.name = name
         self.times = times
@@ -51,14 +53,14 @@ public struct PensieveCookedTrace: Sendable, Equatable {
             }
             guard let first = field(from: raw.startIndex) else { continue }
             guard let second = field(from: first.upperBound) else {
-                throw InputError.atLine(path, reader.lineNumber, "expected two numbers `time_s Mbit/s`")
+                throw InputError(.line(path, reader.lineNumber), .invalid("expected two numbers `time_s Mbit/s`"))
             }
             // Rounded correctly, as Python's float() does (the value Swift's Double(String) gives).
             guard let time = DecimalText.double(raw[first]), time.isFinite else {
-                throw InputError.atLine(path, reader.lineNumber, "the time is not a number")
+                throw InputError(.line(path, reader.lineNumber), .invalid("the time is not a number"))
             }
             guard let rate = DecimalText.double(raw[second]) else {
-                throw InputError.atLine(path, reader.lineNumber, "the throughput is not a number")
+                throw InputError(.line(path, reader.lineNumber), .invalid("the throughput is not a number"))
             }
             times.append(time)
             rates.append(rate)

@@ -66,11 +66,15 @@ public struct PensieveGymEnvironment {
     /// An environment over `traces` (at least one) with `content`'s sizes (at least
     /// ``PensieveProfile/chunkCount`` segments; the first 48 play).
     public init(traces: [PensieveCookedTrace], content: Content) throws {
-        guard !traces.isEmpty else { throw InputError("a Pensieve environment needs at least one trace") }
+        guard !traces.isEmpty else {
+            throw InputError(.none, .invalid("a Pensieve environment needs at least one trace"))
+        }
         guard content.segmentCount >= PensieveProfile.chunkCount else {
             throw InputError(
-                "the video has \(content.segmentCount) chunks; Pensieve's environment plays \(PensieveProfile.chunkCount)"
-            )
+                .none,
+                .invalid(
+                    "the video has \(content.segmentCount) chunks; Pensieve's environment plays \(PensieveProfile.chunkCount)"
+                ))
         }
         self.traces = traces
         chunkCount = PensieveProfile.chunkCount

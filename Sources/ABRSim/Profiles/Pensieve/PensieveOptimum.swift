@@ -139,8 +139,10 @@ extension PensieveProfile {
     {
         if let (name, _) = spec.parameters.first {
             throw InputError(
-                "policy 'optimal': under the pensieve profile it maximises Pensieve's reward and takes no parameters, "
-                    + "got '\(name)'")
+                .none,
+                .invalid(
+                    "policy 'optimal': under the pensieve profile it maximises Pensieve's reward and takes no parameters, "
+                        + "got '\(name)'"))
         }
         let (variants, _) = PensieveOptimum.solve(trace: trace, content: content)
         return OptimalPolicy(

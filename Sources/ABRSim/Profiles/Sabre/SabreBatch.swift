@@ -49,7 +49,7 @@ public enum SabreBatch {
             ["-n", "--network", "-m", "--movie", "-a", "--abr", "-v", "--verbose"].contains($0)
         }) {
             throw InputError(
-                location: "--", "\(bad): set by --traces, --content and --policies, not as a sabre flag here")
+                .option("--"), .invalid("\(bad): set by --traces, --content and --policies, not as a sabre flag here"))
         }
         var arguments = ["-a", spec.name] + common
         for (key, value) in spec.parameters {
@@ -60,15 +60,19 @@ public enum SabreBatch {
                 !["-n", "-m", "-a", "-v"].contains(flag)
             else {
                 throw InputError(
-                    location: source,
-                    "'\(spec.label)': '\(key)' is not a sabre flag a policy can set (ab, ao, gp, noibr, ma, ws, hl, "
-                        + "s, r, b, noa, rmp, nm, ml)")
+                    InputPlace(position: InputPlace.Position(text: source)),
+                    .invalid(
+                        "'\(spec.label)': '\(key)' is not a sabre flag a policy can set (ab, ao, gp, noibr, ma, ws, hl, "
+                            + "s, r, b, noa, rmp, nm, ml)"))
             }
             if option.kind == .flag {
                 switch value.description {
                 case "1", "true": arguments.append(flag)
                 case "0", "false": break
-                default: throw InputError(location: source, "'\(spec.label)': \(key) is a flag: give 1 or 0")
+                default:
+                    throw InputError(
+                        InputPlace(position: InputPlace.Position(text: source)),
+                        .invalid("'\(spec.label)': \(key) is a flag: give 1 or 0"))
                 }
             } else {
                 arguments.append(flag)
@@ -85,7 +89,8 @@ public enum SabreBatch {
         do {
             return try SabreCommandLine.parse(arguments(spec, common: common, source: source))!
         } catch let error as InputError where error.location != source {
-            throw InputError(location: source, "'\(spec.label)': \(error)")
+            throw InputError(
+                InputPlace(position: InputPlace.Position(text: source)), .invalid("'\(spec.label)': \(error)"))
         }
     }
 
@@ -108,7 +113,8 @@ public enum SabreBatch {
                 continue
             }
             guard let cut = manifest.repeated(toSeconds: length) else {
-                throw InputError(location: "--policies", "'\(spec.label)': ml must give 1 to 10,000,000 segments")
+                throw InputError(
+                    .option("--policies"), .invalid("'\(spec.label)': ml must give 1 to 10,000,000 segments"))
             }
             manifests.append(cut)
         }

@@ -73,11 +73,11 @@ public enum SabreCommandLine {
             if let attached { values.append(attached) }
             switch option.kind {
             case .flag:
-                guard attached == nil else { throw InputError(location: option.short, "takes no value") }
+                guard attached == nil else { throw InputError(.option(option.short), .invalid("takes no value")) }
             case .text, .float, .int:
                 if values.isEmpty {
                     guard index < arguments.count, isValue(arguments[index]) else {
-                        throw InputError(location: option.short, "expected one argument")
+                        throw InputError(.option(option.short), .invalid("expected one argument"))
                     }
                     values.append(arguments[index])
                     index += 1
@@ -88,14 +88,16 @@ public enum SabreCommandLine {
                     index += 1
                 }
                 guard !values.isEmpty else {
-                    throw InputError(location: option.short, "expected at least one argument")
+                    throw InputError(.option(option.short), .invalid("expected at least one argument"))
                 }
             case .pair:
                 while values.count < 2, attached == nil, index < arguments.count, isValue(arguments[index]) {
                     values.append(arguments[index])
                     index += 1
                 }
-                guard values.count == 2 else { throw InputError(location: option.short, "expected 2 arguments") }
+                guard values.count == 2 else {
+                    throw InputError(.option(option.short), .invalid("expected 2 arguments"))
+                }
             }
             try apply(option, values, to: &result)
         }
@@ -116,24 +118,26 @@ public enum SabreCommandLine {
             if matches.count == 1 { return matches[0] }
             if matches.count > 1 {
                 throw InputError(
-                    location: name,
-                    "ambiguous option: could match \(matches.map(\.long).joined(separator: ", "))")
+                    InputPlace(position: InputPlace.Position(text: name)),
+                    .invalid("ambiguous option: could match \(matches.map(\.long).joined(separator: ", "))"))
             }
         }
-        throw InputError(location: original, "unrecognized argument (see abrsim sabre -h)")
+        throw InputError(
+            InputPlace(position: InputPlace.Position(text: original)),
+            .invalid("unrecognized argument (see abrsim sabre -h)"))
     }
 
     static func float(_ text: String, _ option: Option) throws -> Double {
         guard let value = Double(text.trimmingWhitespace()) else {
-            throw InputError(location: option.short, "invalid float value: '\(text)'")
+            throw InputError(.option(option.short), .invalid("invalid float value: '\(text)'"))
         }
-        guard value.isFinite else { throw InputError(location: option.short, "must be finite, got '\(text)'") }
+        guard value.isFinite else { throw InputError(.option(option.short), .invalid("must be finite, got '\(text)'")) }
         return value
     }
 
     static func int(_ text: String, _ option: Option) throws -> Int {
         guard let value = Int(text.trimmingWhitespace()) else {
-            throw InputError(location: option.short, "invalid int value: '\(text)'")
+            throw InputError(.option(option.short), .invalid("invalid int value: '\(text)'"))
         }
         return value
     }
@@ -145,21 +149,23 @@ public enum SabreCommandLine {
         case "-m": result.movie = value
         case "-nm":
             let multiplier = try float(value, option)
-            guard multiplier > 0 else { throw InputError(location: "-nm", "must be > 0 (sabre loops forever at 0)") }
+            guard multiplier > 0 else {
+                throw InputError(.option("-nm"), .invalid("must be > 0 (sabre loops forever at 0)"))
+            }
             result.networkMultiplier = multiplier
         case "-ml": result.movieLengthSeconds = try float(value, option)
         case "-a":
             if value.hasSuffix(".py") {
-                throw InputError(location: "-a", "'\(value)': custom ABR modules (.py) are not supported")
+                throw InputError(.option("-a"), .invalid("'\(value)': custom ABR modules (.py) are not supported"))
             }
             if value == "bba" {
-                throw InputError(location: "-a", "'bba' is not supported: sabre's Bba raises NotImplementedError")
+                throw InputError(
+                    .option("-a"), .invalid("'bba' is not supported: sabre's Bba raises NotImplementedError"))
             }
             guard let abr = SabreOptions.ABR(rawValue: value) else {
                 throw InputError(
-                    location: "-a",
-                    "unknown ABR '\(value)' (known: \(SabreOptions.ABR.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
+                    .option("-a"),
+                    .unknownName(value, kind: "ABR", known: SabreOptions.ABR.allCases.map(\.rawValue)))
             }
             result.abr = abr
         case "-ab": result.abrBasic = true
@@ -168,7 +174,7 @@ public enum SabreCommandLine {
         case "-noibr": result.noInsufficientBufferRule = true
         case "-ma":
             guard let average = SabreOptions.Average(rawValue: value) else {
-                throw InputError(location: "-ma", "invalid choice: '\(value)' (choose from 'sliding', 'ewma')")
+                throw InputError(.option("-ma"), .invalid("invalid choice: '\(value)' (choose from 'sliding', 'ewma')"))
             }
             result.movingAverage = average
         case "-ws": result.windowSize = try values.map { try int($0, option) }
@@ -176,13 +182,14 @@ public enum SabreCommandLine {
         case "-s": result.seek = (try float(values[0], option), try float(values[1], option))
         case "-r":
             if value.hasSuffix(".py") {
-                throw InputError(location: "-r", "'\(value)': custom replacement modules (.py) are not supported")
+                throw InputError(
+                    .option("-r"), .invalid("'\(value)': custom replacement modules (.py) are not supported"))
             }
             // Sabre: anything but left and right means no replacement.
             result.replace = SabreOptions.Replacement(rawValue: value) ?? .none
         case "-b":
             let seconds = try float(value, option)
-            guard seconds > 0 else { throw InputError(location: "-b", "must be > 0, got '\(value)'") }
+            guard seconds > 0 else { throw InputError(.option("-b"), .invalid("must be > 0, got '\(value)'")) }
             result.maxBufferSeconds = seconds
             result.maxBufferGiven = true
         case "-noa": result.noAbandon = true
@@ -200,7 +207,7 @@ extension SabreSimulation {
         var manifest = try SabreManifest.read(path: options.movie)
         if let length = options.movieLengthSeconds {
             guard let cut = manifest.repeated(toSeconds: length) else {
-                throw InputError(location: "-ml", "must give 1 to 10,000,000 segments")
+                throw InputError(.option("-ml"), .invalid("must give 1 to 10,000,000 segments"))
             }
             manifest = cut
         }

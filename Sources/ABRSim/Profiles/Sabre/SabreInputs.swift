@@ -51,9 +51,10 @@ public enum SabreNetworkTrace {
         }
         let root = JSONReader(notArray ?? .array([]), file: path)
         if notArray != nil { _ = try root.array() }
-        guard !periods.isEmpty else { throw root.error("expected at least one network period") }
+        guard !periods.isEmpty else { throw root.error(.invalid("expected at least one network period")) }
         guard periods.contains(where: { $0.durationMs > 0 && $0.bandwidthKbps > 0 }) else {
-            throw root.error("no period has both a duration and a bandwidth above 0 (nothing could ever download)")
+            throw root.error(
+                .invalid("no period has both a duration and a bandwidth above 0 (nothing could ever download)"))
         }
         return periods
     }
@@ -132,20 +133,21 @@ public struct SabreManifest: Sendable {
         for element in try bitratesReader.array() {
             let kbps = try element.positiveDouble()
             if let previous = bitrates.last, kbps <= previous {
-                throw element.error("bitrates must be strictly ascending")
+                throw element.error(.invalid("bitrates must be strictly ascending"))
             }
             bitrates.append(kbps)
         }
-        guard !bitrates.isEmpty else { throw bitratesReader.error("expected at least one bitrate") }
+        guard !bitrates.isEmpty else { throw bitratesReader.error(.invalid("expected at least one bitrate")) }
         let sizesReader = try movie.required("segment_sizes_bits")
         let segments = try sizesReader.array()
-        guard !segments.isEmpty else { throw sizesReader.error("expected at least one segment") }
+        guard !segments.isEmpty else { throw sizesReader.error(.invalid("expected at least one segment")) }
         var sizes: [Double] = []
         sizes.reserveCapacity(segments.count * bitrates.count)
         for segment in segments {
             let levels = try segment.array()
             guard levels.count == bitrates.count else {
-                throw segment.error("expected \(bitrates.count) sizes (one per bitrate), found \(levels.count)")
+                throw segment.error(
+                    .expected("\(bitrates.count) sizes (one per bitrate)", found: "\(levels.count)"))
             }
             for level in levels { sizes.append(try level.positiveDouble()) }
         }

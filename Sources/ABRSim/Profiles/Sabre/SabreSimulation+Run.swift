@@ -22,22 +22,22 @@ extension SabreSimulation {
 
     static func validate(_ options: SabreOptions, manifest: SabreManifest) throws {
         if options.movingAverage == .sliding, let bad = options.windowSize.first(where: { $0 < 1 }) {
-            throw InputError(location: "-ws", "window sizes must be at least 1, got \(bad)")
+            throw InputError(.option("-ws"), .invalid("window sizes must be at least 1, got \(bad)"))
         }
         if options.movingAverage == .ewma, let bad = options.halfLife.first(where: { !($0 > 0) }) {
-            throw InputError(location: "-hl", "half-lives must be > 0, got \(formatParameterNumber(bad))")
+            throw InputError(.option("-hl"), .invalid("half-lives must be > 0, got \(formatParameterNumber(bad))"))
         }
         let usesBolaE = options.abr == .bolae || options.abr == .dynamicdash
         if usesBolaE && !options.noInsufficientBufferRule && manifest.levelCount < 2 {
             throw InputError(
-                location: "-a", "\(options.abr.rawValue) needs at least 2 bitrates (sabre divides by zero)")
+                .option("-a"), .invalid("\(options.abr.rawValue) needs at least 2 bitrates (sabre divides by zero)"))
         }
         // The seek fires at the first segment from 1 whose start is at or after WHEN; a movie too short never seeks.
         if let seek = options.seek, Double(manifest.segmentCount - 1) * manifest.segmentTimeMs >= 1000 * seek.when {
             let target = (1000 * seek.to / manifest.segmentTimeMs).rounded(.down)
             guard seek.to >= 0, target < Double(manifest.segmentCount) else {
                 throw InputError(
-                    location: "-s", "SEEK must be within the movie (0 … \(manifest.segmentCount) segments)")
+                    .option("-s"), .invalid("SEEK must be within the movie (0 … \(manifest.segmentCount) segments)"))
             }
         }
     }
@@ -165,10 +165,11 @@ extension SabreSimulation {
                 abandonmentsInARow += 1
                 if abandonmentsInARow == Self.abandonmentLimit {
                     throw InputError(
-                        file: options.network,
-                        "sabre never finishes this run: \(options.abr.rawValue) abandoned segment \(currentSegment) "
-                            + "\(abandonmentsInARow) times in a row (its estimator never sees abandoned downloads, so it "
-                            + "asks for the same quality again; src/sabre.py loops forever here)")
+                        .file(options.network),
+                        .invalid(
+                            "sabre never finishes this run: \(options.abr.rawValue) abandoned segment \(currentSegment) "
+                                + "\(abandonmentsInARow) times in a row (its estimator never sees abandoned downloads, so it "
+                                + "asks for the same quality again; src/sabre.py loops forever here)"))
                 }
             }
             if verbose { say("->\(PythonFormat.percentD(bufferLevel))") }

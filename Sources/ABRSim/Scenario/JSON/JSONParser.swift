@@ -614,11 +614,14 @@ private struct Parser {
     // MARK: - Messages
 
     func error(_ message: String, at offset: Int) -> InputError {
-        InputError(file: file, location: location(of: offset), message)
+        InputError(InputPlace(file: file, position: position(of: offset)), .syntax(message))
     }
 
-    /// `line L, column C` for a byte offset, computed only when an error is reported.
-    func location(of offset: Int) -> String {
+    /// `line L, column C` for a byte offset, as a message names it.
+    func location(of offset: Int) -> String { InputErrorMessage.text(of: position(of: offset)) }
+
+    /// The line and column of a byte offset, computed only when an error is reported.
+    func position(of offset: Int) -> InputPlace.Position {
         let end = min(offset, bytes.count)
         var line = 1
         var lineStart = hasByteOrderMark ? 3 : 0
@@ -633,7 +636,7 @@ private struct Parser {
         }
         var column = 1
         for position in lineStart..<max(lineStart, end) where bytes[position] & 0xC0 != 0x80 { column += 1 }
-        return "line \(line), column \(column)"
+        return .lineColumn(line: line, column: column)
     }
 
     /// What is at `offset`, for "unexpected …" messages.

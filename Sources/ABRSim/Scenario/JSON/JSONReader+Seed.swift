@@ -8,15 +8,16 @@ extension JSONReader {
     public func seed() throws -> UInt64 {
         if case .string(let text) = value {
             guard let seed = parseSeed(text) else {
-                throw error("expected a seed: decimal digits from 0 to 18446744073709551615, found '\(text)'")
+                throw error(.expected("a seed: decimal digits from 0 to 18446744073709551615", found: "'\(text)'"))
             }
             return seed
         }
         guard case .number(let number) = value else { throw typeError(expected: "a seed (an integer or a string)") }
         guard number >= 0, number.rounded() == number, number <= Self.largestExactInteger else {
             throw error(
-                "expected a seed from 0 to 9007199254740991 (give larger seeds as a string of digits), found "
-                    + JSONPath.format(number))
+                .invalid(
+                    "expected a seed from 0 to 9007199254740991 (give larger seeds as a string of digits), found "
+                        + JSONPath.format(number)))
         }
         return UInt64(number)
     }

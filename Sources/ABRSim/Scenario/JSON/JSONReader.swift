@@ -20,8 +20,8 @@ public struct JSONReader {
     }
 
     /// An error located at this value: `file: path: message`.
-    public func error(_ message: String) -> InputError {
-        InputError(file: file, location: path, message)
+    public func error(_ problem: InputProblem) -> InputError {
+        InputError(.jsonPath(file, path), problem)
     }
 
     /// Runs `body`, which reads the file this value names (a trace, a playlist, a size folder). A problem with
@@ -32,13 +32,13 @@ public struct JSONReader {
         do {
             return try body()
         } catch let error as InputError where error.location == nil && error.file != nil && error.file != file {
-            throw self.error("\(error.file!): \(error.message)")
+            throw self.error(.inReferencedFile(error.file!, error.problem))
         }
     }
 
     /// The error for a value of the wrong kind: "expected `expected`, found …".
     public func typeError(expected: String) -> InputError {
-        error("expected \(expected), found \(value.foundDescription)")
+        error(.expected(expected, found: value.foundDescription))
     }
 
     // MARK: - Kinds
@@ -110,8 +110,9 @@ public struct JSONReader {
         if let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { VisibleText.isEscaped($0.1) }) {
             let code = String(scalar.value, radix: 16, uppercase: true)
             throw error(
-                "a string here may not hold control characters or line separators; found U+"
-                    + String(repeating: "0", count: max(0, 4 - code.count)) + code + " at character \(offset + 1)")
+                .invalid(
+                    "a string here may not hold control characters or line separators; found U+"
+                        + String(repeating: "0", count: max(0, 4 - code.count)) + code + " at character \(offset + 1)"))
         }
         return text
     }
@@ -120,9 +121,9 @@ public struct JSONReader {
     /// key means and whose reciprocal overflows, is an error).
     public func double() throws -> Double {
         guard case .number(let number) = value else { throw typeError(expected: "a number") }
-        guard number.isFinite else { throw error("expected a finite number, found \(JSONPath.format(number))") }
+        guard number.isFinite else { throw error(.expected("a finite number", found: JSONPath.format(number))) }
         guard !number.isSubnormal else {
-            throw error("expected 0 or a number of magnitude at least 2.2e-308, found the denormal \(number)")
+            throw error(.expected("0 or a number of magnitude at least 2.2e-308", found: "the denormal \(number)"))
         }
         return number
     }
@@ -132,8 +133,10 @@ public struct JSONReader {
         let number = try double()
         guard range.contains(number) else {
             throw error(
-                "expected a number in \(JSONPath.format(range.lowerBound))…\(JSONPath.format(range.upperBound)), "
-                    + "found \(JSONPath.format(number))")
+                .outOfRange(
+                    what: "a number",
+                    bound: "in \(JSONPath.format(range.lowerBound))…\(JSONPath.format(range.upperBound))",
+                    found: JSONPath.format(number)))
         }
         return number
     }
@@ -142,7 +145,8 @@ public struct JSONReader {
     public func int(in range: ClosedRange<Int>) throws -> Int {
         let whole = try int()
         guard range.contains(whole) else {
-            throw error("expected an integer in \(range.lowerBound)…\(range.upperBound), found \(whole)")
+            throw error(
+                .outOfRange(what: "an integer", bound: "in \(range.lowerBound)…\(range.upperBound)", found: "\(whole)"))
         }
         return whole
     }
@@ -150,14 +154,18 @@ public struct JSONReader {
     /// A finite number greater than zero.
     public func positiveDouble() throws -> Double {
         let number = try double()
-        guard number > 0 else { throw error("expected a number > 0, found \(JSONPath.format(number))") }
+        guard number > 0 else {
+            throw error(.outOfRange(what: "a number", bound: "> 0", found: JSONPath.format(number)))
+        }
         return number
     }
 
     /// A finite number greater than or equal to zero.
     public func nonNegativeDouble() throws -> Double {
         let number = try double()
-        guard number >= 0 else { throw error("expected a number >= 0, found \(JSONPath.format(number))") }
+        guard number >= 0 else {
+            throw error(.outOfRange(what: "a number", bound: ">= 0", found: JSONPath.format(number)))
+        }
         return number
     }
 
@@ -165,7 +173,7 @@ public struct JSONReader {
     public func int() throws -> Int {
         guard case .number(let number) = value else { throw typeError(expected: "an integer") }
         guard number.rounded() == number, let whole = Int(exactly: number) else {
-            throw error("expected an integer, found \(JSONPath.format(number))")
+            throw error(.expected("an integer", found: JSONPath.format(number)))
         }
         return whole
     }
@@ -173,14 +181,14 @@ public struct JSONReader {
     /// A whole number >= 0 that fits in `Int`.
     public func nonNegativeInt() throws -> Int {
         let whole = try int()
-        guard whole >= 0 else { throw error("expected an integer >= 0, found \(whole)") }
+        guard whole >= 0 else { throw error(.outOfRange(what: "an integer", bound: ">= 0", found: "\(whole)")) }
         return whole
     }
 
     /// A whole number > 0 that fits in `Int`.
     public func positiveInt() throws -> Int {
         let whole = try int()
-        guard whole > 0 else { throw error("expected an integer > 0, found \(whole)") }
+        guard whole > 0 else { throw error(.outOfRange(what: "an integer", bound: "> 0", found: "\(whole)")) }
         return whole
     }
 
@@ -214,7 +222,7 @@ public final class JSONObjectReader {
     /// The value at `key`, which must be present; the error is located at the object: missing key "x".
     public func required(_ key: String) throws -> JSONReader {
         markKnown(key)
-        guard let value = object[key] else { throw reader.error("missing key \(JSONString.quoted(key))") }
+        guard let value = object[key] else { throw reader.error(.missing("key \(JSONString.quoted(key))")) }
         return child(key, value)
     }
 
@@ -239,9 +247,7 @@ public final class JSONObjectReader {
     public func finish() throws {
         let unknown = object.keys.filter { !knownSet.contains($0) }
         guard !unknown.isEmpty else { return }
-        let names = unknown.map(JSONString.quoted).joined(separator: ", ")
-        let expected = known.isEmpty ? "this object takes no keys" : "expected one of: " + known.joined(separator: ", ")
-        throw reader.error("unknown key\(unknown.count == 1 ? "" : "s") \(names) (\(expected))")
+        throw reader.error(.unknownKeys(unknown.map(JSONString.quoted), known: known))
     }
 
     private func child(_ key: String, _ value: JSONValue) -> JSONReader {

@@ -41,7 +41,7 @@ public struct ScenarioSetting: Sendable, Equatable {
     /// Parses `PATH=VALUE`.
     public static func parse(_ argument: String, option: String = "--set") throws -> ScenarioSetting {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw InputError(location: option, "'\(argument)': expected PATH=VALUE")
+            throw InputError(.option(option), .invalid("'\(argument)': expected PATH=VALUE"))
         }
         let path = String(argument[..<equals])
         let text = String(argument[argument.index(after: equals)...])
@@ -53,13 +53,15 @@ public struct ScenarioSetting: Sendable, Equatable {
 
     /// A JSON value as written on a command line: JSON, or else a bare word as a string.
     public static func parseValue(_ text: String, path: String, option: String) throws -> JSONValue {
-        guard !text.isEmpty else { throw InputError(location: option, "\(path): empty value") }
+        guard !text.isEmpty else { throw InputError(.option(option), .invalid("\(path): empty value")) }
         do {
             return try JSONParser.parse(Array(text.utf8), file: option)
         } catch let error as InputError {
             let first = text.unicodeScalars.first!
             let looksLikeJSON = "{[\"".unicodeScalars.contains(first)
-            guard !looksLikeJSON else { throw InputError(location: option, "\(path)=\(text): \(error.message)") }
+            guard !looksLikeJSON else {
+                throw InputError(.option(option), .invalid("\(path)=\(text): \(error.message)"))
+            }
             return .string(text)
         }
     }
@@ -70,7 +72,7 @@ public struct ScenarioSetting: Sendable, Equatable {
         var position = 0
         var steps: [Step] = []
         func fail(_ why: String) -> InputError {
-            InputError(location: option, "bad path '\(path)': \(why)")
+            InputError(.option(option), .invalid("bad path '\(path)': \(why)"))
         }
         if position < scalars.count, scalars[position] == "$" { position += 1 }
         func isKeyScalar(_ s: Unicode.Scalar) -> Bool {
@@ -134,7 +136,9 @@ public struct ScenarioSetting: Sendable, Equatable {
         guard let step = rest.first else { return value }
         let remaining = rest.dropFirst()
         func fail(_ message: String) -> InputError {
-            InputError(file: file, location: path, "\(option) \(pathText): \(message)")
+            InputError(
+                InputPlace(file: file, position: InputPlace.Position(text: path)),
+                .invalid("\(option) \(pathText): \(message)"))
         }
         switch step {
         case .key(let key):
@@ -170,12 +174,12 @@ public struct ScenarioSetting: Sendable, Equatable {
 
     /// Whether an error located at `location` (a concrete JSON path) is about the value this edit wrote: at its
     /// path or inside it (`[*]` matching any index), or an unknown-key error at its parent naming its last key.
-    public func isCause(ofErrorAt location: String, message: String) -> Bool {
+    public func isCause(ofErrorAt location: String, problem: InputProblem) -> Bool {
         if Self.location(location, isWithin: canonicalPath) { return true }
-        guard case .key(let key)? = steps.last, message.hasPrefix("unknown key") else { return false }
+        guard case .key(let key)? = steps.last, case .unknownKeys(let names, _) = problem else { return false }
         let parent = ScenarioSetting(path: pathText, steps: Array(steps.dropLast()), value: value, valueText: valueText)
         return (steps.count == 1 ? location == "$" : Self.location(location, isWithin: parent.canonicalPath))
-            && message.contains(JSONString.quoted(key))
+            && names.contains(JSONString.quoted(key))
     }
 
     /// Whether `location` equals `pattern` or lies inside it, `[*]` in the pattern matching any `[N]`.

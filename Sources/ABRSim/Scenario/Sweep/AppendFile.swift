@@ -85,7 +85,7 @@ final class SequentialFileReader {
         self.path = path
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw InputError(file: path, "cannot open: \(AtomicFileWriter.reason(errno))")
+            throw InputError(.file(path), .unreadable("cannot open: \(AtomicFileWriter.reason(errno))"))
         }
     }
 
@@ -99,7 +99,8 @@ final class SequentialFileReader {
             let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, chunk) }
             if got < 0, errno == EINTR { continue }
             guard got > 0 else {
-                throw InputError(file: path, "ends early: \(remaining) bytes missing (was the sweep complete?)")
+                throw InputError(
+                    .file(path), .invalid("ends early: \(remaining) bytes missing (was the sweep complete?)"))
             }
             try buffer.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
             remaining -= got
@@ -109,7 +110,7 @@ final class SequentialFileReader {
     /// Skips the next `count` bytes (a header already written).
     func skip(_ count: Int) throws {
         guard lseek(descriptor, off_t(count), SEEK_CUR) >= 0 else {
-            throw InputError(file: path, "cannot seek: \(AtomicFileWriter.reason(errno))")
+            throw InputError(.file(path), .invalid("cannot seek: \(AtomicFileWriter.reason(errno))"))
         }
     }
 }

@@ -14,46 +14,50 @@ public enum SweepMerge {
     /// Merges `inputs` (shard folders, any order) into `output`; returns the number of runs and shards.
     @discardableResult
     public static func merge(_ inputs: [String], into output: String) throws -> (runs: Int, shards: Int) {
-        guard !inputs.isEmpty else { throw InputError(location: "merge", "give the shard folders to merge") }
+        guard !inputs.isEmpty else { throw InputError(.named("merge"), .invalid("give the shard folders to merge")) }
         let shards = try inputs.map(ShardFolder.init)
         let first = shards[0]
         for shard in shards.dropFirst() where shard.baseManifest != first.baseManifest {
             throw InputError(
-                file: shard.directory,
-                "is a shard of another sweep than \(first.directory) ("
-                    + SweepStore.firstDifference(first.baseManifest, shard.baseManifest) + ")")
+                .file(shard.directory),
+                .invalid(
+                    "is a shard of another sweep than \(first.directory) ("
+                        + SweepStore.firstDifference(first.baseManifest, shard.baseManifest) + ")"))
         }
         let count = first.shard.count
         var byIndex = [ShardFolder?](repeating: nil, count: count)
         for shard in shards {
             guard shard.shard.count == count else {
                 throw InputError(
-                    file: shard.directory, "is shard \(shard.shard) but \(first.directory) is shard \(first.shard)")
+                    .file(shard.directory),
+                    .invalid("is shard \(shard.shard) but \(first.directory) is shard \(first.shard)"))
             }
             if let other = byIndex[shard.shard.index - 1] {
-                throw InputError(file: shard.directory, "is shard \(shard.shard), as is \(other.directory)")
+                throw InputError(.file(shard.directory), .invalid("is shard \(shard.shard), as is \(other.directory)"))
             }
             byIndex[shard.shard.index - 1] = shard
         }
         if let missing = byIndex.firstIndex(where: { $0 == nil }) {
             let given = shards.map { "\($0.directory) (\($0.shard))" }.joined(separator: ", ")
             throw InputError(
-                file: first.directory,
-                "shard \(missing + 1)/\(count) of its sweep is missing among the folders given: \(given)")
+                .file(first.directory),
+                .invalid("shard \(missing + 1)/\(count) of its sweep is missing among the folders given: \(given)"))
         }
         let ordered = byIndex.map { $0! }
         for shard in ordered {
             let expected = shard.shard.runCount(of: first.runs)
             guard shard.done == expected else {
                 throw InputError(
-                    file: shard.directory,
-                    "shard \(shard.shard) is incomplete (\(shard.done) of \(expected) runs); run its sweep again to finish it"
-                )
+                    .file(shard.directory),
+                    .invalid(
+                        "shard \(shard.shard) is incomplete (\(shard.done) of \(expected) runs); run its sweep again to finish it"
+                    ))
             }
         }
         let realOutput = realPath(output)
         for shard in ordered where realOutput != nil && realPath(shard.directory) == realOutput {
-            throw InputError(location: "--out", "'\(output)' is one of the shard folders; merge into a new folder")
+            throw InputError(
+                .option("--out"), .invalid("'\(output)' is one of the shard folders; merge into a new folder"))
         }
         try write(ordered, runs: first.runs, segments: first.segments, manifest: first.baseManifest, to: output)
         return (first.runs, count)
@@ -143,7 +147,8 @@ struct ShardFolder {
         self.directory = directory
         let files = SweepFiles(directory: directory)
         guard let bytes = try? InputFile.readAll(files.manifest) else {
-            throw InputError(file: directory, "is not a sweep output folder (no \(SweepStore.stateFolder)/manifest)")
+            throw InputError(
+                .file(directory), .invalid("is not a sweep output folder (no \(SweepStore.stateFolder)/manifest)"))
         }
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map(String.init)
@@ -153,7 +158,7 @@ struct ShardFolder {
         }
         guard let shardEntry = value("shard"), let runsEntry = value("runs"), let runs = Int(runsEntry.1),
             let segmentsEntry = value("segments")
-        else { throw InputError(file: files.manifest, "is damaged (no shard, runs or segments line)") }
+        else { throw InputError(.file(files.manifest), .invalid("is damaged (no shard, runs or segments line)")) }
         shard = try SweepShard.parse(shardEntry.1, source: files.manifest)
         self.runs = runs
         segments = segmentsEntry.1 == "on"
@@ -179,18 +184,20 @@ struct ShardReader {
         self.segments = segments ? try SequentialFileReader(path: files.segments) : nil
         index = try LineReader(path: files.index)
         guard try index.nextString() == String(SweepFiles.indexHeader.dropLast()) else {
-            throw InputError.atLine(files.index, 1, "expected the header '\(SweepFiles.indexHeader.dropLast())'")
+            throw InputError(
+                .line(files.index, 1), .invalid("expected the header '\(SweepFiles.indexHeader.dropLast())'"))
         }
     }
 
     /// The byte counts of the shard's next run, which must be global run `run`.
     func next(expecting run: Int) throws -> (summary: Int, segments: Int) {
         guard let line = try index.nextString() else {
-            throw InputError(file: index.path, "ends before run \(run)")
+            throw InputError(.file(index.path), .invalid("ends before run \(run)"))
         }
         let fields = line.split(separator: ",").compactMap { Int($0) }
         guard fields.count == 3, fields[0] == run, fields[1] >= 0, fields[2] >= 0 else {
-            throw InputError.atLine(index.path, index.lineNumber, "expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES")
+            throw InputError(
+                .line(index.path, index.lineNumber), .invalid("expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES"))
         }
         return (fields[1], fields[2])
     }
@@ -198,7 +205,7 @@ struct ShardReader {
     /// Checks that the index has no runs left over.
     func finish() throws {
         if try index.nextString() != nil {
-            throw InputError.atLine(index.path, index.lineNumber, "more runs than the sweep has")
+            throw InputError(.line(index.path, index.lineNumber), .invalid("more runs than the sweep has"))
         }
     }
 }

@@ -67,7 +67,7 @@ public struct SweepPlan: Sendable {
         for axis in grid {
             try axis.checkVaries(traces: !traces.isEmpty, policies: !policies.isEmpty, seed: seed != nil)
             guard paths.insert(axis.values[0].canonicalPath).inserted else {
-                throw InputError(location: "--grid", "\(axis.path): given twice")
+                throw InputError(.option("--grid"), .invalid("\(axis.path): given twice"))
             }
         }
         var values: [[ScenarioSetting]] = [[]]
@@ -78,7 +78,7 @@ public struct SweepPlan: Sendable {
             points = [(scenario, rttSeconds)]
         } else {
             guard scenarioBytes == nil else {
-                throw InputError(location: "--grid", "a settings grid needs the scenario as a file")
+                throw InputError(.option("--grid"), .invalid("a settings grid needs the scenario as a file"))
             }
             points = try values.map { point in
                 var pointLoader = loader
@@ -216,7 +216,7 @@ public struct SweepGridAxis: Sendable {
     /// Parses `PATH=V1|V2|…`: at least one value, none empty, none twice.
     public static func parse(_ argument: String) throws -> SweepGridAxis {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw InputError(location: "--grid", "'\(argument)': expected PATH=V1|V2|…")
+            throw InputError(.option("--grid"), .invalid("'\(argument)': expected PATH=V1|V2|…"))
         }
         let path = String(argument[..<equals])
         let texts = argument[argument.index(after: equals)...].split(separator: "|", omittingEmptySubsequences: false)
@@ -224,11 +224,12 @@ public struct SweepGridAxis: Sendable {
         var values: [ScenarioSetting] = []
         for (position, text) in texts.enumerated() {
             guard !text.isEmpty else {
-                throw InputError(location: "--grid", "\(path): value \(position + 1) of \(texts.count) is empty")
+                throw InputError(
+                    .option("--grid"), .invalid("\(path): value \(position + 1) of \(texts.count) is empty"))
             }
             let setting = try ScenarioSetting.parse(path + "=" + text, option: "--grid")
             if values.contains(where: { $0.value == setting.value }) {
-                throw InputError(location: "--grid", "\(path): the value \(text) is given twice")
+                throw InputError(.option("--grid"), .invalid("\(path): the value \(text) is given twice"))
             }
             values.append(setting)
         }
@@ -241,7 +242,7 @@ public struct SweepGridAxis: Sendable {
     public func checkVaries(traces: Bool, policies: Bool, seed: Bool) throws {
         let setting = values[0]
         func refuse(_ why: String) -> InputError {
-            InputError(location: "--grid", "\(path): \(why); a grid axis must change the runs")
+            InputError(.option("--grid"), .invalid("\(path): \(why); a grid axis must change the runs"))
         }
         for key in ["name", "description", "expect", "tune"] where setting.touches([key]) {
             throw refuse(key == "name" ? "the name labels the sweep's rows" : "no run reads '\(key)'")

@@ -24,10 +24,13 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
     public static func parse(_ text: String, source: String = "--shard") throws -> SweepShard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
-            throw InputError(location: source, "expected K/N such as 2/3, got '\(text)'")
+            throw InputError(
+                InputPlace(position: InputPlace.Position(text: source)),
+                .invalid("expected K/N such as 2/3, got '\(text)'"))
         }
         guard n >= 1, k >= 1, k <= n else {
-            throw InputError(location: source, "'\(text)': need 1 ≤ K ≤ N")
+            throw InputError(
+                InputPlace(position: InputPlace.Position(text: source)), .invalid("'\(text)': need 1 ≤ K ≤ N"))
         }
         return SweepShard(index: k, count: n)
     }

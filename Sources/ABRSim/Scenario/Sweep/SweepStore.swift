@@ -81,21 +81,26 @@ public final class SweepStore {
                     let changed = Self.changedInputs(String(decoding: existing, as: UTF8.self), manifest)
                     if !changed.isEmpty {
                         throw InputError(
-                            file: changed[0],
-                            "changed since the sweep in \(directory) began"
-                                + (changed.count > 1 ? " (as did \(changed.dropFirst().joined(separator: ", ")))" : "")
-                                + ", so its rows would mix old and new data; restore it, or use --force to start over")
+                            .file(changed[0]),
+                            .invalid(
+                                "changed since the sweep in \(directory) began"
+                                    + (changed.count > 1
+                                        ? " (as did \(changed.dropFirst().joined(separator: ", ")))" : "")
+                                    + ", so its rows would mix old and new data; restore it, or use --force to start over"
+                            ))
                     }
                     throw InputError(
-                        file: directory,
-                        "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
-                            + "use --force to replace it, or another --out")
+                        .file(directory),
+                        .invalid(
+                            "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
+                                + "use --force to replace it, or another --out"))
                 }
                 lengths = try Self.readProgress(state: state, directory: directory)
             }
             if let done = lengths?.done, done > runCount {
                 throw InputError(
-                    file: SweepFiles(directory: directory).progress, "records \(done) runs done of \(runCount)")
+                    .file(SweepFiles(directory: directory).progress),
+                    .invalid("records \(done) runs done of \(runCount)"))
             }
             if lengths == nil {
                 unlink(InputFile.resolve("progress", against: state))
@@ -182,12 +187,13 @@ public final class SweepStore {
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let value = Int(parts[1]), value >= 0 else {
-                throw InputError(file: files.progress, "damaged line '\(line)'; remove the folder to start over")
+                throw InputError(
+                    .file(files.progress), .invalid("damaged line '\(line)'; remove the folder to start over"))
             }
             values[String(parts[0])] = value
         }
         guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"] else {
-            throw InputError(file: files.progress, "incomplete; remove the folder to start over")
+            throw InputError(.file(files.progress), .invalid("incomplete; remove the folder to start over"))
         }
         let progress = Progress(
             done: done, failed: values["failed"] ?? 0, summary: summary, segments: values["segments.csv"], index: index)
@@ -198,8 +204,9 @@ public final class SweepStore {
             let size = (try? InputFile.size(path)) ?? -1
             guard size >= length else {
                 throw InputError(
-                    file: path,
-                    "is shorter (\(size) bytes) than its committed \(length); remove the folder to start over")
+                    .file(path),
+                    .invalid("is shorter (\(size) bytes) than its committed \(length); remove the folder to start over")
+                )
             }
         }
         return progress
@@ -212,7 +219,7 @@ public final class SweepStore {
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw InputError(file: directory, "another abrsim sweep is writing this folder")
+            throw InputError(.file(directory), .invalid("another abrsim sweep is writing this folder"))
         }
         return descriptor
     }

@@ -92,9 +92,10 @@ extension TuneObjective {
         let goalPlayers = try Self.resolve(goal, in: scenario, source: source, file: file)
         if goal.aggregate == nil && !goal.metric.isRunLevel && goalPlayers.count != 1 {
             throw InputError(
-                file: file, location: source,
-                "objective '\(self)': \(goal) selects \(goalPlayers.count) players; say which with [id] or "
-                    + "combine them with sum, mean, min or max")
+                InputPlace(file: file, position: InputPlace.Position(text: source)),
+                .invalid(
+                    "objective '\(self)': \(goal) selects \(goalPlayers.count) players; say which with [id] or "
+                        + "combine them with sum, mean, min or max"))
         }
         let constraintPlayers = try constraints.map {
             try Self.resolve($0.term, in: scenario, source: source, file: file)
@@ -117,7 +118,8 @@ extension TuneObjective {
             guard !matches.isEmpty else {
                 let ids = scenario.players.map(\.id).joined(separator: ", ")
                 throw InputError(
-                    file: file, location: source, "'\(selector)' in \(term) selects no player (players: \(ids))")
+                    InputPlace(file: file, position: InputPlace.Position(text: source)),
+                    .invalid("'\(selector)' in \(term) selects no player (players: \(ids))"))
             }
             for index in matches where !chosen.contains(index) { chosen.append(index) }
         }

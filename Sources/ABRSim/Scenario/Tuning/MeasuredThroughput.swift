@@ -31,10 +31,10 @@ public struct MeasuredThroughput: Sendable, Equatable {
     public static func parse(_ table: CSVTable, file: String, scenario: Scenario) throws -> MeasuredThroughput {
         func column(_ names: [String]) -> Int? { names.lazy.compactMap { table.columns.firstIndex(of: $0) }.first }
         guard let timeColumn = column(["t_s"]) else {
-            throw InputError.atLine(file, 1, "missing column t_s (expected t_s,player,throughput_kbps)")
+            throw InputError(.line(file, 1), .missing("column t_s (expected t_s,player,throughput_kbps)"))
         }
         guard let playerColumn = column(["player"]) else {
-            throw InputError.atLine(file, 1, "missing column player (expected t_s,player,throughput_kbps)")
+            throw InputError(.line(file, 1), .missing("column player (expected t_s,player,throughput_kbps)"))
         }
         let rateColumn: Int
         let scale: Double
@@ -45,8 +45,9 @@ public struct MeasuredThroughput: Sendable, Equatable {
             rateColumn = index
             scale = 1
         } else {
-            throw InputError.atLine(
-                file, 1, "missing column throughput_kbps (or observed_bitrate in bit/s, as in an access log)")
+            throw InputError(
+                .line(file, 1),
+                .missing("column throughput_kbps (or observed_bitrate in bit/s, as in an access log)"))
         }
         let rateName = table.columns[rateColumn]
         let ids = scenario.players.map(\.id)
@@ -55,25 +56,28 @@ public struct MeasuredThroughput: Sendable, Equatable {
         for (offset, row) in table.rows.enumerated() {
             let line = offset + 2
             guard let time = Double(row[timeColumn]), time.isFinite, time >= 0 else {
-                throw InputError.atLine(file, line, "t_s: expected a number ≥ 0, got '\(row[timeColumn])'")
+                throw InputError(.line(file, line), .invalid("t_s: expected a number ≥ 0, got '\(row[timeColumn])'"))
             }
             guard let player = ids.firstIndex(of: row[playerColumn]) else {
-                throw InputError.atLine(
-                    file, line,
-                    "player: no player '\(row[playerColumn])' in the scenario (players: \(ids.joined(separator: ", ")))"
-                )
+                throw InputError(
+                    .line(file, line),
+                    .invalid(
+                        "player: no player '\(row[playerColumn])' in the scenario (players: \(ids.joined(separator: ", ")))"
+                    ))
             }
             guard let rate = Double(row[rateColumn]), rate.isFinite, rate >= 0 else {
-                throw InputError.atLine(file, line, "\(rateName): expected a number ≥ 0, got '\(row[rateColumn])'")
+                throw InputError(
+                    .line(file, line), .invalid("\(rateName): expected a number ≥ 0, got '\(row[rateColumn])'"))
             }
             samples.append(Sample(time: time, player: player, bps: rate * scale))
             players.insert(player)
         }
         guard players.count >= 2 else {
             throw InputError(
-                file: file,
-                "measurements of at least two players are needed to fit their shares (found "
-                    + "\(players.count))")
+                .file(file),
+                .invalid(
+                    "measurements of at least two players are needed to fit their shares (found "
+                        + "\(players.count))"))
         }
         return MeasuredThroughput(samples: samples, players: players.sorted())
     }
@@ -118,8 +122,8 @@ public struct ShareFit: Sendable {
         }
         guard !shares.isEmpty else {
             throw InputError(
-                file: file,
-                "no \(formatCSVNumber(binSeconds)) s bin has a positive measurement of every measured player")
+                .file(file),
+                .invalid("no \(formatCSVNumber(binSeconds)) s bin has a positive measurement of every measured player"))
         }
         measuredShares = shares
     }

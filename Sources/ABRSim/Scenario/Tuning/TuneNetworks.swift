@@ -11,7 +11,9 @@ public enum NetworkAggregate: Sendable, Equatable, CustomStringConvertible {
     public static func parse(_ text: String, location: String) throws -> NetworkAggregate {
         if text == "mean" { return .mean }
         guard text.hasPrefix("p"), let value = Double(text.dropFirst()), value >= 0, value <= 100 else {
-            throw InputError(location: location, "expected mean or pN with 0 ≤ N ≤ 100 (p10, p50), got '\(text)'")
+            throw InputError(
+                InputPlace(position: InputPlace.Position(text: location)),
+                .invalid("expected mean or pN with 0 ≤ N ≤ 100 (p10, p50), got '\(text)'"))
         }
         return .percentile(value)
     }
@@ -82,10 +84,11 @@ public struct TuneNetworks: Sendable {
         -> (training: [String], holdout: [String])
     {
         guard fraction > 0, fraction < 1 else {
-            throw InputError(location: "--holdout", "must be a fraction between 0 and 1, got \(fraction)")
+            throw InputError(.option("--holdout"), .invalid("must be a fraction between 0 and 1, got \(fraction)"))
         }
         guard files.count >= 2 else {
-            throw InputError(location: "--holdout", "needs at least two traces to hold some out, got \(files.count)")
+            throw InputError(
+                .option("--holdout"), .invalid("needs at least two traces to hold some out, got \(files.count)"))
         }
         let count = min(max(Int((fraction * Double(files.count)).rounded()), 1), files.count - 1)
         var order = Array(files.indices)

@@ -146,7 +146,9 @@ struct TuneObjectiveParser {
     }
 
     func failure(_ message: String) -> InputError {
-        InputError(file: file, location: source, "bad objective '\(text)': \(message)")
+        InputError(
+            InputPlace(file: file, position: InputPlace.Position(text: source)),
+            .invalid("bad objective '\(text)': \(message)"))
     }
 }
 

@@ -30,15 +30,20 @@ public struct TuneSettings: Sendable, Equatable {
     /// Checks a grid given by the user: at least one and at most ``maximumGridCount`` values, each in
     /// ``gridRatioRange``; sorted and without duplicates.
     public static func checkedGrid(_ values: [Double], location: String, file: String? = nil) throws -> [Double] {
-        guard !values.isEmpty else { throw InputError(file: file, location: location, "give at least one ratio") }
+        guard !values.isEmpty else {
+            throw InputError(
+                InputPlace(file: file, position: InputPlace.Position(text: location)),
+                .invalid("give at least one ratio"))
+        }
         guard values.count <= maximumGridCount else {
             throw InputError(
-                file: file, location: location,
-                "\(values.count) ratios, more than the limit of \(maximumGridCount)")
+                InputPlace(file: file, position: InputPlace.Position(text: location)),
+                .invalid("\(values.count) ratios, more than the limit of \(maximumGridCount)"))
         }
         for value in values where !gridRatioRange.contains(value) {
             throw InputError(
-                file: file, location: location, "ratios must be in 1e-06…1e+06, got \(value)")
+                InputPlace(file: file, position: InputPlace.Position(text: location)),
+                .invalid("ratios must be in 1e-06…1e+06, got \(value)"))
         }
         return Array(Set(values)).sorted()
     }

@@ -218,24 +218,27 @@ public struct Tuner: Sendable {
     static func checkTunable(_ scenario: Scenario, searchesPriorities: Bool) throws {
         guard scenario.allocation == .weighted else {
             throw InputError(
-                file: scenario.file, location: "$.allocation.strategy",
-                "is '\(scenario.allocation.rawValue)': weights only matter to 'weighted' allocation")
+                .jsonPath(scenario.file, "$.allocation.strategy"),
+                .invalid("is '\(scenario.allocation.rawValue)': weights only matter to 'weighted' allocation"))
         }
         guard scenario.players.count >= 2 else {
-            throw InputError(file: scenario.file, location: "$.players", "tuning the weights needs two or more players")
+            throw InputError(
+                .jsonPath(scenario.file, "$.players"), .invalid("tuning the weights needs two or more players"))
         }
         if searchesPriorities {
             guard scenario.players.count <= maxPrioritySearchPlayers else {
                 throw InputError(
-                    location: "--search-priorities",
-                    "\(scenario.players.count) players give 3^\(scenario.players.count) assignments; at most "
-                        + "\(maxPrioritySearchPlayers) players can be searched")
+                    .option("--search-priorities"),
+                    .invalid(
+                        "\(scenario.players.count) players give 3^\(scenario.players.count) assignments; at most "
+                            + "\(maxPrioritySearchPlayers) players can be searched"))
             }
         } else if Set(scenario.players.map(\.settings.networkResourcePriority)).count < 2 {
             throw InputError(
-                file: scenario.file, location: "$.players",
-                "every player has the same networkResourcePriority, so the weights change nothing; give players "
-                    + "different priorities or use --search-priorities")
+                .jsonPath(scenario.file, "$.players"),
+                .invalid(
+                    "every player has the same networkResourcePriority, so the weights change nothing; give players "
+                        + "different priorities or use --search-priorities"))
         }
     }
 }

@@ -15,25 +15,26 @@ public struct RetentionCurve: Sendable, Equatable {
     public init(seconds: [Double], fractions: [Double], text: [String]? = nil, file: String = "retention curve") throws
     {
         guard seconds.count == fractions.count, seconds.count >= 2 else {
-            throw InputError(file: file, "a retention curve needs at least two lines `second fraction`")
+            throw InputError(.file(file), .invalid("a retention curve needs at least two lines `second fraction`"))
         }
         for index in fractions.indices {
             guard fractions[index].isFinite, fractions[index] >= 0 else {
-                throw InputError.atLine(file, index + 1, "the fraction still watching must be a number ≥ 0")
+                throw InputError(.line(file, index + 1), .invalid("the fraction still watching must be a number ≥ 0"))
             }
             guard seconds[index].isFinite, index == 0 || seconds[index] > seconds[index - 1] else {
-                throw InputError.atLine(file, index + 1, "the times must increase")
+                throw InputError(.line(file, index + 1), .invalid("the times must increase"))
             }
             if index > 0, fractions[index] > fractions[index - 1] {
-                throw InputError.atLine(
-                    file, index + 1,
-                    "the curve rises (\(fractions[index - 1]) to \(fractions[index])): a retention curve never increases"
-                )
+                throw InputError(
+                    .line(file, index + 1),
+                    .invalid(
+                        "the curve rises (\(fractions[index - 1]) to \(fractions[index])): a retention curve never increases"
+                    ))
             }
         }
         let leaving = fractions[0] - fractions[fractions.count - 1]
         guard leaving <= 1 + 1e-12 else {
-            throw InputError(file: file, "the chances of leaving sum to \(leaving), more than 1")
+            throw InputError(.file(file), .invalid("the chances of leaving sum to \(leaving), more than 1"))
         }
         self.seconds = seconds
         self.fractions = fractions
@@ -56,7 +57,7 @@ public struct RetentionCurve: Sendable, Equatable {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             if fields.isEmpty { continue }
             guard fields.count >= 2, let second = Double(fields[0]), let fraction = Double(fields[1]) else {
-                throw InputError.atLine(path, reader.lineNumber, "expected two numbers `second fraction`")
+                throw InputError(.line(path, reader.lineNumber), .invalid("expected two numbers `second fraction`"))
             }
             seconds.append(second)
             fractions.append(fraction)

@@ -16,7 +16,9 @@ public struct FixedWatchTimes: SwipeModel {
     /// A list of watch times; throws an ``InputError`` (naming `place`) for a negative or non-finite one.
     public init(seconds: [Double], place: String = "watch times") throws {
         for (index, value) in seconds.enumerated() where !(value.isFinite && value >= 0) {
-            throw InputError(file: place, location: "item \(index)", "a watch time must be a number of seconds ≥ 0")
+            throw InputError(
+                InputPlace(file: place, position: .named("item \(index)")),
+                .invalid("a watch time must be a number of seconds ≥ 0"))
         }
         self.seconds = seconds
     }

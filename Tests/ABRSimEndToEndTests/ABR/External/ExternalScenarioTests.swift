@@ -12,7 +12,7 @@ import Testing
 struct ExternalScenarioTests {
     /// Writes `text` to `path`.
     func write(_ text: String, to path: String) throws {
-        guard let file = fopen(path, "w") else { throw InputError("cannot write \(path)") }
+        guard let file = fopen(path, "w") else { throw InputError(.none, .invalid("cannot write \(path)")) }
         fputs(text, file)
         fclose(file)
     }

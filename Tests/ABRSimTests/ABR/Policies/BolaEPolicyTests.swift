@@ -152,17 +152,30 @@ struct BolaEPolicyTests {
         #expect(abs(policy.rule.placeholder - 6.6) < 1e-9)
     }
 
-    @Test("the BOLA-E policy never chooses above the cap over 300 random capped contexts")
-    func neverExceedsTheCap() {
+    @Test("the BOLA-E policy never chooses above the cap over 300 random capped contexts, yet downloads and plays")
+    func neverExceedsTheCapYetDownloadsAndPlays() throws {
+        var downloads = 0
+        var atCap = 0
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let policy = BolaEPolicy()
         let random = RandomSource(seed: 11)
         for (index, context) in PolicyBench.cappedContexts(ladder, count: 300, seed: 3).enumerated() {
-            if case .variant(let v) = policy.decide(context) { #expect(v <= context.maxVariant) }
+            if case .variant(let v) = policy.decide(context) {
+                #expect(v <= context.maxVariant)
+                downloads += 1
+                if v == context.maxVariant { atCap += 1 }
+            }
             let rate = 5e5 + 6e6 * random.uniform()
             policy.downloadFinished(
                 PolicyBench.sample(bits: 4 * rate, bitsPerSecond: rate, done: Double(index) + 0.5), context: context)
         }
+        // A policy that always waited would pass the cap check: it must download (279 of these seeded 300
+        // contexts, 192 of them at the cap), and play a 10-segment title of 4 s segments through on a steady
+        // 3 Mbit/s link: 40 s played, no stall.
+        #expect(downloads == 279)
+        #expect(atCap == 192)
+        let title = try PolicyBench.steadyTitle(BolaEPolicy())
+        #expect(title.segments == Set(0..<10) && title.playedSeconds == 40 && title.stallCount == 0)
     }
 
     @Test(

@@ -46,6 +46,18 @@ enum PolicyBench {
         return (result.segments[0], result.totals[0])
     }
 
+    /// Plays a 10-segment title of 4 s segments on the cap tests' ladder over a steady 3 Mbit/s link, for the cap
+    /// tests (a policy that only ever waited would play nothing): the segments downloaded whole, the seconds
+    /// played and the stalls.
+    static func steadyTitle(_ policy: any ABRPolicy) throws -> (
+        segments: Set<Int>, playedSeconds: Double, stallCount: Int
+    ) {
+        let (segments, totals) = run(
+            policy, content: content([300, 750, 1200, 1850, 2850, 4300], segments: 10),
+            curve: try CapacityCurve(starts: [0], ratesBps: [3_000_000], duration: 1000))
+        return (Set(segments.filter { !$0.abandoned }.map(\.segment)), totals.playedSeconds, totals.stallCount)
+    }
+
     /// Random contexts with `maxVariant` below the top, for the cap tests.
     static func cappedContexts(_ content: Content, count: Int, seed: UInt64) -> [ABRContext] {
         let random = RandomSource(seed: seed)
@@ -131,13 +143,26 @@ struct BolaPolicyTests {
         #expect(actual.decide(PolicyBench.context(vbr, buffer: 12, segment: 1)) == .variant(1))
     }
 
-    @Test("the BOLA policy never chooses above the cap over 300 random capped contexts")
-    func neverExceedsTheCap() {
+    @Test("the BOLA policy never chooses above the cap over 300 random capped contexts, yet downloads and plays")
+    func neverExceedsTheCapYetDownloadsAndPlays() throws {
+        var downloads = 0
+        var atCap = 0
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let bola = BolaPolicy()
         for context in PolicyBench.cappedContexts(ladder, count: 300, seed: 7) {
-            if case .variant(let v) = bola.decide(context) { #expect(v <= context.maxVariant) }
+            if case .variant(let v) = bola.decide(context) {
+                #expect(v <= context.maxVariant)
+                downloads += 1
+                if v == context.maxVariant { atCap += 1 }
+            }
         }
+        // A policy that always waited would pass the cap check: it must download (154 of these seeded 300
+        // contexts, 69 of them at the cap), and play a 10-segment title of 4 s segments through on a steady
+        // 3 Mbit/s link: 40 s played, no stall.
+        #expect(downloads == 154)
+        #expect(atCap == 69)
+        let title = try PolicyBench.steadyTitle(BolaPolicy())
+        #expect(title.segments == Set(0..<10) && title.playedSeconds == 40 && title.stallCount == 0)
     }
 
     @Test("the registry builds bola with its buffer bounds and size source, and refuses an unknown size source")

@@ -64,17 +64,30 @@ struct DynamicPolicyTests {
         #expect(!policy.usingBola)
     }
 
-    @Test("the DYNAMIC policy never chooses above the cap over 300 random capped contexts")
-    func neverExceedsTheCap() {
+    @Test("the DYNAMIC policy never chooses above the cap over 300 random capped contexts, yet downloads and plays")
+    func neverExceedsTheCapYetDownloadsAndPlays() throws {
+        var downloads = 0
+        var atCap = 0
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let policy = DynamicPolicy()
         let random = RandomSource(seed: 5)
         for (index, context) in PolicyBench.cappedContexts(ladder, count: 300, seed: 9).enumerated() {
-            if case .variant(let v) = policy.decide(context) { #expect(v <= context.maxVariant) }
+            if case .variant(let v) = policy.decide(context) {
+                #expect(v <= context.maxVariant)
+                downloads += 1
+                if v == context.maxVariant { atCap += 1 }
+            }
             let rate = 5e5 + 6e6 * random.uniform()
             policy.downloadFinished(
                 PolicyBench.sample(bits: 4 * rate, bitsPerSecond: rate, done: Double(index) + 0.5), context: context)
         }
+        // A policy that always waited would pass the cap check: it must download (288 of these seeded 300
+        // contexts, 232 of them at the cap), and play a 10-segment title of 4 s segments through on a steady
+        // 3 Mbit/s link: 40 s played, no stall.
+        #expect(downloads == 288)
+        #expect(atCap == 232)
+        let title = try PolicyBench.steadyTitle(DynamicPolicy())
+        #expect(title.segments == Set(0..<10) && title.playedSeconds == 40 && title.stallCount == 0)
     }
 
     @Test("the DYNAMIC policy on a steady 5 Mbit/s link never stalls, passes 18 s of buffer and ends at the top")

@@ -100,17 +100,30 @@ struct FestivePolicyTests {
         #expect(a == draws(seed: 1, player: 0))
     }
 
-    @Test("the FESTIVE policy never chooses above the cap over 300 random capped contexts")
-    func neverExceedsTheCap() {
+    @Test("the FESTIVE policy never chooses above the cap over 300 random capped contexts, yet downloads and plays")
+    func neverExceedsTheCapYetDownloadsAndPlays() throws {
+        var downloads = 0
+        var atCap = 0
         let ladder = PolicyBench.content([300, 750, 1200, 1850, 2850, 4300])
         let policy = FestivePolicy(random: RandomSource(seed: 3))
         let random = RandomSource(seed: 8)
         for (index, context) in PolicyBench.cappedContexts(ladder, count: 300, seed: 4).enumerated() {
-            if case .variant(let v) = policy.decide(context) { #expect(v <= context.maxVariant) }
+            if case .variant(let v) = policy.decide(context) {
+                #expect(v <= context.maxVariant)
+                downloads += 1
+                if v == context.maxVariant { atCap += 1 }
+            }
             let rate = 5e5 + 6e6 * random.uniform()
             policy.downloadFinished(
                 PolicyBench.sample(bits: 4 * rate, bitsPerSecond: rate, done: Double(index) + 0.5), context: context)
         }
+        // A policy that always waited would pass the cap check: it must download (207 of these seeded 300
+        // contexts, 71 of them at the cap), and play a 10-segment title of 4 s segments through on a steady
+        // 3 Mbit/s link: 40 s played, no stall.
+        #expect(downloads == 207)
+        #expect(atCap == 71)
+        let title = try PolicyBench.steadyTitle(FestivePolicy(random: RandomSource(seed: 3)))
+        #expect(title.segments == Set(0..<10) && title.playedSeconds == 40 && title.stallCount == 0)
     }
 
     @Test("on a 4 Mbit/s link FESTIVE climbs 0, 1, 1, 2, holds the top, never stalls and waits for varied targets")

@@ -65,7 +65,7 @@ struct HLSContentTests {
         let master = HLSFixture.presentation()
         try FileManager.default.removeItem(atPath: InputFile.directory(of: master) + "/low.m3u8")
         let error = try #require(readError(master))
-        #expect(error.file == master && error.location == "line 4")
+        #expect(error.place == .line(master, 4))
         #expect(error.message.contains("low.m3u8") && error.message.contains("no such file"))
     }
 
@@ -73,15 +73,15 @@ struct HLSContentTests {
     func aVariantWithoutBandwidthIsAnError() throws {
         let master = HLSFixture.presentation(master: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=640x360\nlow.m3u8\n")
         let error = try #require(readError(master))
-        #expect(error.file == master && error.location == "line 2" && error.message.contains("BANDWIDTH"))
+        #expect(error.place == .line(master, 2) && error.message.contains("BANDWIDTH"))
     }
 
     @Test("a negative segment duration is refused, naming the media playlist and line")
     func aNegativeDurationNamesTheMediaPlaylistLine() throws {
         let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "-4.5", "2.25"]))
         let error = try #require(readError(master))
-        #expect(error.file?.hasSuffix("low.m3u8") == true)
-        #expect(error.location == "line 5" && error.message.contains("positive"))
+        #expect(error.file?.hasSuffix("low.m3u8") == true && error.place.position == .line(5))
+        #expect(error.message.contains("positive"))
     }
 
     @Test("bytes that are not UTF-8 in a media playlist are refused, naming the file and line")
@@ -92,7 +92,7 @@ struct HLSContentTests {
         bytes.insert(contentsOf: [0x23, 0xFF, 0xFE, 0x0A], at: 8)  // "#\xFF\xFE\n" as line 2
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let error = try #require(readError(master))
-        #expect(error.file == path && error.location == "line 2" && error.message.contains("UTF-8"))
+        #expect(error == InputError(.line(path, 2), .invalid("not valid UTF-8 text")))
     }
 
     @Test("segment durations that differ between variants are refused, naming both playlists and the segment")
@@ -100,7 +100,7 @@ struct HLSContentTests {
         let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "4.0", "2.25"]))
         let error = try #require(readError(master))
         // Located in one playlist, naming the other (the lowest variant's is the reference).
-        #expect(error.file?.hasSuffix("high.m3u8") == true && error.location == "line 6")
+        #expect(error.file?.hasSuffix("high.m3u8") == true && error.place.position == .line(6))
         #expect(error.message.contains("segment 1") && error.message.contains("low.m3u8"), "\(error)")
     }
 

@@ -31,6 +31,42 @@ struct CatchUpRegistryTests {
         #expect(throws: InputError.self) { try LiveCatchUpControllers.controller(named: "avplayer") }
     }
 
+    @Test("every registered catch-up name is found and makes its player's controller with that player's defaults")
+    func everyRegisteredNameIsFoundWithItsPlayersDefaults() throws {
+        let defaults: [String: any LiveCatchUpController] = [
+            "dashjs": DashCatchupController(),
+            "dashjs-lolp": DashCatchupController(settings: DashLiveCatchupSettings(mode: .liveCatchupModeLoLP)),
+            "exoplayer": DefaultLivePlaybackSpeedControl(),
+            "shaka": ShakaLiveSync(),
+            "none": NoLiveCatchUp(),
+        ]
+        #expect(Set(LiveCatchUpControllers.names) == Set(defaults.keys))
+        for name in LiveCatchUpControllers.names {
+            let controller = try LiveCatchUpControllers.controller(named: name)
+            #expect(controller.name == name)
+            // Same type and every stored setting and state equal to the player's default construction.
+            #expect(String(reflecting: controller) == String(reflecting: defaults[name]!), "\(name)")
+        }
+        let dash = try #require(try LiveCatchUpControllers.controller(named: "dashjs") as? DashCatchupController)
+        #expect(dash.settings.effectiveMode == .liveCatchupModeDefault)
+        #expect(dash.settings.catchupPlaybackRates == (min: -0.5, max: 0.5))
+        #expect(dash.settings.catchupMaxDrift == 12)
+        #expect(dash.settings.playbackBufferMin == 0.5)
+        #expect(dash.settings.minPlaybackRateChange == 0.02)
+        let lolp = try #require(try LiveCatchUpControllers.controller(named: "dashjs-lolp") as? DashCatchupController)
+        #expect(lolp.settings.effectiveMode == .liveCatchupModeLoLP)
+        let shaka = try #require(try LiveCatchUpControllers.controller(named: "shaka") as? ShakaLiveSync)
+        #expect(shaka.targetLatencyTolerance == 0.5)
+        #expect(shaka.maxPlaybackRate == 1.1)
+        #expect(shaka.minPlaybackRate == 0.95)
+        #expect(shaka.panicThreshold == 60)
+        #expect(!shaka.panicMode)
+        let exoplayer = try #require(
+            try LiveCatchUpControllers.controller(named: "exoplayer") as? DefaultLivePlaybackSpeedControl)
+        #expect(exoplayer.targetLiveOffsetUs == DefaultLivePlaybackSpeedControl.unsetTime)
+        #expect(try LiveCatchUpControllers.controller(named: "none") is NoLiveCatchUp)
+    }
+
     @Test("through the protocol ExoPlayer's target grows 0.5 s after a rebuffer, then eases back by 29 999 µs")
     func exoplayerThroughTheProtocolGrowsItsTargetAfterARebuffer() throws {
         var controller = try LiveCatchUpControllers.controller(named: "exoplayer")

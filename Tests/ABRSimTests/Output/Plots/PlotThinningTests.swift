@@ -181,15 +181,15 @@ struct CSVChunksTests {
         // as for the file parsed whole.
         writeFile(folder, "t.csv", text + "\n6,v,extra\n")
         for piece in [3, 1 << 20] {
-            #expect(throws: InputError.atLine(path, 8, "expected 2 fields as in the header, found 3")) {
+            #expect(throws: InputError(.line(path, 8), .expected("2 fields as in the header", found: "3"))) {
                 try CSVChunks(file: path, rowsPerChunk: 2, pieceBytes: piece).forEach { _ in }
             }
         }
         writeFile(folder, "t.csv", "a,b\n1,\"open\n2,x\n")
-        #expect(throws: InputError.atLine(path, 2, "quoted field is never closed")) {
+        #expect(throws: InputError(.line(path, 2), .invalid("quoted field is never closed"))) {
             try CSVChunks(file: path, rowsPerChunk: 1).forEach { _ in }
         }
-        #expect(throws: InputError.atLine(path, 8, "expected 2 fields as in the header, found 3")) {
+        #expect(throws: InputError(.line(path, 8), .expected("2 fields as in the header", found: "3"))) {
             _ = try CSVTable.parse(Array((text + "\n6,v,extra\n").utf8), file: path)
         }
         for header in ["a,b\n", "a,b"] {  // a header alone gives one empty chunk
@@ -202,7 +202,7 @@ struct CSVChunksTests {
             #expect(chunks == 1)
         }
         writeFile(folder, "t.csv", "")
-        #expect(throws: InputError.atLine(path, 1, "empty file, expected a header row")) {
+        #expect(throws: InputError(.line(path, 1), .invalid("empty file, expected a header row"))) {
             try CSVChunks(file: path).forEach { _ in }
         }
     }

@@ -37,27 +37,34 @@ struct SabreNetworkInputTests {
     func errorsNameThePath() throws {
         let good = #"{"duration_ms": 1, "bandwidth_kbps": 1, "latency_ms": 1}"#
         let negative = try error("[\(good), {\"duration_ms\": 1, \"bandwidth_kbps\": -2, \"latency_ms\": 3}]")
-        #expect(negative.location == "$[1].bandwidth_kbps")
-        #expect(negative.message == "expected a number >= 0, found -2")
+        #expect(negative.place.position == .jsonPath("$[1].bandwidth_kbps"))
+        #expect(negative.problem == .outOfRange(what: "a number", bound: ">= 0", found: "-2"))
         let missing = try error("[\(good), \(good), {\"duration_ms\": 1, \"bandwidth_kbps\": 2}]")
-        #expect(missing.location == "$[2]")
-        #expect(missing.message == #"missing key "latency_ms""#)
+        #expect(missing.place.position == .jsonPath("$[2]"))
+        #expect(missing.problem == .missing(#"key "latency_ms""#))
         let kind = try error(#"[{"duration_ms": "1", "bandwidth_kbps": 1, "latency_ms": 1}]"#)
-        #expect(kind.location == "$[0].duration_ms")
-        #expect(kind.message == "expected a number, found a string")
+        #expect(kind.place.position == .jsonPath("$[0].duration_ms"))
+        #expect(kind.problem == .expected("a number", found: "a string"))
         let notObject = try error("[\(good), [1]]")
-        #expect(notObject.location == "$[1]")
-        #expect(notObject.message == "expected an object, found an array")
+        #expect(notObject.place.position == .jsonPath("$[1]"))
+        #expect(notObject.problem == .expected("an object", found: "an array"))
         let denormal = try error(#"[{"duration_ms": 1e-310, "bandwidth_kbps": 1, "latency_ms": 1}]"#)
-        #expect(denormal.location == "$[0].duration_ms")
+        #expect(denormal.place.position == .jsonPath("$[0].duration_ms"))
     }
 
     @Test("the whole file: not an array, no periods, nothing that downloads, a syntax error's line and column")
     func wholeFile() throws {
-        #expect(try error(#"{"a": 1}"#).message == "expected an array, found an object")
-        #expect(try error("[]").message == "expected at least one network period")
+        #expect(try error(#"{"a": 1}"#).problem == .expected("an array", found: "an object"))
+        #expect(try error("[]").problem == .invalid("expected at least one network period"))
         let idle = try error(#"[{"duration_ms": 0, "bandwidth_kbps": 5, "latency_ms": 1}]"#)
-        #expect(idle.location == "$" && idle.message.hasPrefix("no period has both"))
-        #expect(try error("[\n {\"duration_ms\": 1,}]").location == "line 2, column 19")
+        #expect(idle.place.position == .jsonPath("$"))
+        guard case .invalid(let rule) = idle.problem else {
+            Issue.record("not a rule in words: \(idle.problem)")
+            return
+        }
+        #expect(rule.hasPrefix("no period has both"))
+        let syntax = try error("[\n {\"duration_ms\": 1,}]")
+        #expect(syntax.place.position == .lineColumn(line: 2, column: 19))
+        #expect(syntax.problem == .syntax("trailing comma before '}'"))
     }
 }

@@ -26,14 +26,27 @@ private func parseError(_ text: String, maxDepth: Int = 64) -> InputError? {
     parseError(Array(text.utf8), maxDepth: maxDepth)
 }
 
-/// Checks that `text` fails at `location` with a message containing `fragment`.
+/// The syntax problem's words, or `nil` (recorded as a failure) when `error` is another kind of problem.
+private func syntax(_ error: InputError?, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    guard let error else { return nil }
+    guard case .syntax(let words) = error.problem else {
+        Issue.record("not a syntax error: \(error.problem)", sourceLocation: sourceLocation)
+        return nil
+    }
+    return words
+}
+
+/// Checks that `text` fails with a syntax error in `test.json` at `line` and `column` whose words contain
+/// `fragment`.
 private func expectError(
-    _ text: String, at location: String, containing fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+    _ text: String, at line: Int, _ column: Int, containing fragment: String,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) {
     guard let error = parseError(text) else { return }
-    #expect(error.file == "test.json", sourceLocation: sourceLocation)
-    #expect(error.location == location, "\(error)", sourceLocation: sourceLocation)
-    #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+    #expect(error.place == .lineColumn("test.json", line, column), "\(error)", sourceLocation: sourceLocation)
+    #expect(
+        syntax(error, sourceLocation: sourceLocation)?.contains(fragment) == true, "\(error)",
+        sourceLocation: sourceLocation)
 }
 
 @Suite("the JSON parser")
@@ -111,89 +124,88 @@ struct JSONParserTests {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)
         #expect(try JSONParser.parse(bytes, file: "bom.json") == .object(JSONObject([("a", .number(1))])))
         let bad: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1,]".utf8)
-        #expect(parseError(bad)?.location == "line 1, column 3")
+        #expect(parseError(bad)?.place == .lineColumn("test.json", 1, 3))
     }
 
     @Test("an empty or blank document is refused at the end of the input")
     func rejectsAnEmptyDocument() {
-        expectError("", at: "line 1, column 1", containing: "empty document")
-        expectError("  \n\t\n", at: "line 3, column 1", containing: "empty document")
+        expectError("", at: 1, 1, containing: "empty document")
+        expectError("  \n\t\n", at: 3, 1, containing: "empty document")
     }
 
     @Test("invalid, surrogate, overlong or stray UTF-8 is refused at its column")
     func rejectsInvalidUTF8() {
         let inString: [UInt8] = Array("[\"ab".utf8) + [0xC3, 0x28] + Array("\"]".utf8)
         let error = parseError(inString)
-        #expect(error?.location == "line 1, column 5")
-        #expect(error?.message == "invalid UTF-8")
+        #expect(error == InputError(.lineColumn("test.json", 1, 5), .syntax("invalid UTF-8")))
         let surrogate: [UInt8] = Array("\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"".utf8)
-        #expect(parseError(surrogate)?.message == "invalid UTF-8")
+        #expect(parseError(surrogate)?.problem == .syntax("invalid UTF-8"))
         let overlong: [UInt8] = Array("\"".utf8) + [0xC0, 0xAF] + Array("\"".utf8)
-        #expect(parseError(overlong)?.message == "invalid UTF-8")
+        #expect(parseError(overlong)?.problem == .syntax("invalid UTF-8"))
         let outside: [UInt8] = [0x5B, 0xFF, 0x5D]
-        #expect(parseError(outside)?.message.contains("invalid UTF-8") == true)
+        #expect(syntax(parseError(outside))?.contains("invalid UTF-8") == true)
     }
 
     @Test("an unterminated string is refused where it opens")
     func rejectsUnterminatedStrings() {
-        expectError("{\"a\": \"abc", at: "line 1, column 7", containing: "unterminated string")
-        expectError("[\"ab\\", at: "line 1, column 2", containing: "unterminated string")
+        expectError("{\"a\": \"abc", at: 1, 7, containing: "unterminated string")
+        expectError("[\"ab\\", at: 1, 2, containing: "unterminated string")
     }
 
     @Test("a bad escape, hex sequence or lone surrogate is refused at the string")
     func rejectsBadEscapes() {
-        expectError(#"["a\x"]"#, at: "line 1, column 4", containing: "invalid escape '\\x'")
-        expectError(#"["\u12G4"]"#, at: "line 1, column 3", containing: "expected four hex digits")
-        expectError(#"["\uD83D"]"#, at: "line 1, column 3", containing: "lone high surrogate \\uD83D")
-        expectError(#"["\uD83Dx"]"#, at: "line 1, column 3", containing: "lone high surrogate")
-        expectError(#"["\uD83D\u0041"]"#, at: "line 1, column 3", containing: "lone high surrogate")
-        expectError(#"["ok", "\uDE00"]"#, at: "line 1, column 9", containing: "lone low surrogate \\uDE00")
+        expectError(#"["a\x"]"#, at: 1, 4, containing: "invalid escape '\\x'")
+        expectError(#"["\u12G4"]"#, at: 1, 3, containing: "expected four hex digits")
+        expectError(#"["\uD83D"]"#, at: 1, 3, containing: "lone high surrogate \\uD83D")
+        expectError(#"["\uD83Dx"]"#, at: 1, 3, containing: "lone high surrogate")
+        expectError(#"["\uD83D\u0041"]"#, at: 1, 3, containing: "lone high surrogate")
+        expectError(#"["ok", "\uDE00"]"#, at: 1, 9, containing: "lone low surrogate \\uDE00")
     }
 
     @Test("a raw control character in a string is refused, named by its code point")
     func rejectsControlCharactersInStrings() {
-        expectError("[\"a\tb\"]", at: "line 1, column 4", containing: "control character U+0009")
-        expectError("{\"k\": \"line\nbreak\"}", at: "line 1, column 12", containing: "control character U+000A")
+        expectError("[\"a\tb\"]", at: 1, 4, containing: "control character U+0009")
+        expectError("{\"k\": \"line\nbreak\"}", at: 1, 12, containing: "control character U+000A")
     }
 
     @Test("a trailing comma in an array or object is refused at the comma")
     func rejectsTrailingCommas() {
-        expectError("[1, 2,]", at: "line 1, column 6", containing: "trailing comma before ']'")
-        expectError("{\n  \"a\": 1,\n}", at: "line 2, column 9", containing: "trailing comma before '}'")
+        expectError("[1, 2,]", at: 1, 6, containing: "trailing comma before ']'")
+        expectError("{\n  \"a\": 1,\n}", at: 2, 9, containing: "trailing comma before '}'")
     }
 
     @Test("anything after the end of the document is refused where it starts")
     func rejectsTrailingGarbage() {
-        expectError("{} x", at: "line 1, column 4", containing: "unexpected 'x' after the end of the document")
-        expectError("1 2", at: "line 1, column 3", containing: "after the end of the document")
-        expectError("[1]]", at: "line 1, column 4", containing: "after the end of the document")
+        expectError("{} x", at: 1, 4, containing: "unexpected 'x' after the end of the document")
+        expectError("1 2", at: 1, 3, containing: "after the end of the document")
+        expectError("[1]]", at: 1, 4, containing: "after the end of the document")
     }
 
     @Test("leading zeros, NaN, Infinity and other numbers JSON does not allow are refused")
     func rejectsNumbersThatAreNotJSON() {
-        expectError("[01]", at: "line 1, column 2", containing: "leading zero")
-        expectError("[-012]", at: "line 1, column 2", containing: "leading zero")
-        expectError("[NaN]", at: "line 1, column 2", containing: "invalid value 'NaN'")
-        expectError("[Infinity]", at: "line 1, column 2", containing: "invalid value 'Infinity'")
-        expectError("[-Infinity]", at: "line 1, column 2", containing: "expected a digit after '-'")
-        expectError("[1.]", at: "line 1, column 2", containing: "expected a digit after '.'")
-        expectError("[.5]", at: "line 1, column 2", containing: "invalid number '.5'")
-        expectError("[+1]", at: "line 1, column 2", containing: "invalid number '+1'")
-        expectError("[1e]", at: "line 1, column 2", containing: "expected a digit in the exponent")
-        expectError("[1.5.2]", at: "line 1, column 5", containing: "unexpected '.'")
-        expectError("[0x10]", at: "line 1, column 3", containing: "unexpected 'x'")
+        expectError("[01]", at: 1, 2, containing: "leading zero")
+        expectError("[-012]", at: 1, 2, containing: "leading zero")
+        expectError("[NaN]", at: 1, 2, containing: "invalid value 'NaN'")
+        expectError("[Infinity]", at: 1, 2, containing: "invalid value 'Infinity'")
+        expectError("[-Infinity]", at: 1, 2, containing: "expected a digit after '-'")
+        expectError("[1.]", at: 1, 2, containing: "expected a digit after '.'")
+        expectError("[.5]", at: 1, 2, containing: "invalid number '.5'")
+        expectError("[+1]", at: 1, 2, containing: "invalid number '+1'")
+        expectError("[1e]", at: 1, 2, containing: "expected a digit in the exponent")
+        expectError("[1.5.2]", at: 1, 5, containing: "unexpected '.'")
+        expectError("[0x10]", at: 1, 3, containing: "unexpected 'x'")
     }
 
     @Test("a number beyond the double range is refused as out of range")
     func rejectsNumbersThatOverflow() {
-        expectError("{\"a\":\n  1e999}", at: "line 2, column 3", containing: "number out of range")
-        expectError("[-1e400]", at: "line 1, column 2", containing: "number out of range")
+        expectError("{\"a\":\n  1e999}", at: 2, 3, containing: "number out of range")
+        expectError("[-1e400]", at: 1, 2, containing: "number out of range")
     }
 
     @Test("a key repeated in one object is refused at its second occurrence")
     func rejectsDuplicateKeys() {
-        expectError("{\"x\": 1,\n \"y\": 2,\n \"x\": 3}", at: "line 3, column 2", containing: "duplicate key \"x\"")
-        expectError(#"{"a": {"b": 1, "b": 1}}"#, at: "line 1, column 16", containing: "duplicate key \"b\"")
+        expectError("{\"x\": 1,\n \"y\": 2,\n \"x\": 3}", at: 3, 2, containing: "duplicate key \"x\"")
+        expectError(#"{"a": {"b": 1, "b": 1}}"#, at: 1, 16, containing: "duplicate key \"b\"")
     }
 
     @Test("the same key in different objects is accepted")
@@ -207,39 +219,39 @@ struct JSONParserTests {
         let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(throws: Never.self) { try parse(deepest) }
         let tooDeep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-        expectError(tooDeep, at: "line 1, column 65", containing: "nested deeper than 64 levels")
+        expectError(tooDeep, at: 1, 65, containing: "nested deeper than 64 levels")
         guard let custom = parseError(#"{"a": {"b": {}}}"#, maxDepth: 2) else { return }
-        #expect(custom.message == "nested deeper than 2 levels")
-        #expect(custom.location == "line 1, column 13")
+        #expect(custom == InputError(.lineColumn("test.json", 1, 13), .syntax("nested deeper than 2 levels")))
     }
 
     @Test("a CR, LF or CRLF counts as one line end in error locations")
     func countsCRLFAsOneLineEnd() {
-        expectError("{\r\n\"a\": 1,\r\n\"a\": 2}", at: "line 3, column 1", containing: "duplicate key")
-        expectError("[\r1,\r\n2,\n\r]", at: "line 3, column 2", containing: "trailing comma")
+        expectError("{\r\n\"a\": 1,\r\n\"a\": 2}", at: 3, 1, containing: "duplicate key")
+        expectError("[\r1,\r\n2,\n\r]", at: 3, 2, containing: "trailing comma")
     }
 
     @Test("error columns count characters, not bytes")
     func countsColumnsInCharactersNotBytes() {
-        expectError("[\"é😀\", x]", at: "line 1, column 8", containing: "invalid value 'x'")
+        expectError("[\"é😀\", x]", at: 1, 8, containing: "invalid value 'x'")
     }
 
     @Test("each structural mistake is refused with its line, column and what was expected")
     func reportsStructuralErrors() {
-        expectError("[1 2]", at: "line 1, column 4", containing: "expected ',' or ']'")
-        expectError("{\"a\" 1}", at: "line 1, column 6", containing: "expected ':'")
-        expectError("{1: 2}", at: "line 1, column 2", containing: "expected a string key")
-        expectError("{\"a\": 1 \"b\": 2}", at: "line 1, column 9", containing: "expected ',' or '}'")
-        expectError("[1,\n 2", at: "line 2, column 3", containing: "to close the array at line 1, column 1")
-        expectError("{\"a\": ", at: "line 1, column 7", containing: "unexpected end of input, expected a value")
-        expectError("[tru]", at: "line 1, column 2", containing: "invalid value 'tru'")
-        expectError("[nulls]", at: "line 1, column 2", containing: "invalid value 'nulls'")
-        expectError("[}", at: "line 1, column 2", containing: "unexpected '}', expected a value")
+        expectError("[1 2]", at: 1, 4, containing: "expected ',' or ']'")
+        expectError("{\"a\" 1}", at: 1, 6, containing: "expected ':'")
+        expectError("{1: 2}", at: 1, 2, containing: "expected a string key")
+        expectError("{\"a\": 1 \"b\": 2}", at: 1, 9, containing: "expected ',' or '}'")
+        expectError("[1,\n 2", at: 2, 3, containing: "to close the array at line 1, column 1")
+        expectError("{\"a\": ", at: 1, 7, containing: "unexpected end of input, expected a value")
+        expectError("[tru]", at: 1, 2, containing: "invalid value 'tru'")
+        expectError("[nulls]", at: 1, 2, containing: "invalid value 'nulls'")
+        expectError("[}", at: 1, 2, containing: "unexpected '}', expected a value")
     }
 
     @Test("a JSON error is described as file, line and column, then the problem")
     func errorDescriptionNamesFileLineAndColumn() {
         let error = parseError("[1,\n  ]")
+        #expect(error == InputError(.lineColumn("test.json", 1, 3), .syntax("trailing comma before ']'")))
         #expect(error?.description == "test.json: line 1, column 3: trailing comma before ']'")
     }
 
@@ -255,7 +267,7 @@ struct JSONParserTests {
 
     @Test("a missing JSON file is refused as no such file")
     func reportsAMissingFile() {
-        #expect(throws: InputError(file: "/nonexistent/x.json", "no such file")) {
+        #expect(throws: InputError(.file("/nonexistent/x.json"), .unreadable("no such file"))) {
             try JSONParser.parseFile("/nonexistent/x.json")
         }
     }

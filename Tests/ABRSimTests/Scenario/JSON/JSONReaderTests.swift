@@ -67,19 +67,19 @@ struct JSONReaderTests {
     func namesTheTypesInMismatchMessages() throws {
         let document = try root(#"{"s": "x", "n": 1, "t": true, "z": null, "a": [], "o": {}}"#)
         let object = try document.object()
-        let cases: [(String, (JSONReader) throws -> Void, String)] = [
-            ("s", { _ = try $0.object() }, "expected an object, found a string"),
-            ("n", { _ = try $0.string() }, "expected a string, found a number"),
-            ("t", { _ = try $0.double() }, "expected a number, found true"),
-            ("z", { _ = try $0.bool() }, "expected true or false, found null"),
-            ("a", { _ = try $0.object() }, "expected an object, found an array"),
-            ("o", { _ = try $0.array() }, "expected an array, found an object"),
-            ("s", { _ = try $0.int() }, "expected an integer, found a string"),
+        let cases: [(String, (JSONReader) throws -> Void, InputProblem)] = [
+            ("s", { _ = try $0.object() }, .expected("an object", found: "a string")),
+            ("n", { _ = try $0.string() }, .expected("a string", found: "a number")),
+            ("t", { _ = try $0.double() }, .expected("a number", found: "true")),
+            ("z", { _ = try $0.bool() }, .expected("true or false", found: "null")),
+            ("a", { _ = try $0.object() }, .expected("an object", found: "an array")),
+            ("o", { _ = try $0.array() }, .expected("an array", found: "an object")),
+            ("s", { _ = try $0.int() }, .expected("an integer", found: "a string")),
         ]
-        for (key, read, message) in cases {
+        for (key, read, problem) in cases {
             let reader = try object.required(key)
             let error = thrown { try read(reader) }
-            #expect(error == InputError(file: "scenario.json", location: "$.\(key)", message))
+            #expect(error == InputError(.jsonPath("scenario.json", "$.\(key)"), problem))
         }
     }
 
@@ -91,27 +91,33 @@ struct JSONReaderTests {
         #expect(try object.required("zero").nonNegativeInt() == 0)
         #expect(try object.required("whole").int() == 3)
         #expect(try object.required("negInt").int() == -4)
-        #expect(thrown { try object.required("zero").positiveDouble() }?.message == "expected a number > 0, found 0")
         #expect(
-            thrown { try object.required("neg").nonNegativeDouble() }?.message == "expected a number >= 0, found -1.5")
-        #expect(thrown { try object.required("frac").int() }?.message == "expected an integer, found 2.5")
-        #expect(thrown { try object.required("big").int() }?.message == "expected an integer, found 1e+300")
+            thrown { try object.required("zero").positiveDouble() }?.problem
+                == .outOfRange(what: "a number", bound: "> 0", found: "0"))
         #expect(
-            thrown { try object.required("negInt").nonNegativeInt() }?.message == "expected an integer >= 0, found -4")
-        #expect(thrown { try object.required("zero").positiveInt() }?.location == "$.zero")
+            thrown { try object.required("neg").nonNegativeDouble() }?.problem
+                == .outOfRange(what: "a number", bound: ">= 0", found: "-1.5"))
+        #expect(thrown { try object.required("frac").int() }?.problem == .expected("an integer", found: "2.5"))
+        #expect(thrown { try object.required("big").int() }?.problem == .expected("an integer", found: "1e+300"))
+        #expect(
+            thrown { try object.required("negInt").nonNegativeInt() }?.problem
+                == .outOfRange(what: "an integer", bound: ">= 0", found: "-4"))
+        #expect(thrown { try object.required("zero").positiveInt() }?.place == .jsonPath("scenario.json", "$.zero"))
     }
 
     @Test("a non-finite number built in memory is refused as not finite")
     func rejectsNonFiniteNumbersBuiltInMemory() {
         let reader = JSONReader(.number(.infinity), file: "f", path: "$.x")
-        #expect(thrown { try reader.positiveDouble() }?.message == "expected a finite number, found inf")
+        #expect(
+            thrown { try reader.positiveDouble() }
+                == InputError(.jsonPath("f", "$.x"), .expected("a finite number", found: "inf")))
     }
 
     @Test("a missing key is reported at the object that lacks it")
     func reportsMissingKeysAtTheObject() throws {
         let players = try root(#"{"players": [{"policy": "bola"}]}"#).object().required("players").array()
         let error = thrown { try players[0].object().required("priority") }
-        #expect(error?.description == #"scenario.json: $.players[0]: missing key "priority""#)
+        #expect(error == InputError(.jsonPath("scenario.json", "$.players[0]"), .missing(#"key "priority""#)))
     }
 
     @Test("an unknown key is reported at its object with the keys expected")
@@ -122,16 +128,17 @@ struct JSONReaderTests {
         _ = player.optional("b")
         _ = player.optional("c")
         let error = thrown { try player.finish() }
-        #expect(error?.location == "$.players[0]")
-        #expect(error?.message == #"unknown key "foo" (expected one of: a, b, c)"#)
-        #expect(error?.description == #"scenario.json: $.players[0]: unknown key "foo" (expected one of: a, b, c)"#)
+        #expect(
+            error
+                == InputError(
+                    .jsonPath("scenario.json", "$.players[0]"), .unknownKeys([#""foo""#], known: ["a", "b", "c"])))
     }
 
     @Test("every unknown key is listed in document order")
     func listsEveryUnknownKeyInDocumentOrder() throws {
         let object = try root(#"{"zz": 1, "known": 2, "aa": 3}"#).object()
         _ = object.optional("known")
-        #expect(thrown { try object.finish() }?.message == #"unknown keys "zz", "aa" (expected one of: known)"#)
+        #expect(thrown { try object.finish() }?.problem == .unknownKeys([#""zz""#, #""aa""#], known: ["known"]))
     }
 
     @Test("asking whether a key is present does not mark it known, but marking it does")
@@ -139,7 +146,7 @@ struct JSONReaderTests {
         let object = try root(#"{"kind": "cbr"}"#).object()
         #expect(object.has("kind"))
         #expect(!object.has("other"))
-        #expect(thrown { try object.finish() }?.message == #"unknown key "kind" (this object takes no keys)"#)
+        #expect(thrown { try object.finish() }?.problem == .unknownKeys([#""kind""#], known: []))
         object.markKnown("kind")
         #expect(throws: Never.self) { try object.finish() }
     }
@@ -169,6 +176,7 @@ struct JSONReaderTests {
     func namesTheElementInArrayErrors() throws {
         let ladder = try root(#"{"ladder": [300, "750", 1200]}"#).object().required("ladder")
         let error = thrown { try ladder.doubleArray() }
-        #expect(error?.description == "scenario.json: $.ladder[1]: expected a number, found a string")
+        #expect(
+            error == InputError(.jsonPath("scenario.json", "$.ladder[1]"), .expected("a number", found: "a string")))
     }
 }

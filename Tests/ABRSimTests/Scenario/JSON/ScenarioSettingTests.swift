@@ -62,22 +62,24 @@ struct ScenarioSettingTests {
         let outOfRange = #expect(throws: InputError.self) {
             try ScenarioSetting.parse("players[2].rate=1").apply(to: Self.document, file: "s.json")
         }
-        #expect(outOfRange?.location == "$.players" && outOfRange?.file == "s.json")
+        #expect(outOfRange?.place == .jsonPath("s.json", "$.players"))
         let throughString = #expect(throws: InputError.self) {
             try ScenarioSetting.parse("players[0].id.x=1").apply(to: Self.document, file: "s.json")
         }
-        #expect(throughString?.location == "$.players[0].id")
+        #expect(throughString?.place.position == .jsonPath("$.players[0].id"))
     }
 
     @Test("a decoding error inside an edited value is traced to the --set that made it")
     func anErrorInsideAnEditedValueIsTracedToItsSetting() throws {
         let setting = try ScenarioSetting.parse("players[*].rate=x")
-        #expect(setting.isCause(ofErrorAt: "$.players[3].rate", message: "expected a number"))
-        #expect(setting.isCause(ofErrorAt: "$.players[3].rate.y", message: "…"))
-        #expect(!setting.isCause(ofErrorAt: "$.players[3].rates", message: "…"))
-        #expect(!setting.isCause(ofErrorAt: "$.players[3]", message: "missing key \"id\""))
+        #expect(setting.isCause(ofErrorAt: "$.players[3].rate", problem: .expected("a number", found: "\"x\"")))
+        #expect(setting.isCause(ofErrorAt: "$.players[3].rate.y", problem: .invalid("…")))
+        #expect(!setting.isCause(ofErrorAt: "$.players[3].rates", problem: .invalid("…")))
+        #expect(!setting.isCause(ofErrorAt: "$.players[3]", problem: .missing("key \"id\"")))
         let typo = try ScenarioSetting.parse("players[0].rat=1")
-        #expect(typo.isCause(ofErrorAt: "$.players[0]", message: "unknown key \"rat\" (expected one of: …)"))
+        #expect(typo.isCause(ofErrorAt: "$.players[0]", problem: .unknownKeys(["\"rat\""], known: ["id", "rate"])))
+        #expect(!typo.isCause(ofErrorAt: "$.players[0]", problem: .unknownKeys(["\"rte\""], known: ["id", "rate"])))
+        #expect(!typo.isCause(ofErrorAt: "$.players[0]", problem: .invalid("unknown key \"rat\"")))
     }
 
     @Test("grid axes refuse empty or repeated values and keys that cannot vary in the run")

@@ -1,0 +1,79 @@
+import Testing
+
+@testable import ABRSim
+
+/// The one renderer of ``InputError``: each problem and place becomes the line users see.
+@Suite("input errors render to one line")
+struct InputErrorMessageTests {
+    @Test("each kind of problem renders its particulars in the words users see")
+    func eachProblemRendersItsParticulars() {
+        let cases: [(InputProblem, String)] = [
+            (.expected("a number", found: "a string"), "expected a number, found a string"),
+            (.outOfRange(what: "a number", bound: "in 0…1", found: "2"), "expected a number in 0…1, found 2"),
+            (
+                .outOfRange(what: "a latency", bound: "≥ 0", found: "-1", unit: "ms"),
+                "expected a latency ≥ 0, found -1 ms"
+            ),
+            (.missing(#"key "content""#), #"missing key "content""#),
+            (.unknownName("bbb", kind: "policy", known: ["bba", "bola"]), "unknown policy 'bbb' (known: bba, bola)"),
+            (.unknownKeys([#""x""#], known: ["a", "b"]), #"unknown key "x" (expected one of: a, b)"#),
+            (.unknownKeys([#""x""#, #""y""#], known: []), #"unknown keys "x", "y" (this object takes no keys)"#),
+            (.unreadable("no such file"), "no such file"),
+            (.syntax("unterminated string"), "unterminated string"),
+            (
+                .conflicting(["equals", "min"], reason: "give either equals or min/max, not both"),
+                "give either equals or min/max, not both"
+            ),
+            (.invalid("the times must increase"), "the times must increase"),
+            (.inReferencedFile("x.down", .unreadable("no such file")), "x.down: no such file"),
+            (
+                .formatClash(.invalid("bad line"), detected: "csv", declared: "mahimahi"),
+                "bad line; the file reads as csv, not the declared mahimahi"
+            ),
+            (
+                .formatClash(
+                    .invalid("bad line"), detected: "csv", declared: "mahimahi", declaredAt: "s.json: $.network.format"),
+                "bad line; the file reads as csv, not the declared mahimahi at s.json: $.network.format"
+            ),
+            (
+                .setBy(.expected("a number", found: "a string"), setting: "--set rate=x"),
+                "expected a number, found a string (set by --set rate=x)"
+            ),
+        ]
+        for (problem, words) in cases {
+            #expect(InputErrorMessage.text(of: problem) == words)
+            #expect(InputError(.none, problem).description == words)
+        }
+    }
+
+    @Test("the place comes first as file then position, and absent parts are left out")
+    func thePlaceComesFirst() {
+        let problem = InputProblem.invalid("bad")
+        #expect(InputError(.line("t.csv", 3), problem).description == "t.csv: line 3: bad")
+        #expect(InputError(.lineColumn("s.json", 2, 7), problem).description == "s.json: line 2, column 7: bad")
+        #expect(InputError(.jsonPath("s.json", "$.players[0]"), problem).description == "s.json: $.players[0]: bad")
+        #expect(InputError(.option("--policies"), problem).description == "--policies: bad")
+        #expect(InputError(.named("piece 3"), problem).description == "piece 3: bad")
+        #expect(InputError(.file("t.csv"), problem).description == "t.csv: bad")
+        #expect(InputError(.none, problem).description == "bad")
+    }
+
+    @Test("a rendered line holds no control character a user's input put in it")
+    func controlCharactersAreShownEscaped() {
+        let error = InputError(.jsonPath("s\nx.json", "$"), .unknownName("a\tb", kind: "policy", known: ["bba"]))
+        #expect(error.description == #"s\nx.json: $: unknown policy 'a\tb' (known: bba)"#)
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test("a position written as text reads back as the same kind of position")
+    func positionsReadBackFromTheirText() {
+        let positions: [InputPlace.Position] = [
+            .line(12), .lineColumn(line: 3, column: 9), .jsonPath("$.a[1]"), .option("--out"), .named("piece 2"),
+        ]
+        for position in positions {
+            #expect(InputPlace.Position(text: InputErrorMessage.text(of: position)) == position)
+        }
+        #expect(InputPlace.Position(text: "line 0") == .named("line 0"))
+        #expect(InputPlace.Position(text: "line 01") == .named("line 01"))
+    }
+}
