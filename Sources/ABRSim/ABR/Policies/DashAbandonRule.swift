@@ -89,6 +89,30 @@ public struct DashAbandonRule: Sendable {
         abandonedSegments.insert(progress.segment)
         return .abandon(switchTo: target)
     }
+
+    /// Whether ``evaluate(_:context:)`` may abandon at a check of `window`. Samples taken there outlive nothing: a
+    /// new request starts new records. A check can abandon only if the mean of the records is at most total bits /
+    /// (1.8 × duration), so when every record (those taken, and each check's received / elapsed, bounded below by
+    /// `averageRateFloor`) stays above it, none can; nor can one before the grace time or the sixth record, for the
+    /// lowest variant, or once fewer bits remain than a re-fetch at the lowest variant would cost.
+    public func mayAct(in window: ProgressWindow) -> Bool {
+        let context = window.context
+        guard !abandonedSegments.contains(window.segment), window.bufferLow <= bufferTimeDefault, window.variant > 0,
+            window.lastTime - window.firstByteTime > graceSeconds, window.receivedAtLeast < window.totalBits
+        else { return false }
+        let isTracked = tracked?.segment == window.segment && tracked?.requestTime == window.requestTime
+        let taken = isTracked ? sampleCount : 0
+        guard taken + window.uncountedChecks >= minimumSamples else { return false }
+        let takenMean = isTracked && sampleCount > 0 ? sampleSum / Double(sampleCount) : Double.infinity
+        let measuredFloor = min(takenMean, window.averageRateFloor)
+        let duration = context.content.segmentDurations[window.segment]
+        let margin = 1e-9
+        if measuredFloor > 0, window.totalBits / measuredFloor < multiplier * duration * (1 - margin) { return false }
+        let variants = context.content.variants
+        let lowest = variants.reduce(Double.infinity) { min($0, $1.bitrateBps) }
+        let leastTargetBits = window.totalBits * lowest / variants[window.variant].bitrateBps
+        return window.totalBits - window.receivedAtLeast > leastTargetBits * (1 - margin)
+    }
 }
 
 /// A set of segment indices (≥ 0) as one bit each: what ``DashAbandonRule`` asks at every progress check (every

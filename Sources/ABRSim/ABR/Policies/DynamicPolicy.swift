@@ -99,6 +99,12 @@ public final class DynamicPolicy: ABRPolicy {
 
     public var progressCheckInterval: Double? { abandonRule?.checkInterval }
 
+    public func mayActOnProgress(in window: ProgressWindow) -> Bool {
+        let switchesMode =
+            usingBola ? window.bufferLow < 0.5 * bufferTimeDefault : window.bufferHigh >= bufferTimeDefault
+        return switchesMode || bola.mayResetPlaceholder(in: window) || abandonRule?.mayAct(in: window) == true
+    }
+
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         bola.noteBufferState(context)
         observeBuffer(context.bufferSeconds)
