@@ -83,6 +83,8 @@ public final class SharedLink {
     /// at a later instant depends on every instant it was brought up to, so ``advance(to:)`` past this time first
     /// has ``runPendingChecks`` run the owed checks in order (SharedLink+PendingChecks.swift).
     @exclusivity(unchecked) var pendingCheckTime = Double.infinity
+    /// Changes of the flows so far (a plan of progress checks made since the last one still holds).
+    @exclusivity(unchecked) var flowChangeCount = 0
     /// Runs every owed progress check before the given time, in time order (set by the simulation).
     var runPendingChecks: ((Double) -> Void)?
     /// The highest rate the curve offers (bit/s), found on first use by a download model's window.
@@ -173,6 +175,7 @@ public final class SharedLink {
             for index in 0..<count where tiers[index] == top && total > 0 { fractions[index] = shares[index] / total }
         }
         flowsChanged = true
+        flowChangeCount &+= 1
     }
 
     /// Makes `array` hold `count` copies of `value`, keeping its storage.
@@ -368,6 +371,7 @@ public final class SharedLink {
         flows.removeAll(keepingCapacity: true)
         anyFlowCapped = false
         flowsChanged = true
+        flowChangeCount &+= 1
         return owner
     }
 }

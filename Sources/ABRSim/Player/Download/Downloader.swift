@@ -54,6 +54,8 @@ struct Downloader {
     /// yet run (`nil`: none skipped; ``progressTimer`` is then the next check itself), and the chain's step.
     var nextCheck: Double?
     var checkInterval = 0.0
+    /// The link's ``SharedLink/flowChangeCount`` when the checks were last planned.
+    var plannedAtFlowChange = -1
 
     // Request timeout (Player+RequestTimeout.swift).
     /// Start of the request in flight's current stretch without data, as known at ``timeoutReviewedAt``.

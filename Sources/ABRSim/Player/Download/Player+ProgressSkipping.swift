@@ -44,6 +44,7 @@ extension Player {
     func planProgressChecks(from next: Double) {
         kernel.cancel(&download.progressTimer)
         download.nextCheck = nil
+        download.plannedAtFlowChange = link.flowChangeCount
         guard canSkipProgressChecks, let ledger = skippedChecks, let first = firstCheckThatMayAct(from: next)
         else {
             download.progressTimer = kernel.schedule(at: next, .player(index, .progressCheck))
@@ -63,7 +64,7 @@ extension Player {
     /// before the transfer finishes); `nil` when the checks cannot be bounded (the link is capped).
     func firstCheckThatMayAct(from next: Double) -> Double? {
         guard let current = download.request, let firstByte = current.firstByteTime,
-            link.projectedReceivedBits(owner: index, at: next) != nil
+            let receivedNow = link.projectedReceivedBits(owner: index, at: link.lastUpdate)
         else { return nil }
         let step = download.checkInterval
         let end = link.projectedFinish(owner: index)
@@ -73,6 +74,8 @@ extension Player {
         var counted = 0
         var floor = Double.infinity
         var size = 1
+        // A lower bound on the bits received at any check from `time` on (the bits so far: they only grow).
+        var known = (time: -Double.infinity, bits: receivedNow)
         while start < end {
             if counted >= Self.plannedChecksLimit { return start }
             // The block: `size` checks from `start`, none at or after the transfer's end.
@@ -84,29 +87,42 @@ extension Player {
                 last = following
                 count += 1
             }
-            guard let atStart = link.projectedReceivedBits(owner: index, at: start),
-                let atLast = link.projectedReceivedBits(owner: index, at: last)
-            else { return nil }
-            let least = max(atStart * (1 - margin) - 1, 0)
-            let most = atLast * (1 + margin) + 1
-            let blockFloor = least / ((last - firstByte) * (1 + margin))
             let bufferAtStart = playhead.bufferLevel(at: start)
             let bufferAtLast = playhead.bufferLevel(at: last)
-            let window = ProgressWindow(
+            let elapsedAtMost = (last - firstByte) * (1 + margin)
+            // First with what is known without looking at the curve again (the bits at an earlier instant).
+            var window = ProgressWindow(
                 segment: current.segment, variant: current.variant, totalBits: current.bits,
                 requestTime: current.requestTime, firstByteTime: firstByte, firstTime: start, lastTime: last,
-                uncountedChecks: counted + count, receivedAtLeast: least, receivedAtMost: most,
-                averageRateFloor: min(floor, blockFloor), bufferLow: min(bufferAtStart, bufferAtLast),
+                uncountedChecks: counted + count, receivedAtLeast: known.bits, receivedAtMost: current.bits,
+                averageRateFloor: min(floor, known.bits / elapsedAtMost), bufferLow: min(bufferAtStart, bufferAtLast),
                 bufferHigh: max(bufferAtStart, bufferAtLast), context: context)
+            if !policy.mayActOnProgress(in: window) {
+                floor = window.averageRateFloor
+                counted += count
+                start = last + step
+                size = 2 * count
+                continue
+            }
+            // Then with the bits at the block's two ends.
+            if known.time < start - 1.5 * step {
+                guard let bits = link.projectedReceivedBits(owner: index, at: start) else { return nil }
+                known = (start, max(bits * (1 - margin) - 1, 0))
+            }
+            guard let atLast = link.projectedReceivedBits(owner: index, at: last) else { return nil }
+            window.receivedAtLeast = known.bits
+            window.receivedAtMost = atLast * (1 + margin) + 1
+            window.averageRateFloor = min(floor, known.bits / elapsedAtMost)
             if policy.mayActOnProgress(in: window) {
                 if count == 1 { return start }
                 size = max(1, count / 2)
                 continue
             }
-            floor = min(floor, blockFloor)
+            floor = window.averageRateFloor
             counted += count
+            known = (last, max(atLast * (1 - margin) - 1, 0))
             start = last + step
-            size = count + max(1, count / 4)
+            size = count + max(1, count / 2)
         }
         return .infinity
     }
@@ -155,8 +171,12 @@ final class SkippedProgressChecks {
 
     /// After a change of `link`'s flows: every player owing it checks plans them again.
     func flowsChanged(on link: Int) {
+        let changes = links[link].flowChangeCount
         for player in owing[link] {
-            if let next = player.download.nextCheck, player.linkIndex == link { player.planProgressChecks(from: next) }
+            guard let next = player.download.nextCheck, player.linkIndex == link,
+                player.download.plannedAtFlowChange != changes
+            else { continue }
+            player.planProgressChecks(from: next)
         }
         noteChanged(link: link)
     }
