@@ -67,10 +67,10 @@ public protocol ABRPolicy: AnyObject {
     /// hls.js emergency switch-down). An abandoned request's bytes count as transferred; it is not a
     /// throughput sample for the player (a policy may sample it itself).
     func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision
-    /// Whether ``downloadProgress(_:context:)`` may, at some progress check in `window`, answer `.abandon` or change
-    /// state that outlives the request. `false` lets the player skip those checks without running them; `true`
-    /// (the default) is always safe. Asked by the player before it schedules the next check.
-    func mayActOnProgress(in window: ProgressWindow) -> Bool
+    /// What ``downloadProgress(_:context:)`` may do at the progress checks in `window`: anything other than
+    /// ``ProgressOutlook/mayAct`` lets the player skip those checks without an event; `.mayAct` (the default) is
+    /// always safe. Asked by the player before it schedules the next check.
+    func progressOutlook(in window: ProgressWindow) -> ProgressOutlook
     /// Why the policy can no longer decide (an external policy crashed, timed out or answered garbage), or `nil`.
     /// The player checks it after each ``decide(_:)`` and fails with this reason (`failed(reason:)`).
     var failureReason: String? { get }
@@ -95,7 +95,7 @@ extension ABRPolicy {
     /// Default: the player's own predictor.
     public var keepUpPredictor: (any KeepUpPredictor)? { nil }
     /// Default: may act at every check.
-    public func mayActOnProgress(in window: ProgressWindow) -> Bool { true }
+    public func progressOutlook(in window: ProgressWindow) -> ProgressOutlook { .mayAct }
     /// Default: keep going.
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         .keepGoing

@@ -1,5 +1,5 @@
 /// A run of consecutive progress checks ahead of the request in flight, as the player can bound them before they
-/// happen (``ABRPolicy/mayActOnProgress(in:)``): the checks' first and last times and bounds on what each of them
+/// happen (``ABRPolicy/progressOutlook(in:)``): the checks' first and last times and bounds on what each of them
 /// will report, valid while the link's flows and the player's state stay as they are (the player asks again after
 /// any change). Times in seconds, sizes in bits, rates in bit/s.
 public struct ProgressWindow {
@@ -24,4 +24,15 @@ public struct ProgressWindow {
     public var bufferHigh: Double
     /// The player's state over the window: what ``ABRContext`` will carry at each check.
     public var context: ABRContext
+}
+
+/// What a policy may do at the progress checks of a ``ProgressWindow``.
+public enum ProgressOutlook: Equatable, Sendable {
+    /// Nothing that any later check or decision depends on.
+    case idle
+    /// No abandonment, nor any change outliving the request, but records a later check of the same request may
+    /// act on (so the player keeps their bounds: ``ProgressWindow/averageRateFloor``).
+    case recordsOnly
+    /// Possibly abandon, or change state that outlives the request.
+    case mayAct
 }

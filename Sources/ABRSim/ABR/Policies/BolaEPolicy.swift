@@ -260,8 +260,9 @@ public final class BolaEPolicy: ABRPolicy {
         return decision
     }
 
-    public func mayActOnProgress(in window: ProgressWindow) -> Bool {
-        rule.mayResetPlaceholder(in: window) || abandonRule?.mayAct(in: window) == true
+    public func progressOutlook(in window: ProgressWindow) -> ProgressOutlook {
+        if rule.mayResetPlaceholder(in: window) { return .mayAct }
+        return abandonRule?.outlook(in: window) ?? .idle
     }
 }
 

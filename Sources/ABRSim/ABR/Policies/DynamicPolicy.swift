@@ -99,10 +99,11 @@ public final class DynamicPolicy: ABRPolicy {
 
     public var progressCheckInterval: Double? { abandonRule?.checkInterval }
 
-    public func mayActOnProgress(in window: ProgressWindow) -> Bool {
+    public func progressOutlook(in window: ProgressWindow) -> ProgressOutlook {
         let switchesMode =
             usingBola ? window.bufferLow < 0.5 * bufferTimeDefault : window.bufferHigh >= bufferTimeDefault
-        return switchesMode || bola.mayResetPlaceholder(in: window) || abandonRule?.mayAct(in: window) == true
+        if switchesMode || bola.mayResetPlaceholder(in: window) { return .mayAct }
+        return abandonRule?.outlook(in: window) ?? .idle
     }
 
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {

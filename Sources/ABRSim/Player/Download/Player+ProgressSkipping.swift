@@ -1,7 +1,7 @@
 /// Progress checks without an event each: a policy that may abandon requests (`bola-e`, `dynamic`, `hlsjs`) asks
 /// for a report every 50–100 ms of each download, but most reports change nothing. Before scheduling the next
 /// check, the player bounds what the checks ahead will report (received bits from the link's capacity curve and
-/// the flow's share, the buffer from the playhead) and asks the policy (``ABRPolicy/mayActOnProgress(in:)``) over
+/// the flow's share, the buffer from the playhead) and asks the policy (``ABRPolicy/progressOutlook(in:)``) over
 /// growing runs of checks; it schedules one event at the first check the policy may act on, on the polling
 /// chain's own instants (t + interval, added check by check as the chain adds them), so that check happens at the
 /// same instant as when every check was an event.
@@ -97,8 +97,7 @@ extension Player {
                 uncountedChecks: counted + count, receivedAtLeast: known.bits, receivedAtMost: current.bits,
                 averageRateFloor: min(floor, known.bits / elapsedAtMost), bufferLow: min(bufferAtStart, bufferAtLast),
                 bufferHigh: max(bufferAtStart, bufferAtLast), context: context)
-            if !policy.mayActOnProgress(in: window) {
-                floor = window.averageRateFloor
+            if policy.progressOutlook(in: window) == .idle {
                 counted += count
                 start = last + step
                 size = 2 * count
@@ -113,7 +112,7 @@ extension Player {
             window.receivedAtLeast = known.bits
             window.receivedAtMost = atLast * (1 + margin) + 1
             window.averageRateFloor = min(floor, known.bits / elapsedAtMost)
-            if policy.mayActOnProgress(in: window) {
+            if policy.progressOutlook(in: window) == .mayAct {
                 if count == 1 { return start }
                 size = max(1, count / 2)
                 continue
@@ -122,7 +121,8 @@ extension Player {
             counted += count
             known = (last, max(atLast * (1 - margin) - 1, 0))
             start = last + step
-            size = count + max(1, count / 2)
+            // Records are bounded from each block's first bits: short blocks keep that bound close.
+            size = count + max(1, count / 4)
         }
         return .infinity
     }
