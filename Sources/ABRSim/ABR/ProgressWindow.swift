@@ -19,6 +19,16 @@ public struct ProgressWindow {
     public var receivedAtMost: Double
     /// At most received bits / (time − first byte) at every check from the first skipped one through `lastTime`.
     public var averageRateFloor: Double
+    /// At most received bits / (time − first byte) at every check of the window.
+    public var windowRateFloor: Double
+    /// The skipped checks before the window, and the sum of a lower bound on received bits / (time − first byte)
+    /// at each of them.
+    public var earlierChecks: Int
+    public var earlierRateFloorSum: Double
+    /// Whether every check from the first skipped one on will have received bits (a record is taken at each where
+    /// the policy's other conditions hold), and the buffer (seconds) at the first skipped one, the most at any.
+    public var everyCheckReceives: Bool
+    public var bufferAtFirstCheck: Double
     /// The least and the most forward buffer (seconds) at a check of the window.
     public var bufferLow: Double
     public var bufferHigh: Double

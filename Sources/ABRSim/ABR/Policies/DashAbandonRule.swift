@@ -111,7 +111,15 @@ public struct DashAbandonRule: Sendable {
         let taken = isTracked ? sampleCount : 0
         guard taken + window.uncountedChecks >= minimumSamples else { return .recordsOnly }
         let takenMean = isTracked && sampleCount > 0 ? sampleSum / Double(sampleCount) : Double.infinity
-        let measuredFloor = min(takenMean, window.averageRateFloor)
+        var measuredFloor = min(takenMean, window.averageRateFloor)
+        // When every skipped check takes a record, the mean at a check of the window is at least the lesser of the
+        // mean before the window and the window's own floor.
+        if window.everyCheckReceives, window.bufferAtFirstCheck <= bufferTimeDefault {
+            let count = Double(taken + window.earlierChecks)
+            let before =
+                count > 0 ? ((isTracked ? sampleSum : 0) + window.earlierRateFloorSum) / count : Double.infinity
+            measuredFloor = max(measuredFloor, min(before, window.windowRateFloor))
+        }
         let duration = context.content.segmentDurations[window.segment]
         if measuredFloor > 0, window.totalBits / measuredFloor < multiplier * duration * (1 - margin) {
             return .recordsOnly

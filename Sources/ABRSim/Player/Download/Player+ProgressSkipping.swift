@@ -73,6 +73,9 @@ extension Player {
         var start = next
         var counted = 0
         var floor = Double.infinity
+        var floorSum = 0.0
+        var everyCheckReceives = true
+        let bufferAtFirstCheck = playhead.bufferLevel(at: next)
         var size = 1
         // A lower bound on the bits received at any check from `time` on (the bits so far: they only grow).
         var known = (time: -Double.infinity, bits: receivedNow)
@@ -95,9 +98,14 @@ extension Player {
                 segment: current.segment, variant: current.variant, totalBits: current.bits,
                 requestTime: current.requestTime, firstByteTime: firstByte, firstTime: start, lastTime: last,
                 uncountedChecks: counted + count, receivedAtLeast: known.bits, receivedAtMost: current.bits,
-                averageRateFloor: min(floor, known.bits / elapsedAtMost), bufferLow: min(bufferAtStart, bufferAtLast),
+                averageRateFloor: min(floor, known.bits / elapsedAtMost), windowRateFloor: known.bits / elapsedAtMost,
+                earlierChecks: counted, earlierRateFloorSum: floorSum, everyCheckReceives: false,
+                bufferAtFirstCheck: bufferAtFirstCheck, bufferLow: min(bufferAtStart, bufferAtLast),
                 bufferHigh: max(bufferAtStart, bufferAtLast), context: context)
             if policy.progressOutlook(in: window) == .idle {
+                floor = min(floor, window.windowRateFloor)
+                floorSum += Double(count) * window.windowRateFloor
+                everyCheckReceives = everyCheckReceives && window.windowRateFloor > 0
                 counted += count
                 start = last + step
                 size = 2 * count
@@ -111,13 +119,17 @@ extension Player {
             guard let atLast = link.projectedReceivedBits(owner: index, at: last) else { return nil }
             window.receivedAtLeast = known.bits
             window.receivedAtMost = atLast * (1 + margin) + 1
-            window.averageRateFloor = min(floor, known.bits / elapsedAtMost)
+            window.windowRateFloor = known.bits / elapsedAtMost
+            window.averageRateFloor = min(floor, window.windowRateFloor)
+            window.everyCheckReceives = everyCheckReceives && known.bits > 0
             if policy.progressOutlook(in: window) == .mayAct {
                 if count == 1 { return start }
                 size = max(1, count / 2)
                 continue
             }
             floor = window.averageRateFloor
+            floorSum += Double(count) * window.windowRateFloor
+            everyCheckReceives = window.everyCheckReceives
             counted += count
             known = (last, max(atLast * (1 - margin) - 1, 0))
             start = last + step
