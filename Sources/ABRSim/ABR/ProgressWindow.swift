@@ -17,18 +17,19 @@ public struct ProgressWindow {
     /// At most the bits received at the first check, and at least those received at the last one.
     public var receivedAtLeast: Double
     public var receivedAtMost: Double
-    /// At most received bits / (time − first byte) at every check from the first skipped one through `lastTime`.
+    /// At most received bits / (time − first byte) at every check of the window and of the earlier skipped runs
+    /// the policy said take records (``ProgressOutlook/recordsOnly``).
     public var averageRateFloor: Double
     /// At most received bits / (time − first byte) at every check of the window.
     public var windowRateFloor: Double
-    /// The skipped checks before the window, and the sum of a lower bound on received bits / (time − first byte)
-    /// at each of them.
+    /// The skipped checks before the window in runs that take records, and the sum of a lower bound on received
+    /// bits / (time − first byte) at each of them.
     public var earlierChecks: Int
     public var earlierRateFloorSum: Double
-    /// Whether every check from the first skipped one on will have received bits (a record is taken at each where
-    /// the policy's other conditions hold), and the buffer (seconds) at the first skipped one, the most at any.
+    /// Whether every check of those runs and of the window will have received bits, and the most buffer (seconds)
+    /// at any check of those runs (a policy's records may depend on both).
     public var everyCheckReceives: Bool
-    public var bufferAtFirstCheck: Double
+    public var earlierBufferHigh: Double
     /// The least and the most forward buffer (seconds) at a check of the window.
     public var bufferLow: Double
     public var bufferHigh: Double

@@ -114,7 +114,7 @@ public struct DashAbandonRule: Sendable {
         var measuredFloor = min(takenMean, window.averageRateFloor)
         // When every skipped check takes a record, the mean at a check of the window is at least the lesser of the
         // mean before the window and the window's own floor.
-        if window.everyCheckReceives, window.bufferAtFirstCheck <= bufferTimeDefault {
+        if window.everyCheckReceives, max(window.earlierBufferHigh, window.bufferHigh) <= bufferTimeDefault {
             let count = Double(taken + window.earlierChecks)
             let before =
                 count > 0 ? ((isTracked ? sampleSum : 0) + window.earlierRateFloorSum) / count : Double.infinity

@@ -75,7 +75,8 @@ extension Player {
         var floor = Double.infinity
         var floorSum = 0.0
         var everyCheckReceives = true
-        let bufferAtFirstCheck = playhead.bufferLevel(at: next)
+        var recordedChecks = 0
+        var recordedBufferHigh = -Double.infinity
         var size = 1
         // A lower bound on the bits received at any check from `time` on (the bits so far: they only grow).
         var known = (time: -Double.infinity, bits: receivedNow)
@@ -99,13 +100,11 @@ extension Player {
                 requestTime: current.requestTime, firstByteTime: firstByte, firstTime: start, lastTime: last,
                 uncountedChecks: counted + count, receivedAtLeast: known.bits, receivedAtMost: current.bits,
                 averageRateFloor: min(floor, known.bits / elapsedAtMost), windowRateFloor: known.bits / elapsedAtMost,
-                earlierChecks: counted, earlierRateFloorSum: floorSum, everyCheckReceives: false,
-                bufferAtFirstCheck: bufferAtFirstCheck, bufferLow: min(bufferAtStart, bufferAtLast),
+                earlierChecks: recordedChecks, earlierRateFloorSum: floorSum, everyCheckReceives: false,
+                earlierBufferHigh: recordedBufferHigh, bufferLow: min(bufferAtStart, bufferAtLast),
                 bufferHigh: max(bufferAtStart, bufferAtLast), context: context)
+            // Idle checks take no record a later check depends on: they stay out of the records' bounds.
             if policy.progressOutlook(in: window) == .idle {
-                floor = min(floor, window.windowRateFloor)
-                floorSum += Double(count) * window.windowRateFloor
-                everyCheckReceives = everyCheckReceives && window.windowRateFloor > 0
                 counted += count
                 start = last + step
                 size = 2 * count
@@ -122,14 +121,19 @@ extension Player {
             window.windowRateFloor = known.bits / elapsedAtMost
             window.averageRateFloor = min(floor, window.windowRateFloor)
             window.everyCheckReceives = everyCheckReceives && known.bits > 0
-            if policy.progressOutlook(in: window) == .mayAct {
+            let outlook = policy.progressOutlook(in: window)
+            if outlook == .mayAct {
                 if count == 1 { return start }
                 size = max(1, count / 2)
                 continue
             }
-            floor = window.averageRateFloor
-            floorSum += Double(count) * window.windowRateFloor
-            everyCheckReceives = window.everyCheckReceives
+            if outlook == .recordsOnly {
+                floor = window.averageRateFloor
+                floorSum += Double(count) * window.windowRateFloor
+                everyCheckReceives = window.everyCheckReceives
+                recordedChecks += count
+                recordedBufferHigh = max(recordedBufferHigh, window.bufferHigh)
+            }
             counted += count
             known = (last, max(atLast * (1 - margin) - 1, 0))
             start = last + step

@@ -84,6 +84,23 @@ struct ProgressSkippingTests {
     }
 
     @Test(
+        "on shipped 1 ms mahimahi traces bola-e, dynamic and hlsjs write the same records whether checks are planned or polled",
+        arguments: policies)
+    func plannedChecksMatchPollingOnRealTraces(policy: String) throws {
+        for name in ["Verizon-EVDO-driving.down", "TMobile-LTE-short.down"] {
+            let trace = try TraceReader.read(path: TestPaths.scenarios + "/traces/" + name, mahimahiBinMs: 1)
+            let curve = try trace.curve(atEnd: .loop)
+            for players in [1, 2] {
+                let polled = try Self.run(policy, on: curve, players: players, plans: false)
+                let planned = try Self.run(policy, on: curve, players: players, plans: true)
+                #expect(planned.result.segments == polled.result.segments, "\(name), \(players) players")
+                #expect(planned.result.totals == polled.result.totals, "\(name), \(players) players")
+                #expect(planned.events < polled.events)
+            }
+        }
+    }
+
+    @Test(
         "on a constant link a planned bola-e, dynamic or hlsjs download costs a few events, not one per check",
         arguments: policies)
     func plannedChecksCostFewEvents(policy: String) throws {
