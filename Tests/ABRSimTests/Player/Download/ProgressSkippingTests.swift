@@ -32,6 +32,8 @@ struct ProgressSkippingTests {
             ("5 Mbit/s stepping down to 400 kbit/s", try curve([5_000_000, 400_000], seconds: [30, 30])),
             ("4 Mbit/s with 3 s outages", try curve([4_000_000, 0, 4_000_000], seconds: [17, 3, 10])),
             ("8 Mbit/s stepping down to 150 kbit/s", try curve([8_000_000, 150_000], seconds: [25, 15])),
+            // hls.js switches down (and aborts) only when a level above the lowest loads in time: a moderate step.
+            ("6 Mbit/s stepping down to 1.2 Mbit/s", try curve([6_000_000, 1_200_000], seconds: [20, 20])),
         ]
     }
 
