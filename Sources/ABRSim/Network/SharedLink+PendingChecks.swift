@@ -11,9 +11,4 @@ extension SharedLink {
         guard t > lastUpdate else { return received }
         return received + fractions[position] * (curve.cumulativeBits(at: t) - lastCumulativeBits)
     }
-
-    /// Whether `owner`'s flow is the link's only one and uncapped, so that its completion discards its state.
-    func isSoleUncappedFlow(owner: Int) -> Bool {
-        flows.count == 1 && !isCapped && flows[0].owner == owner
-    }
 }
