@@ -64,7 +64,9 @@ enum BenchCommand {
             writeStandardOutput(try childMeasurements(policyList, network: network, content: content, minimumSeconds))
             return 0
         }
-        var text = "one-hour network (\(network.curve.pieceCount) pieces), 900 segments of 4 s, one player\n"
+        var text =
+            "one-hour network (\(network.curve.pieceCount) pieces), 900 segments of 4 s, one player"
+            + " (per CPU second of each measuring process)\n"
         text += "policy                      timeline  segments/s   events/s   ns/event   runs  peak MB\n"
         for label in try ListArgument.items(policyList, location: "--policies") {
             _ = try PolicySpec.parse(label, source: "--policies")
@@ -198,9 +200,10 @@ enum BenchCommand {
         var seconds = 0.0
         /// CPU time of this process over the runs (seconds).
         var cpuSeconds = 0.0
-        var segmentsPerSecond: Double { Double(segments) / seconds }
-        var eventsPerSecond: Double { Double(events) / seconds }
-        var nanosecondsPerEvent: Double { seconds / Double(events) * 1e9 }
+        /// Per CPU second of the measuring process: on a shared machine its share of a core, not the wall clock.
+        var segmentsPerSecond: Double { Double(segments) / cpuSeconds }
+        var eventsPerSecond: Double { Double(events) / cpuSeconds }
+        var nanosecondsPerEvent: Double { cpuSeconds / Double(events) * 1e9 }
     }
 
     /// Repeats whole runs of the players `makePlayers` builds (fresh each run) over `curve` for at least

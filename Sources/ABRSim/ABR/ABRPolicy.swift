@@ -67,6 +67,10 @@ public protocol ABRPolicy: AnyObject {
     /// hls.js emergency switch-down). An abandoned request's bytes count as transferred; it is not a
     /// throughput sample for the player (a policy may sample it itself).
     func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision
+    /// What ``downloadProgress(_:context:)`` may do at the progress checks in `window`: anything other than
+    /// ``ProgressOutlook/mayAct`` lets the player skip those checks without an event; `.mayAct` (the default) is
+    /// always safe. Asked by the player before it schedules the next check.
+    func progressOutlook(in window: ProgressWindow) -> ProgressOutlook
     /// Why the policy can no longer decide (an external policy crashed, timed out or answered garbage), or `nil`.
     /// The player checks it after each ``decide(_:)`` and fails with this reason (`failed(reason:)`).
     var failureReason: String? { get }
@@ -90,6 +94,8 @@ extension ABRPolicy {
     public var isAdaptive: Bool { true }
     /// Default: the player's own predictor.
     public var keepUpPredictor: (any KeepUpPredictor)? { nil }
+    /// Default: may act at every check.
+    public func progressOutlook(in window: ProgressWindow) -> ProgressOutlook { .mayAct }
     /// Default: keep going.
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         .keepGoing

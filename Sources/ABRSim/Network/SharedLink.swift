@@ -79,6 +79,14 @@ public final class SharedLink {
     @exclusivity(unchecked) public internal(set) var flowsChanged = false
     /// Pieces walked at most per look-up in the capped regime before settling for a re-evaluation point.
     static let maximumPiecesPerLookup = 4096
+    /// The earliest progress check a player skipped and still owes this link (`.infinity`: none). The link's state
+    /// at a later instant depends on every instant it was brought up to, so ``advance(to:)`` past this time first
+    /// has ``runPendingChecks`` run the owed checks in order (SharedLink+PendingChecks.swift).
+    @exclusivity(unchecked) var pendingCheckTime = Double.infinity
+    /// Changes of the flows so far (a plan of progress checks made since the last one still holds).
+    @exclusivity(unchecked) var flowChangeCount = 0
+    /// Runs every owed progress check before the given time, in time order (set by the simulation).
+    var runPendingChecks: ((Double) -> Void)?
     /// The highest rate the curve offers (bit/s), found on first use by a download model's window.
     public lazy var peakRateBps: Double = Self.peakRate(of: curve)
 
@@ -167,6 +175,7 @@ public final class SharedLink {
             for index in 0..<count where tiers[index] == top && total > 0 { fractions[index] = shares[index] / total }
         }
         flowsChanged = true
+        flowChangeCount &+= 1
     }
 
     /// Makes `array` hold `count` copies of `value`, keeping its storage.
@@ -181,6 +190,10 @@ public final class SharedLink {
     /// Brings every flow's remaining bits up to time `t` (seconds, not before the last update).
     public func advance(to t: Double) {
         if t <= lastUpdate { return }
+        if t > pendingCheckTime, let runPendingChecks {
+            runPendingChecks(t)
+            if t <= lastUpdate { return }
+        }
         var piece = lastUpdatePiece  // through a local: passing the property inout would copy the curve value
         let cumulative = curve.cumulativeBits(at: t, after: &piece)
         lastUpdatePiece = piece
@@ -358,6 +371,7 @@ public final class SharedLink {
         flows.removeAll(keepingCapacity: true)
         anyFlowCapped = false
         flowsChanged = true
+        flowChangeCount &+= 1
         return owner
     }
 }

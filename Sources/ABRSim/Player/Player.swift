@@ -55,6 +55,8 @@ public final class Player {
     var cache: SegmentCache?
     /// The coordination group this player plays in, if any.
     var coordinator: PlaybackCoordinator?
+    /// The run's ledger of skipped progress checks (`nil`: this player runs every check as an event).
+    var skippedChecks: SkippedProgressChecks?
 
     // The parts. Read and modified at every event (unchecked exclusivity: a player runs on its simulation's one
     // thread and no access to a part spans a call back into the player).
@@ -169,6 +171,12 @@ public final class Player {
     /// Handles one of this player's events at the kernel's current time.
     func handle(_ event: PlayerEvent) {
         let now = kernel.now
+        // Checks skipped before this instant run first; the event may change what the next ones would see.
+        var replansChecks = false
+        if download.nextCheck != nil {
+            runSkippedChecks(before: now)
+            if case .progressCheck = event {} else { replansChecks = true }
+        }
         switch event {
         case .start:
             start(at: now)
@@ -200,6 +208,7 @@ public final class Player {
             downloadFinished(at: now)
         case .progressCheck:
             download.progressTimer = nil
+            download.nextCheck = nil
             guard download.request?.firstByteTime != nil else { return }
             checkProgress(at: now)
         case .action(let position):
@@ -219,6 +228,7 @@ public final class Player {
             guard download.request?.isChunked == true else { return }
             startNextChunk(at: now)
         }
+        if replansChecks, let next = download.nextCheck { planProgressChecks(from: next) }
         recordRow(at: now)
     }
 

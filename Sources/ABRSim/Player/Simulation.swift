@@ -33,6 +33,11 @@ public final class Simulation {
     /// The feed whose items the players are (`nil` outside feed runs): reviewed after every event.
     var feed: FeedSession?
 
+    /// Whether progress checks that provably change nothing are skipped rather than each run as an event
+    /// (Player+ProgressSkipping.swift; the records are the same either way). Only a run without timeline rows and
+    /// without live players skips them. Tests switch it off to compare.
+    var plansProgressChecks = true
+
     /// Events processed so far (cancelled ones included), for benchmarks.
     public var eventCount: Int { kernel.processedCount }
 
@@ -102,6 +107,13 @@ public final class Simulation {
     /// Runs to the end and returns what happened.
     @discardableResult public func run() -> SimulationResult {
         for player in players { player.scheduleStart() }
+        let skippedChecks =
+            plansProgressChecks && !recordsTimeline && livePlayers.isEmpty ? SkippedProgressChecks(links: links) : nil
+        for player in players { player.skippedChecks = skippedChecks }
+        defer {
+            skippedChecks?.removeAll()
+            for player in players { player.skippedChecks = nil }
+        }
         kernel.run(until: timeLimit) { event in
             switch event {
             case .player(let index, let event):
@@ -146,6 +158,8 @@ public final class Simulation {
     func linkCompleted(_ linkIndex: Int) {
         let link = links[linkIndex]
         let now = kernel.now
+        // The only uncapped flow's state goes with it: the checks it skipped before now need not run.
+        if link.flows.count == 1, !link.isCapped { players[link.flows[0].owner].download.nextCheck = nil }
         if let owner = link.takeFinishedSingle(at: now) {
             players[owner].downloadFinished(at: now)
         } else {
@@ -160,6 +174,7 @@ public final class Simulation {
         let link = links[linkIndex]
         guard link.flowsChanged else { return }
         link.flowsChanged = false
+        players.first?.skippedChecks?.flowsChanged(on: linkIndex)
         kernel.cancel(&completionTimers[linkIndex])
         let next = link.nextCompletionTime()
         let now = kernel.now

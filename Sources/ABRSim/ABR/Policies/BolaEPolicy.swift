@@ -121,6 +121,12 @@ public final class BolaERule {
         highestVariant(atMost: safety * estimator.estimate, in: context.content, upTo: context.maxVariant)
     }
 
+    /// Whether ``noteBufferState(_:)`` may change the placeholder at a check of `window`.
+    func mayResetPlaceholder(in window: ProgressWindow) -> Bool {
+        state == .steady && placeholder != 0
+            && (window.bufferLow < DashDefaults.stallThreshold || window.context.playbackState == .buffering)
+    }
+
     /// Resets the placeholder when the buffer has emptied (dash.js `onBufferEmpty`, STEADY only).
     func noteBufferState(_ context: ABRContext) {
         if state == .steady, DashDefaults.isBufferEmpty(context) { placeholder = 0 }
@@ -252,6 +258,11 @@ public final class BolaEPolicy: ABRPolicy {
         guard let decision = abandonRule?.evaluate(progress, context: context) else { return .keepGoing }
         if case .abandon(let quality) = decision { rule.abandoned(switchingTo: quality, context: context) }
         return decision
+    }
+
+    public func progressOutlook(in window: ProgressWindow) -> ProgressOutlook {
+        if rule.mayResetPlaceholder(in: window) { return .mayAct }
+        return abandonRule?.outlook(in: window) ?? .idle
     }
 }
 

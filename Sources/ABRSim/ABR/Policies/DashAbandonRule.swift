@@ -89,6 +89,43 @@ public struct DashAbandonRule: Sendable {
         abandonedSegments.insert(progress.segment)
         return .abandon(switchTo: target)
     }
+
+    /// What ``evaluate(_:context:)`` may do at the checks of `window`: records only matter to a later check of the
+    /// same request (a new request starts new records). A check can abandon only if the mean of the records is at most total bits /
+    /// (1.8 × duration), so when every record (those taken, and each check's received / elapsed, bounded below by
+    /// `averageRateFloor`) stays above it, none can; nor can one before the grace time or the sixth record, for the
+    /// lowest variant, or once fewer bits remain than a re-fetch at the lowest variant would cost.
+    public func outlook(in window: ProgressWindow) -> ProgressOutlook {
+        let context = window.context
+        // No record is taken, or none can ever lead this request to an abandonment (received bits only grow).
+        guard !abandonedSegments.contains(window.segment), window.bufferLow <= bufferTimeDefault, window.variant > 0,
+            window.receivedAtLeast < window.totalBits
+        else { return .idle }
+        let margin = 1e-9
+        let variants = context.content.variants
+        let lowest = variants.reduce(Double.infinity) { min($0, $1.bitrateBps) }
+        let leastTargetBits = window.totalBits * lowest / variants[window.variant].bitrateBps
+        guard window.totalBits - window.receivedAtLeast > leastTargetBits * (1 - margin) else { return .idle }
+        guard window.lastTime - window.firstByteTime > graceSeconds else { return .recordsOnly }
+        let isTracked = tracked?.segment == window.segment && tracked?.requestTime == window.requestTime
+        let taken = isTracked ? sampleCount : 0
+        guard taken + window.uncountedChecks >= minimumSamples else { return .recordsOnly }
+        let takenMean = isTracked && sampleCount > 0 ? sampleSum / Double(sampleCount) : Double.infinity
+        var measuredFloor = min(takenMean, window.averageRateFloor)
+        // When every skipped check takes a record, the mean at a check of the window is at least the lesser of the
+        // mean before the window and the window's own floor.
+        if window.everyCheckReceives, max(window.earlierBufferHigh, window.bufferHigh) <= bufferTimeDefault {
+            let count = Double(taken + window.earlierChecks)
+            let before =
+                count > 0 ? ((isTracked ? sampleSum : 0) + window.earlierRateFloorSum) / count : Double.infinity
+            measuredFloor = max(measuredFloor, min(before, window.windowRateFloor))
+        }
+        let duration = context.content.segmentDurations[window.segment]
+        if measuredFloor > 0, window.totalBits / measuredFloor < multiplier * duration * (1 - margin) {
+            return .recordsOnly
+        }
+        return .mayAct
+    }
 }
 
 /// A set of segment indices (≥ 0) as one bit each: what ``DashAbandonRule`` asks at every progress check (every

@@ -99,6 +99,13 @@ public final class DynamicPolicy: ABRPolicy {
 
     public var progressCheckInterval: Double? { abandonRule?.checkInterval }
 
+    public func progressOutlook(in window: ProgressWindow) -> ProgressOutlook {
+        let switchesMode =
+            usingBola ? window.bufferLow < 0.5 * bufferTimeDefault : window.bufferHigh >= bufferTimeDefault
+        if switchesMode || bola.mayResetPlaceholder(in: window) { return .mayAct }
+        return abandonRule?.outlook(in: window) ?? .idle
+    }
+
     public func downloadProgress(_ progress: DownloadProgress, context: ABRContext) -> ProgressDecision {
         bola.noteBufferState(context)
         observeBuffer(context.bufferSeconds)

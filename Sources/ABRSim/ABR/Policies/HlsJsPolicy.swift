@@ -333,6 +333,32 @@ public final class HlsJsPolicy: ABRPolicy {
         return .keepGoing
     }
 
+    /// What ``downloadProgress(_:context:)`` may do at the checks of `window` (it keeps no records): act only on a deferred abort's deadline
+    /// once disarmed; otherwise not before the request is older than max(TTFB estimate, duration / (2·rate)), nor
+    /// while the time to finish at the load rate (at most (total − received) × elapsed / received) is within the
+    /// starvation delay (at least the lowest buffer / rate), since every later test needs it above.
+    public func progressOutlook(in window: ProgressWindow) -> ProgressOutlook {
+        let context = window.context
+        if disarmedSegment == window.segment {
+            guard let pending = pendingAbort, pending.segment == window.segment else { return .idle }
+            return window.lastTime >= pending.deadline ? .mayAct : .idle
+        }
+        guard configuration.emergencySwitchDown, window.variant > 0, window.receivedAtLeast < window.totalBits,
+            context.playbackRate > 0, context.playbackState == .playing || context.playbackState == .buffering
+        else { return .idle }
+        let rate = abs(context.playbackRate)
+        let duration = context.content.segmentDurations[window.segment]
+        guard window.lastTime - window.requestTime > max(timeToFirstByteEstimate, duration / (rate * 2)) else {
+            return .idle
+        }
+        // With no bits yet the load rate may be 0 (another formula) or tiny: no bound.
+        guard window.receivedAtLeast > 0, window.firstTime - window.firstByteTime >= 0.002 else { return .mayAct }
+        let margin = 1e-9
+        let streamingAtMost = (window.lastTime - window.firstByteTime) * (1 + margin)
+        let loadedDelayAtMost = (window.totalBits - window.receivedAtLeast) * streamingAtMost / window.receivedAtLeast
+        return loadedDelayAtMost * (1 + margin) >= window.bufferLow / rate * (1 - margin) ? .mayAct : .idle
+    }
+
     /// `abortAndSwitch`: aborts (only for a target above the lowest level) and re-requests at the lowest level that
     /// `findBestLevel` allows at the lowest bitrate, resetting the estimator to that bitrate.
     private func abortAndSwitch(to target: Int, context: ABRContext) -> ProgressDecision {

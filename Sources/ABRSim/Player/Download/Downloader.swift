@@ -52,6 +52,12 @@ struct Downloader {
     var retryTimer: TimerHandle?
     /// The chunked request's wait for its next chunk's encode time.
     var chunkTimer: TimerHandle?
+    /// While progress checks are skipped (Player+ProgressSkipping.swift): the next check of the polling chain not
+    /// yet run (`nil`: none skipped; ``progressTimer`` is then the next check itself), and the chain's step.
+    var nextCheck: Double?
+    var checkInterval = 0.0
+    /// The link's ``SharedLink/flowChangeCount`` when the checks were last planned.
+    var plannedAtFlowChange = -1
 
     // Request timeout (Player+RequestTimeout.swift).
     /// Start of the request in flight's current stretch without data, as known at ``timeoutReviewedAt``.
@@ -89,5 +95,6 @@ struct Downloader {
         kernel.cancel(&progressTimer)
         kernel.cancel(&retryTimer)
         kernel.cancel(&chunkTimer)
+        nextCheck = nil
     }
 }

@@ -39,12 +39,29 @@ extension Player {
 
     func scheduleProgressCheck(at now: Double) {
         guard let interval = policy.progressCheckInterval, interval > 0 else { return }
-        download.progressTimer = kernel.schedule(at: now + max(interval, 0.001), .player(index, .progressCheck))
+        let step = max(interval, 0.001)
+        if skippedChecks != nil, canSkipProgressChecks {
+            download.checkInterval = step
+            planProgressChecks(from: now + step)
+        } else {
+            download.progressTimer = kernel.schedule(at: now + step, .player(index, .progressCheck))
+        }
     }
 
     /// Reports the request in flight to the policy; abandons it if the policy says so.
     func checkProgress(at now: Double) {
-        guard let current = download.request, let firstByte = current.firstByteTime else { return }
+        guard let current = download.request, current.firstByteTime != nil else { return }
+        switch progressDecision(at: now) {
+        case .keepGoing:
+            scheduleProgressCheck(at: now)
+        case .abandon(let chosen):
+            abandon(current, switchingTo: chosen, at: now)
+        }
+    }
+
+    /// The policy's answer to the progress of the request in flight at `now` (the link brought up to `now` first).
+    func progressDecision(at now: Double) -> ProgressDecision {
+        guard let current = download.request, let firstByte = current.firstByteTime else { return .keepGoing }
         link.advance(to: now)
         let received =
             current.isChunked
@@ -54,25 +71,27 @@ extension Player {
             receivedBits: received, requestTime: current.requestTime, firstByteTime: firstByte,
             time: now)
         let buffer = playhead.bufferLevel(at: now)
-        switch policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer)) {
-        case .keepGoing:
-            scheduleProgressCheck(at: now)
-        case .abandon(let chosen):
-            let received = cancelTransfer(current, at: now)
-            let row = record(
-                current, bits: received, firstByte: firstByte, at: now, bufferAfter: buffer, stallSeconds: 0,
-                abandoned: true)
-            totals.bytes += row.bytes
-            keep(row)
-            download.request = nil
-            let variant = min(max(chosen, 0), maxVariant)
-            send(segment: current.segment, variant: variant, buffer: buffer, at: now)
-        }
+        return policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer))
+    }
+
+    /// Abandons `current` at `now` and requests its segment again at the policy's `chosen` variant.
+    func abandon(_ current: InFlightRequest, switchingTo chosen: Int, at now: Double) {
+        let buffer = playhead.bufferLevel(at: now)
+        let received = cancelTransfer(current, at: now)
+        let row = record(
+            current, bits: received, firstByte: current.firstByteTime ?? now, at: now, bufferAfter: buffer,
+            stallSeconds: 0, abandoned: true)
+        totals.bytes += row.bytes
+        keep(row)
+        download.request = nil
+        let variant = min(max(chosen, 0), maxVariant)
+        send(segment: current.segment, variant: variant, buffer: buffer, at: now)
     }
 
     /// The link finished this player's transfer at `now`.
     func downloadFinished(at now: Double) {
         guard var finished = download.request else { return }
+        download.nextCheck = nil
         if finished.isChunked {
             guard let complete = chunkArrived(at: now) else { return }
             finished = complete
