@@ -89,28 +89,6 @@ enum SabreBatchCommand {
                 mean("total rebuffer events", 1), mean("time average score", 3),
             ])
         }
-        let widths = lines[0].indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-        return lines.map { row in
-            row.enumerated().map { column, cell in
-                column == 0 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
-    }
-}
-
-/// The `sabre` profile: sabre's model on every network × policy; `compare` and `sweep` run
-/// ``SabreBatchCommand`` instead of their own. Registered by `main.swift`.
-struct SabreComparisonProfile: ComparisonProfile {
-    var name: String { "sabre" }
-
-    func runCommand(_ arguments: [String], sweep: Bool) throws -> Int32? {
-        try SabreBatchCommand.main(arguments, sweep: sweep)
-    }
-
-    /// Not reached from the command line (``runCommand(_:sweep:)`` always answers): sabre's runs produce sabre's
-    /// printed metrics, not run reports.
-    func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
-        throw InputError(
-            location: "--profile", "the sabre profile writes sabre.csv; run abrsim compare --profile sabre")
+        return alignedColumns(lines)
     }
 }
