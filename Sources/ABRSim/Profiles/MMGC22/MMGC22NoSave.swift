@@ -129,48 +129,56 @@ enum MMGC22RobustMPC {
         }
         var maxReward = -Double.infinity
         var chosen = 0
+        // Combinations in itertools.product order (the last position varies fastest). The state after each prefix
+        // (buffer, rebuffer, bitrate sum and the smoothness between its own positions) is the same sequence of
+        // operations in every combination sharing that prefix, so it is kept per depth and only the positions
+        // from the first one that changed are recomputed: the same doubles as evaluating each combination whole.
         var combination = [Int](repeating: 0, count: horizon)
+        var buffers = [Double](repeating: bufferMilliseconds, count: horizon + 1)
+        var rebuffers = [Double](repeating: 0, count: horizon + 1)
+        var bitrateSums = [Int](repeating: 0, count: horizon + 1)
+        var innerSmoothness = [Int](repeating: 0, count: horizon + 1)
         // The Python never resets `last_quality` between combinations: each one's first smoothness term is
         // measured from the previous combination's last level (only the first starts from the clip's last).
         var last = lastLevel
         let total = (0..<horizon).reduce(1, { product, _ in product * 3 })
-        downloadTimes.withUnsafeBufferPointer { times in
-            combination.withUnsafeMutableBufferPointer { combination in
-                for _ in 0..<total {
-                    var rebuffer = 0.0
-                    var buffer = bufferMilliseconds
-                    var bitrateSum = 0
-                    var smoothness = 0
-                    for position in 0..<horizon {
-                        let level = combination[position]
-                        let downloadTime = times[level * horizon + position]
-                        if buffer < downloadTime {
-                            rebuffer += downloadTime - buffer
-                            buffer = 0
-                        } else {
-                            buffer -= downloadTime
-                        }
-                        buffer += MMGC22Model.chunkMilliseconds
-                        bitrateSum += rates[level]
-                        smoothness += abs(rates[level] - rates[last])
-                        last = level
-                    }
-                    let reward =
-                        Double(bitrateSum) / 1000.0 - rebufferPenalty * rebuffer / 1000.0 - Double(smoothness) / 1000.0
-                    if reward >= maxReward {
-                        maxReward = reward
-                        chosen = combination[0]
-                    }
-                    // Next combination in itertools.product order (the last position varies fastest).
-                    var position = horizon - 1
-                    while position >= 0 {
-                        combination[position] += 1
-                        if combination[position] < 3 { break }
-                        combination[position] = 0
-                        position -= 1
-                    }
+        var changed = 0
+        for _ in 0..<total {
+            for position in changed..<horizon {
+                let level = combination[position]
+                let downloadTime = downloadTimes[level * horizon + position]
+                var buffer = buffers[position]
+                var rebuffer = rebuffers[position]
+                if buffer < downloadTime {
+                    rebuffer += downloadTime - buffer
+                    buffer = 0
+                } else {
+                    buffer -= downloadTime
                 }
+                buffers[position + 1] = buffer + MMGC22Model.chunkMilliseconds
+                rebuffers[position + 1] = rebuffer
+                bitrateSums[position + 1] = bitrateSums[position] + rates[level]
+                innerSmoothness[position + 1] =
+                    innerSmoothness[position]
+                    + (position == 0 ? 0 : abs(rates[level] - rates[combination[position - 1]]))
             }
+            let smoothness = abs(rates[combination[0]] - rates[last]) + innerSmoothness[horizon]
+            last = combination[horizon - 1]
+            let reward =
+                Double(bitrateSums[horizon]) / 1000.0 - rebufferPenalty * rebuffers[horizon] / 1000.0
+                - Double(smoothness) / 1000.0
+            if reward >= maxReward {
+                maxReward = reward
+                chosen = combination[0]
+            }
+            var position = horizon - 1
+            while position >= 0 {
+                combination[position] += 1
+                if combination[position] < 3 { break }
+                combination[position] = 0
+                position -= 1
+            }
+            changed = max(position, 0)
         }
         return chosen
     }
