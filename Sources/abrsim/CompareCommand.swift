@@ -27,7 +27,7 @@ enum CompareCommand {
             .option(
                 "policies", valueName: "LIST", help: "comma-separated policies, e.g. bba,robust-mpc", isRepeatable: true
             ),
-            .option("profile", valueName: "NAME", help: "model: faithful (default), pensieve or sabre"),
+            .option("profile", valueName: "NAME", help: "model: faithful (default), pensieve, sabre or mmgc22"),
             .option("segments", valueName: "N", help: "play only the first N segments"),
             .option("baseline", valueName: "NAME", help: "policy the paired differences are against (default: first)"),
             .option("out", valueName: "DIR", help: "output folder (default: results/compare)"),

@@ -1,6 +1,6 @@
 import ABRSim
 
-/// `abrsim mmgc22 --data DIR --algorithm A --family F --trace N --user-sample J|default [--seeds 'a:b,…']`: one
+/// `abrsim mmgc22 --data DIR --algorithm A --family F --trace N --user-sample J|default [--seeds 'a:b,…'] [--clips N]`: one
 /// session of the ACM MM'22 short-video challenge's simulator, reproduced exactly (``MMGC22Run``), printing its
 /// five figures. See docs/mmgc22-profile.md.
 enum MMGC22Command {
@@ -15,6 +15,9 @@ enum MMGC22Command {
             .option("trace", valueName: "N", help: "trace index in the family (0-based, load_trace's order)"),
             .option("user-sample", valueName: "J|default", help: "test_user_samples' user J, or run.py's fixed user"),
             .option("seeds", valueName: "a:b,…", help: "the user's seed pairs directly (replaces --user-sample)"),
+            .option(
+                "clips", valueName: "N",
+                help: "play N clips cycling through the data's, with the users drawn for N clips (default: each once)"),
             .option(
                 "last-chunk-levels", valueName: "l0|l1|…",
                 help:
@@ -65,9 +68,15 @@ enum MMGC22Command {
             }
         }
         let levels = try parsed.value("last-chunk-levels").map(MMGC22Run.parseLevels)
+        let clipCount = try parsed.value("clips").map { text in
+            guard let count = Int(text), count >= 1 else {
+                throw InputError(location: "--clips", "'\(text)' is not a number of clips (an integer ≥ 1)")
+            }
+            return count
+        }
         let run = MMGC22Run(
             dataFolder: data, algorithm: algorithm, family: family, traceIndex: trace, user: user,
-            lastChunkLevels: levels)
+            lastChunkLevels: levels, clipCount: clipCount)
         writeStandardOutput(MMGC22Run.printed(try run.run()))
         return 0
     }

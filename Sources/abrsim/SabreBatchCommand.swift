@@ -38,19 +38,15 @@ enum SabreBatchCommand {
             return 0
         }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
-        guard !traceArguments.isEmpty else {
-            throw InputError(.option("--traces"), .invalid("give at least one network"))
-        }
-        guard let movie = parsed.value("content") else {
-            throw InputError(.option("--content"), .invalid("is required"))
-        }
+        guard !traceArguments.isEmpty else { throw InputError(location: "--traces", "give at least one network") }
+        guard let movie = parsed.value("content") else { throw InputError(location: "--content", "is required") }
         var specs: [PolicySpec] = []
         for item in try ListArgument.items(parsed.values("policies"), location: "--policies") {
             specs +=
                 sweep
                 ? try PolicyGrid.expand(item, source: "--policies") : [try PolicySpec.parse(item, source: "--policies")]
         }
-        guard !specs.isEmpty else { throw InputError(.option("--policies"), .invalid("give at least one policy")) }
+        guard !specs.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let shard = sweep ? try parsed.value("shard").map { try SweepShard.parse($0) } ?? .whole : .whole
         let networks = try PathExpansion.files(traceArguments)
@@ -93,28 +89,6 @@ enum SabreBatchCommand {
                 mean("total rebuffer events", 1), mean("time average score", 3),
             ])
         }
-        let widths = lines[0].indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-        return lines.map { row in
-            row.enumerated().map { column, cell in
-                column == 0 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
-    }
-}
-
-/// The `sabre` profile: sabre's model on every network × policy; `compare` and `sweep` run
-/// ``SabreBatchCommand`` instead of their own. Registered by `main.swift`.
-struct SabreComparisonProfile: ComparisonProfile {
-    var name: String { "sabre" }
-
-    func runCommand(_ arguments: [String], sweep: Bool) throws -> Int32? {
-        try SabreBatchCommand.main(arguments, sweep: sweep)
-    }
-
-    /// Not reached from the command line (``runCommand(_:sweep:)`` always answers): sabre's runs produce sabre's
-    /// printed metrics, not run reports.
-    func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
-        throw InputError(
-            .option("--profile"), .invalid("the sabre profile writes sabre.csv; run abrsim compare --profile sabre"))
+        return alignedColumns(lines)
     }
 }

@@ -41,7 +41,8 @@ enum SweepCommand {
             .flag("no-segments", help: "write summary.csv only (no per-segment rows), for big sweeps"),
             .option("batch", valueName: "N", help: "runs per committed batch (default: about 1 s of work)"),
             .flag("force", help: "replace an output folder holding another sweep or another command's output"),
-            .option("profile", valueName: "NAME", help: "sabre: sabre's model instead (see --profile sabre --help)"),
+            .option(
+                "profile", valueName: "NAME", help: "sabre or mmgc22: that model instead (see --profile NAME --help)"),
         ])
 
     static func main(_ arguments: [String]) throws -> Int32 {
@@ -52,7 +53,7 @@ enum SweepCommand {
             return 0
         }
         if let profile = parsed.value("profile") {
-            throw InputError(.option("--profile"), .unknownName(profile, kind: "profile", known: ["sabre"]))
+            throw InputError(.option("--profile"), .unknownName(profile, kind: "profile", known: ["sabre", "mmgc22"]))
         }
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let batch = try parsed.int("batch", in: 1...SweepRunner.maximumBatchRuns)

@@ -32,6 +32,17 @@ extension String {
     }
 }
 
+/// `lines` (a header and rows of cells) as text columns two spaces apart: the first column padded on the right,
+/// the others on the left, one line each.
+func alignedColumns(_ lines: [[String]]) -> String {
+    let widths = lines[0].indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+    return lines.map { row in
+        row.enumerated().map { column, cell in
+            column == 0 ? cell.padding(toLength: widths[column]) : cell.leftPadding(toLength: widths[column])
+        }.joined(separator: "  ")
+    }.joined(separator: "\n") + "\n"
+}
+
 /// A number with `digits` decimals, for tables meant for people (CSV keeps full precision).
 func fixed(_ x: Double, _ digits: Int) -> String {
     guard x.isFinite else { return "-" }

@@ -39,7 +39,10 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == PolicyKeeper.arg
     PolicyKeeper.main(Array(CommandLine.arguments.dropFirst(2)))
 }
 PolicyKeeper.enable()
-Profile.registry.register(SabreComparisonProfile(), name: "sabre")
+Profile.registry.register(
+    OwnCommandProfile(name: "sabre", outputs: "sabre.csv", main: SabreBatchCommand.main), name: "sabre")
+Profile.registry.register(
+    OwnCommandProfile(name: "mmgc22", outputs: "sessions.csv", main: MMGC22BatchCommand.main), name: "mmgc22")
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first, first != "-h", first != "--help", first != "help" else {
     printTopLevelHelp()

@@ -24,6 +24,44 @@ public struct MMGC22Clip: Sendable, Equatable {
     public var chunkCount: Int { chunkBytes[0].count }
 }
 
+extension MMGC22Clip {
+    /// A clip from values (a feed built in Swift, or one read by ``MMGC22Data``): `chunkBytes[level][chunk]` for
+    /// the three levels (bytes, finite, ≥ 0, the same number of chunks at every level, at least one) and the
+    /// retention curve (seconds, fraction still watching). Throws an ``InputError`` naming `place` (a file or a
+    /// place in the caller's input) unless the challenge could play it: the user model draws a whole second among
+    /// the curve's times but the last, with the differences of the curve as chances (numpy refuses them unless they
+    /// are ≥ 0 and sum to 1 within √ε), and `fixed_preload` reads the curve at every chunk index, so the curve needs
+    /// at least one line more than the clip has chunks.
+    public init(name: String, chunkBytes: [[Double]], retention curve: RetentionCurve, place: String) throws {
+        guard chunkBytes.count == MMGC22Model.levelCount else {
+            throw InputError(location: place, "has \(chunkBytes.count) levels; the challenge's clips have 3")
+        }
+        guard !chunkBytes[0].isEmpty else { throw InputError(location: place, "holds no chunks") }
+        for (level, sizes) in chunkBytes.enumerated() {
+            guard sizes.count == chunkBytes[0].count else {
+                throw InputError(
+                    location: place, "level \(level) has \(sizes.count) chunks, level 0 has \(chunkBytes[0].count)")
+            }
+            if let chunk = sizes.firstIndex(where: { !$0.isFinite || $0 < 0 }) {
+                throw InputError(location: place, "level \(level) chunk \(chunk): a size must be a number of bytes ≥ 0")
+            }
+        }
+        self.init(
+            name: name, chunkBytes: chunkBytes, retentionTimesMs: curve.seconds.map({ $0 * 1000.0 }),
+            retentionText: curve.text, retention: curve.fractions)
+        if let problem = NumpyLegacyRandomState.numpyChoiceProblem(MMGC22Retention.leaveProbabilities(self)) {
+            throw InputError(
+                location: place, "the curve cannot be sampled as the challenge samples it: \(problem)")
+        }
+        guard curve.fractions.count >= chunkCount + 1 else {
+            throw InputError(
+                location: place,
+                "has \(curve.fractions.count) lines; the clip has \(chunkCount) chunks, so at least \(chunkCount + 1) are needed"
+            )
+        }
+    }
+}
+
 /// The challenge's data folder (`data/` of the repository, or a folder of one's own in the same layout):
 /// `network_traces/<family>/<n>`, `short_video_size/<clip>/video_size_{0,1,2}`, `user_ret/<clip>`. Readers throw an
 /// ``InputError`` naming the file and line of anything malformed. Built by `abrsim mmgc22` and the tests.
@@ -36,12 +74,12 @@ public struct MMGC22Data: Sendable {
     /// Reads the clip library of `folder` (sizes and retention curves; traces are read on demand).
     public init(folder: String) throws {
         guard InputFile.isDirectory(folder) else {
-            throw InputError(.file(folder), .unreadable("no such folder (expected the challenge's data folder)"))
+            throw InputError(file: folder, "no such folder (expected the challenge's data folder)")
         }
         self.folder = folder
         let sizeFolder = folder + "/short_video_size"
         let names = try Self.entries(of: sizeFolder, directories: true)
-        guard !names.isEmpty else { throw InputError(.file(sizeFolder), .invalid("holds no clip folders")) }
+        guard !names.isEmpty else { throw InputError(file: sizeFolder, "holds no clip folders") }
         clips = try names.map { name in
             try Self.readClip(name: name, sizes: sizeFolder + "/" + name, retention: folder + "/user_ret/" + name)
         }
@@ -57,15 +95,14 @@ public struct MMGC22Data: Sendable {
     public func traceFiles(family: String) throws -> [String] {
         let familyFolder = folder + "/network_traces/" + family
         guard InputFile.isDirectory(familyFolder) else {
-            throw InputError(.file(familyFolder), .unreadable("no such trace family folder"))
+            throw InputError(file: familyFolder, "no such trace family folder")
         }
         let names = try Self.entries(of: familyFolder, directories: false)
         var numbered: [(Int, String)] = []
         for name in names {
             guard let number = Int(name) else {
                 throw InputError(
-                    .file(familyFolder + "/" + name),
-                    .invalid("trace file names must be integers, as load_trace sorts them"))
+                    file: familyFolder + "/" + name, "trace file names must be integers, as load_trace sorts them")
             }
             numbered.append((number, name))
         }
@@ -78,8 +115,8 @@ public struct MMGC22Data: Sendable {
         let files = try traceFiles(family: family)
         guard files.indices.contains(index) else {
             throw InputError(
-                .file(folder + "/network_traces/" + family),
-                .invalid("trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))"))
+                file: folder + "/network_traces/" + family,
+                "trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))")
         }
         return try PensieveCookedTrace.read(path: files[index])
     }
@@ -94,42 +131,24 @@ public struct MMGC22Data: Sendable {
                 guard let field = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first,
                     let bytes = Int(field), bytes >= 0
                 else {
-                    throw InputError(
-                        .line(path, reader.lineNumber), .invalid("expected a chunk size in bytes (an integer ≥ 0)"))
+                    throw InputError.atLine(path, reader.lineNumber, "expected a chunk size in bytes (an integer ≥ 0)")
                 }
                 chunks.append(Double(bytes))
             }
-            guard !chunks.isEmpty else { throw InputError(.file(path), .invalid("holds no chunk sizes")) }
+            guard !chunks.isEmpty else { throw InputError(file: path, "holds no chunk sizes") }
             if let first = levels.first, first.count != chunks.count {
-                throw InputError(.file(path), .invalid("has \(chunks.count) chunks, level 0 has \(first.count)"))
+                throw InputError(file: path, "has \(chunks.count) chunks, level 0 has \(first.count)")
             }
             levels.append(chunks)
         }
-        let curve = try RetentionCurve.read(path: retention)
-        let clip = MMGC22Clip(
-            name: name, chunkBytes: levels, retentionTimesMs: curve.seconds.map({ $0 * 1000.0 }),
-            retentionText: curve.text, retention: curve.fractions)
-        // The user model draws a whole second among user_time[:-1] with the differences of the curve as
-        // probabilities (numpy refuses them unless they are ≥ 0 and sum to 1 within √ε); fixed_preload reads the
-        // curve at every chunk index.
-        if let problem = NumpyLegacyRandomState.numpyChoiceProblem(MMGC22Retention.leaveProbabilities(clip)) {
-            throw InputError(
-                .file(retention), .invalid("the curve cannot be sampled as the challenge samples it: \(problem)"))
-        }
-        guard curve.fractions.count >= clip.chunkCount + 1 else {
-            throw InputError(
-                .file(retention),
-                .invalid(
-                    "has \(curve.fractions.count) lines; the clip has \(clip.chunkCount) chunks, so at least \(clip.chunkCount + 1) are needed"
-                ))
-        }
-        return clip
+        return try MMGC22Clip(
+            name: name, chunkBytes: levels, retention: try RetentionCurve.read(path: retention), place: retention)
     }
 
     /// The names in `folder` (hidden ones left out) that are folders (`directories`) or files, byte-sorted.
     static func entries(of folder: String, directories: Bool) throws -> [String] {
         guard let handle = opendir(folder) else {
-            throw InputError(.file(folder), .unreadable("cannot open the folder: \(InputFile.errnoText())"))
+            throw InputError(file: folder, "cannot open the folder: \(InputFile.errnoText())")
         }
         defer { closedir(handle) }
         var names: [String] = []

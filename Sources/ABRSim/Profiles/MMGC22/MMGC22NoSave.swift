@@ -25,17 +25,6 @@ public struct MMGC22NoSave: MMGC22PreloadPolicy {
             pastBandwidth.append((outcome.chunkBytes / 1_000_000.0) / (outcome.delayMilliseconds / 1000.0))
         }
         let window = min(players.count, MMGC22Model.windowSize)
-        var horizons: [Int] = []
-        var futureSizes: [[[Double]]] = []
-        for index in 0..<window {
-            if players[index].remainingChunks == 0 {
-                horizons.append(0)
-                futureSizes.append([[0]])
-                continue
-            }
-            horizons.append(min(Self.horizon, players[index].remainingChunks))
-            futureSizes.append(players[index].undownloadedChunkBytes(count: horizons[index]))
-        }
         let playing = outcome.playVideoId
         var video = -1
         if players[0].remainingChunks > 0 {
@@ -70,9 +59,12 @@ public struct MMGC22NoSave: MMGC22PreloadPolicy {
         estimateBandwidth()
         let player = players[seq]
         let lastLevel = player.downloadedLevels.last ?? 0
+        // The Python sizes the next ≤ 5 chunks of every clip in the window; only the chosen clip's are read.
+        let horizon = min(Self.horizon, player.remainingChunks)
         let level = MMGC22RobustMPC.level(
             pastBandwidth: pastBandwidth, pastEstimates: &pastEstimates, pastErrors: &pastErrors,
-            futureSizes: futureSizes[seq], horizon: horizons[seq], bufferMilliseconds: player.bufferMilliseconds,
+            futureSizes: player.undownloadedChunkBytes(count: horizon), horizon: horizon,
+            bufferMilliseconds: player.bufferMilliseconds,
             lastLevel: lastLevel)
         sleepTime = 0
         return MMGC22Decision(video: video, level: level, sleepMilliseconds: 0)
@@ -129,45 +121,70 @@ enum MMGC22RobustMPC {
         }
         var maxReward = -Double.infinity
         var chosen = 0
-        var combination = [Int](repeating: 0, count: horizon)
-        // The Python never resets `last_quality` between combinations: each one's first smoothness term is
-        // measured from the previous combination's last level (only the first starts from the clip's last).
-        var last = lastLevel
-        let total = (0..<horizon).reduce(1, { product, _ in product * 3 })
-        downloadTimes.withUnsafeBufferPointer { times in
-            combination.withUnsafeMutableBufferPointer { combination in
-                for _ in 0..<total {
-                    var rebuffer = 0.0
-                    var buffer = bufferMilliseconds
-                    var bitrateSum = 0
-                    var smoothness = 0
-                    for position in 0..<horizon {
-                        let level = combination[position]
-                        let downloadTime = times[level * horizon + position]
-                        if buffer < downloadTime {
-                            rebuffer += downloadTime - buffer
-                            buffer = 0
-                        } else {
-                            buffer -= downloadTime
+        // Combinations in itertools.product order (the last position varies fastest). The state after each prefix
+        // (buffer, rebuffer, bitrate sum and the smoothness between its own positions) is the same sequence of
+        // operations in every combination sharing that prefix, so it is kept per depth and only the positions
+        // from the first one that changed are recomputed: the same doubles as evaluating each combination whole.
+        // Per depth d (the state after positions 0..<d): buffer, rebuffer (ms), bitrate sum and the smoothness
+        // between the prefix's own positions (kbit/s); then the combination itself.
+        let stride = horizon + 1
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * stride) { doubles in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * stride) { integers in
+                let buffers = doubles.baseAddress!
+                let rebuffers = buffers + stride
+                let bitrateSums = integers.baseAddress!
+                let innerSmoothness = bitrateSums + stride
+                let combination = innerSmoothness + stride
+                buffers[0] = bufferMilliseconds
+                rebuffers[0] = 0
+                bitrateSums[0] = 0
+                innerSmoothness[0] = 0
+                for position in 0..<stride { combination[position] = 0 }
+                downloadTimes.withUnsafeBufferPointer { times in
+                    rates.withUnsafeBufferPointer { rates in
+                        // The Python never resets `last_quality` between combinations: each one's first smoothness
+                        // term is measured from the previous combination's last level (only the first starts from
+                        // the clip's last).
+                        var last = lastLevel
+                        let total = (0..<horizon).reduce(1, { product, _ in product * 3 })
+                        var changed = 0
+                        for _ in 0..<total {
+                            for position in changed..<horizon {
+                                let level = combination[position]
+                                let downloadTime = times[level * horizon + position]
+                                var buffer = buffers[position]
+                                var rebuffer = rebuffers[position]
+                                if buffer < downloadTime {
+                                    rebuffer += downloadTime - buffer
+                                    buffer = 0
+                                } else {
+                                    buffer -= downloadTime
+                                }
+                                buffers[position + 1] = buffer + MMGC22Model.chunkMilliseconds
+                                rebuffers[position + 1] = rebuffer
+                                bitrateSums[position + 1] = bitrateSums[position] + rates[level]
+                                innerSmoothness[position + 1] =
+                                    innerSmoothness[position]
+                                    + (position == 0 ? 0 : abs(rates[level] - rates[combination[position - 1]]))
+                            }
+                            let smoothness = abs(rates[combination[0]] - rates[last]) + innerSmoothness[horizon]
+                            last = combination[horizon - 1]
+                            let reward =
+                                Double(bitrateSums[horizon]) / 1000.0 - rebufferPenalty * rebuffers[horizon] / 1000.0
+                                - Double(smoothness) / 1000.0
+                            if reward >= maxReward {
+                                maxReward = reward
+                                chosen = combination[0]
+                            }
+                            var position = horizon - 1
+                            while position >= 0 {
+                                combination[position] += 1
+                                if combination[position] < 3 { break }
+                                combination[position] = 0
+                                position -= 1
+                            }
+                            changed = max(position, 0)
                         }
-                        buffer += MMGC22Model.chunkMilliseconds
-                        bitrateSum += rates[level]
-                        smoothness += abs(rates[level] - rates[last])
-                        last = level
-                    }
-                    let reward =
-                        Double(bitrateSum) / 1000.0 - rebufferPenalty * rebuffer / 1000.0 - Double(smoothness) / 1000.0
-                    if reward >= maxReward {
-                        maxReward = reward
-                        chosen = combination[0]
-                    }
-                    // Next combination in itertools.product order (the last position varies fastest).
-                    var position = horizon - 1
-                    while position >= 0 {
-                        combination[position] += 1
-                        if combination[position] < 3 { break }
-                        combination[position] = 0
-                        position -= 1
                     }
                 }
             }

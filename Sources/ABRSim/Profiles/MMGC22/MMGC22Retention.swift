@@ -52,10 +52,11 @@ public struct MMGC22SeedPair: Sendable, Equatable {
     }
 }
 
-/// The challenge's users: the seed pairs of `run.py`. `default` is its fixed user (`np.random.seed(42)`,
-/// `randint(100, size=(7, 2))`); sample J is the J-th user `test_user_samples` makes in a fresh process (after the
+/// The challenge's users: the seed pairs of `run.py`, for a feed of `clipCount` clips (`ALL_VIDEO_NUM`, 7 in the
+/// challenge; `run.py` sizes its seed matrices by it). `default` is its fixed user (`np.random.seed(42)`,
+/// `randint(100, size=(N, 2))`); sample J is the J-th user `test_user_samples` makes in a fresh process (after the
 /// module's own draw, `randint(10000, size=(1001, 1))` from the global state, then `np.random.seed(seed_J)` and
-/// `randint(10000, size=(7, 2))`).
+/// `randint(10000, size=(N, 2))`).
 public enum MMGC22Users {
     /// `run.py`'s `RANDOM_SEED`.
     public static let moduleSeed: UInt32 = 42
@@ -64,24 +65,24 @@ public enum MMGC22Users {
     /// The clips per user in `run.py` (`ALL_VIDEO_NUM`, `size=(7, 2)`).
     public static let clipsPerUser = 7
 
-    /// The default user's seven pairs.
-    public static func defaultUser() -> [MMGC22SeedPair] {
+    /// The default user's pairs, one per clip.
+    public static func defaultUser(clipCount: Int = clipsPerUser) -> [MMGC22SeedPair] {
         var state = NumpyLegacyRandomState(seed: moduleSeed)
-        return pairs(state.randint(100, count: 2 * clipsPerUser))
+        return pairs(state.randint(100, count: 2 * clipCount))
     }
 
-    /// The seed `np.random.seed` gets for sample `index` (0 …1000).
-    public static func sampleSeed(_ index: Int) -> Int {
+    /// The seed `np.random.seed` gets for sample `index` (0 …1000) in a process whose users have `clipCount` clips.
+    public static func sampleSeed(_ index: Int, clipCount: Int = clipsPerUser) -> Int {
         precondition((0..<sampleSeedCount).contains(index))
         var state = NumpyLegacyRandomState(seed: moduleSeed)
-        _ = state.randint(100, count: 2 * clipsPerUser)
+        _ = state.randint(100, count: 2 * clipCount)
         return state.randint(10000, count: index + 1)[index]
     }
 
-    /// Sample `index`'s seven pairs.
-    public static func sample(_ index: Int) -> [MMGC22SeedPair] {
-        var state = NumpyLegacyRandomState(seed: UInt32(sampleSeed(index)))
-        return pairs(state.randint(10000, count: 2 * clipsPerUser))
+    /// Sample `index`'s pairs, one per clip.
+    public static func sample(_ index: Int, clipCount: Int = clipsPerUser) -> [MMGC22SeedPair] {
+        var state = NumpyLegacyRandomState(seed: UInt32(sampleSeed(index, clipCount: clipCount)))
+        return pairs(state.randint(10000, count: 2 * clipCount))
     }
 
     private static func pairs(_ values: [Int]) -> [MMGC22SeedPair] {

@@ -19,10 +19,13 @@ public struct MMGC22Run: Sendable {
     public var user: User
     /// `last_chunk_bitrate` before the run (nil: fresh, all −1).
     public var lastChunkLevels: [Int]?
+    /// The feed's length when not the data's clips once each: that many clips cycling through them, with the
+    /// challenge's users drawn for that many clips (`run.py` with `ALL_VIDEO_NUM = N`).
+    public var clipCount: Int?
 
     public init(
         dataFolder: String, algorithm: MMGC22Algorithm, family: String, traceIndex: Int, user: User,
-        lastChunkLevels: [Int]? = nil
+        lastChunkLevels: [Int]? = nil, clipCount: Int? = nil
     ) {
         self.dataFolder = dataFolder
         self.algorithm = algorithm
@@ -30,6 +33,7 @@ public struct MMGC22Run: Sendable {
         self.traceIndex = traceIndex
         self.user = user
         self.lastChunkLevels = lastChunkLevels
+        self.clipCount = clipCount
     }
 
     /// The seed pairs of `user`.
@@ -41,28 +45,33 @@ public struct MMGC22Run: Sendable {
         }
     }
 
-    /// Reads the inputs and plays the session.
-    public func run(recordSteps: Bool = false) throws -> MMGC22SessionResult {
+    /// The feed's viewers for `user`: `run.py`'s seven seed pairs for the data's clips once each, or the challenge's
+    /// users drawn for `clipCount` clips.
+    public static func viewers(of user: User, clipCount: Int?) -> MMGC22Feed.Viewers {
+        switch (user, clipCount) {
+        case (.defaultUser, .some): .challengeDefault
+        case (.sample(let index), .some): .challengeSample(index)
+        default: .seeds(seeds(of: user))
+        }
+    }
+
+    /// The feed this run plays: the data's clips (or ``clipCount`` of them, cycling) on trace ``traceIndex`` of
+    /// ``family``, watched by ``user``. Reads the inputs; errors name the file and line.
+    public func feed() throws -> MMGC22Feed {
         let data = try MMGC22Data(folder: dataFolder)
         let trace = try data.trace(family: family, index: traceIndex)
-        let seeds = Self.seeds(of: user)
-        guard seeds.count >= data.clips.count else {
-            throw InputError(
-                .file(dataFolder),
-                .invalid(
-                    "has \(data.clips.count) clips, but the user has only \(seeds.count) seed pairs (one per clip)"))
+        let clips = clipCount.map({ MMGC22Feed.cycling(data.clips, count: $0) }) ?? data.clips
+        if let last = lastChunkLevels, last.count != clips.count {
+            throw InputError(.option("--last-chunk-levels"), .invalid("needs \(clips.count) levels, one per clip"))
         }
-        let last = lastChunkLevels ?? MMGC22Session.freshLastChunkLevels(clipCount: data.clips.count)
-        guard last.count == data.clips.count else {
-            throw InputError(.option("--last-chunk-levels"), .invalid("needs \(data.clips.count) levels, one per clip"))
-        }
-        var policy = algorithm.makePolicy()
-        do {
-            return try MMGC22Session(clips: data.clips, seeds: seeds, trace: trace).run(
-                policy: &policy, lastChunkLevels: last, recordSteps: recordSteps)
-        } catch let error as MMGC22PolicyError {
-            throw InputError(.file(dataFolder), .invalid("\(error)"))
-        }
+        return MMGC22Feed(
+            clips: clips, trace: trace, viewers: Self.viewers(of: user, clipCount: clipCount),
+            lastChunkLevels: lastChunkLevels, place: dataFolder)
+    }
+
+    /// Reads the inputs and plays the session.
+    public func run(recordSteps: Bool = false) throws -> MMGC22SessionResult {
+        try feed().run(algorithm: algorithm, recordSteps: recordSteps)
     }
 
     /// The five `name: value` lines.
@@ -82,8 +91,8 @@ public struct MMGC22Run: Sendable {
                 (0...4_294_967_295).contains(numpy), (0...4_294_967_295).contains(python)
             else {
                 throw InputError(
-                    .option("--seeds"),
-                    .invalid("pair \(index + 1) '\(item)' is not `numpy_seed:python_seed` (integers 0…4294967295)"))
+                    location: "--seeds",
+                    "pair \(index + 1) '\(item)' is not `numpy_seed:python_seed` (integers 0…4294967295)")
             }
             return MMGC22SeedPair(numpySeed: numpy, pythonSeed: python)
         }
@@ -93,8 +102,7 @@ public struct MMGC22Run: Sendable {
     public static func parseLevels(_ text: String) throws -> [Int] {
         try text.split(separator: "|", omittingEmptySubsequences: false).enumerated().map { index, item in
             guard let level = Int(item), (-1...2).contains(level) else {
-                throw InputError(
-                    .option("--last-chunk-levels"), .invalid("entry \(index + 1) '\(item)' is not a level −1…2"))
+                throw InputError(location: "--last-chunk-levels", "entry \(index + 1) '\(item)' is not a level −1…2")
             }
             return level
         }

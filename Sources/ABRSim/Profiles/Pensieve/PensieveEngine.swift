@@ -16,64 +16,28 @@ struct PensieveEngine {
         var bufferMsAfter: Double
     }
 
-    private let times: [Double]
-    private let bandwidths: [Double]
-    /// `mahimahi_ptr`.
-    private var pointer = 1
-    /// `last_mahimahi_time`, seconds.
-    private var lastTime: Double
+    /// The trace and the position in it (`mahimahi_ptr`, `last_mahimahi_time`).
+    private var cursor: CookedTraceCursor
     /// `buffer_size`, ms.
     private(set) var bufferMs = 0.0
-    /// How many times the pointer has wrapped to the trace's start.
-    private var wraps = 0
     /// The step the cap's sleep is rounded up to, ms: Pensieve's 500, or 0 for a sleep of exactly the excess
     /// (the relaxation ``PensieveOptimum/upperBound(trace:content:chunkCount:)`` solves).
     var sleepQuantumMs = PensieveProfile.sleepQuantumMilliseconds
 
     /// Trace seconds elapsed on an unwrapped time axis (each wrap adds the trace's last time, as the pointer
     /// restarts at time 0): nondecreasing as the environment runs, so it orders two environments on one trace.
-    var traceSeconds: Double { Double(wraps) * times[times.count - 1] + lastTime }
+    var traceSeconds: Double { Double(cursor.wraps) * cursor.times[cursor.times.count - 1] + cursor.lastTime }
 
     /// A fresh environment on `trace`: pointer `pointer` (1 by default; Pensieve's training mode draws it), clock
     /// at the time before it, empty buffer.
     init(trace: PensieveCookedTrace, pointer: Int = 1) {
-        times = trace.times
-        bandwidths = trace.bandwidthsMbps
-        self.pointer = pointer
-        lastTime = trace.times[pointer - 1]
-    }
-
-    /// Moves the pointer to the next interval, wrapping to 1 with the time at 0 at the end of the trace.
-    @inline(__always)
-    private mutating func advancePointer() {
-        lastTime = times[pointer]
-        pointer += 1
-        if pointer >= bandwidths.count {
-            pointer = 1
-            lastTime = 0
-            wraps += 1
-        }
+        cursor = CookedTraceCursor(trace: trace, pointer: pointer)
     }
 
     /// `get_video_chunk` for a chunk of `bytes`; `noise` multiplies the delay (RTT included), as Pensieve's
     /// training environment does with its uniform(0.9, 1.1) draw (1 elsewhere: exact).
     mutating func download(bytes: Double, noise: Double = 1) -> Step {
-        var delay = 0.0
-        var sent = 0.0
-        while true {
-            let throughput = bandwidths[pointer] * 1_000_000 / 8
-            let duration = times[pointer] - lastTime
-            let payload = throughput * duration * PensieveProfile.payloadFraction
-            if sent + payload > bytes {
-                let fraction = (bytes - sent) / throughput / PensieveProfile.payloadFraction
-                delay += fraction
-                lastTime += fraction
-                break
-            }
-            sent += payload
-            delay += duration
-            advancePointer()
-        }
+        var delay = cursor.transferSeconds(bytes: bytes, payloadFraction: PensieveProfile.payloadFraction)
         let downloadSeconds = delay
         delay *= 1000
         delay += PensieveProfile.rttMilliseconds
@@ -98,13 +62,13 @@ struct PensieveEngine {
     private mutating func advance(sleepMs start: Double) -> Double {
         var sleep = start
         while true {
-            let duration = times[pointer] - lastTime
+            let duration = cursor.times[cursor.pointer] - cursor.lastTime
             if duration > sleep / 1000 {
-                lastTime += sleep / 1000
+                cursor.lastTime += sleep / 1000
                 return sleep
             }
             sleep -= duration * 1000
-            advancePointer()
+            cursor.advancePointer()
         }
     }
 

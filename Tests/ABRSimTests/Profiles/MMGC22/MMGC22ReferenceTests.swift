@@ -36,10 +36,11 @@ struct MMGC22ReferenceTests {
             row["state"] == "sequential"
             ? try MMGC22Run.parseLevels(row["last_chunk_bitrate_before"]!)
             : MMGC22Session.freshLastChunkLevels(clipCount: data.clips.count)
-        var policy = try #require(MMGC22Algorithm(rawValue: row["algorithm"]!)).makePolicy()
-        let session = MMGC22Session(
-            clips: data.clips, seeds: MMGC22Run.seeds(of: MMGC22SharedReference.user(row)), trace: trace)
-        return try session.run(policy: &policy, lastChunkLevels: levels, recordSteps: recordSteps)
+        let algorithm = try #require(MMGC22Algorithm(rawValue: row["algorithm"]!))
+        let feed = MMGC22Feed(
+            clips: data.clips, trace: trace, viewers: .seeds(MMGC22Run.seeds(of: MMGC22SharedReference.user(row))),
+            lastChunkLevels: levels)
+        return try feed.run(algorithm: algorithm, recordSteps: recordSteps)
     }
 
     /// The figures of a result by results.csv's column names.
