@@ -7,7 +7,8 @@ import ABRSim
 /// into the plots folder (default `plots/compare`, or `DIR/plots` with `--out`), and prints per-policy means
 /// with 95 % confidence intervals. Runs with a failed player are counted on stderr and make the exit status 1;
 /// they are left out of every mean and paired difference (n and the failure count are printed). `--scenario FILE`
-/// takes the player's settings, content, RTT, QoE weights and seed from a scenario's player (edited by `--set`).
+/// takes the player's settings, content, RTT, QoE weights and seed from a scenario's player (edited by `--set`);
+/// a feed scenario is compared by ``FeedCompareCommand`` instead.
 enum CompareCommand {
     static let spec = CommandSpec(
         name: "abrsim compare", summary: "every policy on every trace, with per-policy means and 95 % intervals",
@@ -46,6 +47,9 @@ enum CompareCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
+        if let feed = try FeedCompareCommand.feedScenario(parsed) {
+            return try FeedCompareCommand.main(parsed, scenario: feed)
+        }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         guard !traceArguments.isEmpty else {
             throw InputError(.option("--traces"), .invalid("give at least one trace"))
@@ -54,19 +58,7 @@ enum CompareCommand {
         guard let contentPath = parsed.value("content") ?? source?.scenario.file else {
             throw InputError(.option("--content"), .invalid("is required (or give --scenario)"))
         }
-        let policyValues = parsed.values("policies")
-        guard !policyValues.isEmpty else {
-            throw InputError(.option("--policies"), .invalid("give at least one policy"))
-        }
-        let policies = try ListArgument.items(policyValues, location: "--policies").map {
-            try PolicySpec.parse($0, source: "--policies")
-        }
-        let baseline = parsed.value("baseline") ?? policies[0].label
-        guard policies.contains(where: { $0.label == baseline }) else {
-            throw InputError(
-                .option("--baseline"),
-                .invalid("'\(baseline)' is not one of the policies (\(policies.map(\.label).joined(separator: ", ")))"))
-        }
+        let (policies, baseline) = try comparedPolicies(parsed)
         var profile = Profile.faithful
         if let name = parsed.value("profile") {
             guard let chosen = Profile(rawValue: name) else {
@@ -163,6 +155,24 @@ enum CompareCommand {
             "compare", failedRuns: failed.count, runs: reports.count, summary: out + "/summary.csv")
     }
 
+    /// The `--policies` given (at least one) and the `--baseline` among them (default: the first).
+    static func comparedPolicies(_ parsed: ParsedArguments) throws -> (policies: [PolicySpec], baseline: String) {
+        let policyValues = parsed.values("policies")
+        guard !policyValues.isEmpty else {
+            throw InputError(.option("--policies"), .invalid("give at least one policy"))
+        }
+        let policies = try ListArgument.items(policyValues, location: "--policies").map {
+            try PolicySpec.parse($0, source: "--policies")
+        }
+        let baseline = parsed.value("baseline") ?? policies[0].label
+        guard policies.contains(where: { $0.label == baseline }) else {
+            throw InputError(
+                .option("--baseline"),
+                .invalid("'\(baseline)' is not one of the policies (\(policies.map(\.label).joined(separator: ", ")))"))
+        }
+        return (policies, baseline)
+    }
+
     /// The scenario and player `--scenario` and `--player` name, with its `network.rttMs` (0 when absent).
     static func scenarioSource(_ parsed: ParsedArguments) throws
         -> (scenario: Scenario, player: PlayerDescription, rttSeconds: Double)?
@@ -179,7 +189,6 @@ enum CompareCommand {
         }
         let loader = try scenarioLoader(parsed)
         let scenario = try loader.load(path)
-        try refuseFeed(scenario, command: "abrsim compare")
         let player: PlayerDescription
         if let id = parsed.value("player") {
             guard let chosen = scenario.players.first(where: { $0.id == id }) else {
@@ -233,8 +242,13 @@ enum CompareCommand {
                 rows[row].append(best > 0 && !pairs.isEmpty ? fixed(100 * total / best, 1) + " %" : "n/a")
             }
         }
-        let header = rows[0]
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return text + aligned(rows)
+    }
+
+    /// `rows` (the header first) as aligned text: the first column padded on the right, the others on the left.
+    static func aligned(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = ""
         for row in rows {
             text +=
                 row.enumerated().map { column, cell in

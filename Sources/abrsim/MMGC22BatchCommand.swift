@@ -41,7 +41,9 @@ enum MMGC22BatchCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
-        guard let dataFolder = parsed.value("data") else { throw InputError(location: "--data", "is required") }
+        guard let dataFolder = parsed.value("data") else {
+            throw InputError(.option("--data"), .invalid("is required"))
+        }
         let algorithmNames =
             parsed.values("policies").isEmpty
             ? [MMGC22Algorithm.noSave.rawValue, MMGC22Algorithm.fixedPreload.rawValue]
@@ -49,9 +51,10 @@ enum MMGC22BatchCommand {
         let algorithms = try algorithmNames.map { name in
             guard let algorithm = MMGC22Algorithm(rawValue: name) else {
                 throw InputError(
-                    location: "--policies",
-                    "unknown algorithm '\(name)' (known: \(MMGC22Algorithm.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
+                    .option("--policies"),
+                    .invalid(
+                        "unknown algorithm '\(name)' (known: \(MMGC22Algorithm.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    ))
             }
             return algorithm
         }
@@ -101,9 +104,10 @@ enum MMGC22BatchCommand {
             guard let low = bounds.first ?? nil, let high = bounds.last ?? nil, low >= 0, low <= high, high < limit
             else {
                 throw InputError(
-                    location: location,
-                    "'\(item)' is not an index or a range low-high of indices ≥ 0\(limit == Int.max ? "" : " and < \(limit)")"
-                )
+                    InputPlace(file: nil, position: InputPlace.Position(text: location)),
+                    .invalid(
+                        "'\(item)' is not an index or a range low-high of indices ≥ 0\(limit == Int.max ? "" : " and < \(limit)")"
+                    ))
             }
             return Array(low...high)
         }

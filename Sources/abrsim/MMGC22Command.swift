@@ -70,7 +70,7 @@ enum MMGC22Command {
         let levels = try parsed.value("last-chunk-levels").map(MMGC22Run.parseLevels)
         let clipCount = try parsed.value("clips").map { text in
             guard let count = Int(text), count >= 1 else {
-                throw InputError(location: "--clips", "'\(text)' is not a number of clips (an integer ≥ 1)")
+                throw InputError(.option("--clips"), .invalid("'\(text)' is not a number of clips (an integer ≥ 1)"))
             }
             return count
         }

@@ -15,6 +15,7 @@ struct OwnCommandProfile: ComparisonProfile {
     /// its own figures, not run reports.
     func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
         throw InputError(
-            location: "--profile", "the \(name) profile writes \(outputs); run abrsim compare --profile \(name)")
+            .option("--profile"),
+            .invalid("the \(name) profile writes \(outputs); run abrsim compare --profile \(name)"))
     }
 }

@@ -38,15 +38,19 @@ enum SabreBatchCommand {
             return 0
         }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
-        guard !traceArguments.isEmpty else { throw InputError(location: "--traces", "give at least one network") }
-        guard let movie = parsed.value("content") else { throw InputError(location: "--content", "is required") }
+        guard !traceArguments.isEmpty else {
+            throw InputError(.option("--traces"), .invalid("give at least one network"))
+        }
+        guard let movie = parsed.value("content") else {
+            throw InputError(.option("--content"), .invalid("is required"))
+        }
         var specs: [PolicySpec] = []
         for item in try ListArgument.items(parsed.values("policies"), location: "--policies") {
             specs +=
                 sweep
                 ? try PolicyGrid.expand(item, source: "--policies") : [try PolicySpec.parse(item, source: "--policies")]
         }
-        guard !specs.isEmpty else { throw InputError(location: "--policies", "give at least one policy") }
+        guard !specs.isEmpty else { throw InputError(.option("--policies"), .invalid("give at least one policy")) }
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let shard = sweep ? try parsed.value("shard").map { try SweepShard.parse($0) } ?? .whole : .whole
         let networks = try PathExpansion.files(traceArguments)

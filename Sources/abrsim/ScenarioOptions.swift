@@ -20,8 +20,8 @@ func scenarioLoader(_ parsed: ParsedArguments) throws -> ScenarioLoader {
 func refuseFeed(_ scenario: Scenario, command: String) throws {
     guard scenario.feed != nil else { return }
     throw InputError(
-        file: scenario.file, location: "$.feed",
-        "\(command) takes a scenario of players; run a feed with abrsim run or abrsim check (docs/feed.md)")
+        .jsonPath(scenario.file, "$.feed"),
+        .invalid("\(command) takes a scenario of players; run a feed with abrsim run or abrsim check (docs/feed.md)"))
 }
 
 /// Prints each of `warnings` on stderr as `<command>: warning: …`.

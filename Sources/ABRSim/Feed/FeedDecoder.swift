@@ -13,7 +13,7 @@ struct FeedDecoder {
         let object = try reader.object()
         let itemReaders = try object.required("items").array()
         guard !itemReaders.isEmpty else {
-            throw try object.required("items").error("a feed needs at least one item")
+            throw try object.required("items").error(.invalid("a feed needs at least one item"))
         }
         var listed: [FeedItem] = []
         for itemReader in itemReaders {
@@ -21,11 +21,15 @@ struct FeedDecoder {
             let idReader = try item.required("id")
             let id = try idReader.string()
             guard !id.isEmpty, !id.contains(","), id.utf8.count <= ScenarioLoader.maximumNameBytes else {
-                throw idReader.error("an item id must be non-empty, comma-free and at most 200 bytes")
+                throw idReader.error(.invalid("an item id must be non-empty, comma-free and at most 200 bytes"))
             }
-            if listed.contains(where: { $0.id == id }) { throw idReader.error("two items have the id '\(id)'") }
+            if listed.contains(where: { $0.id == id }) {
+                throw idReader.error(.invalid("two items have the id '\(id)'"))
+            }
             let content = try ContentDecoder(directory: directory).decode(try item.required("content"))
-            guard content.live == nil else { throw idReader.error("a feed item is video on demand, not live") }
+            guard content.live == nil else {
+                throw idReader.error(.invalid("a feed item is video on demand, not live"))
+            }
             try item.finish()
             listed.append(FeedItem(id: id, content: content))
         }
@@ -41,8 +45,9 @@ struct FeedDecoder {
         let window = try windowReader.double()
         guard window == window.rounded(), window >= 1, window <= Double(Self.maximumWindow) else {
             throw windowReader.error(
-                "the recommendation window is how many upcoming items the app knows: a whole number 1…"
-                    + "\(Self.maximumWindow), got \(JSONPath.format(window))")
+                .invalid(
+                    "the recommendation window is how many upcoming items the app knows: a whole number 1…"
+                        + "\(Self.maximumWindow), got \(JSONPath.format(window))"))
         }
         let viewer = try PlayerDecoder(content: items[0].content, directory: directory, registry: registry).decode(
             try object.required("player"))
@@ -89,7 +94,9 @@ struct FeedDecoder {
         case "retention":
             let curvesReader = try object.required("curves")
             let entries = try curvesReader.array()
-            guard !entries.isEmpty else { throw curvesReader.error("a retention swipe model needs at least one curve") }
+            guard !entries.isEmpty else {
+                throw curvesReader.error(.invalid("a retention swipe model needs at least one curve"))
+            }
             let curves = try entries.map(decodeCurve)
             try object.finish()
             let model = try RetentionCurveSwipeModel(curves: curves, seed: 0)
@@ -101,7 +108,8 @@ struct FeedDecoder {
                 }, "retention"
             )
         default:
-            throw modelReader.error("unknown swipe model '\(name)' (expected fixed, exponential or retention)")
+            throw modelReader.error(
+                .invalid("unknown swipe model '\(name)' (expected fixed, exponential or retention)"))
         }
     }
 
@@ -116,8 +124,9 @@ struct FeedDecoder {
                 let fraction = try entry.double(in: 0...1)
                 if index > 0, fraction > fractions[index - 1] {
                     throw entry.error(
-                        "the curve rises (\(JSONPath.format(fractions[index - 1])) to \(JSONPath.format(fraction))): "
-                            + "a retention curve never increases")
+                        .invalid(
+                            "the curve rises (\(JSONPath.format(fractions[index - 1])) to \(JSONPath.format(fraction))): "
+                                + "a retention curve never increases"))
                 }
                 fractions.append(fraction)
             }
@@ -130,21 +139,21 @@ struct FeedDecoder {
                 fractions.append(max(0, 1 - sum))
             }
             guard sum <= 1 + 1e-12 else {
-                throw x.error("the chances of leaving sum to \(JSONPath.format(sum)), more than 1")
+                throw x.error(.invalid("the chances of leaving sum to \(JSONPath.format(sum)), more than 1"))
             }
         } else if let x = object.optional("file") {
             let path = InputFile.resolve(try x.string(), against: directory)
             try object.finish()
             return try x.readingReferencedFile { try RetentionCurve.read(path: path) }
         } else {
-            throw reader.error("a retention curve needs fractions, leaveProbabilities or a file")
+            throw reader.error(.invalid("a retention curve needs fractions, leaveProbabilities or a file"))
         }
         try object.finish()
-        guard fractions.count >= 2 else { throw reader.error("a retention curve needs at least two seconds") }
+        guard fractions.count >= 2 else { throw reader.error(.invalid("a retention curve needs at least two seconds")) }
         do {
             return try RetentionCurve(seconds: fractions.indices.map(Double.init), fractions: fractions)
         } catch let error as InputError {
-            throw reader.error(error.message)
+            throw reader.error(error.problem)
         }
     }
 }

@@ -98,9 +98,10 @@ public final class FeedSession {
             guard item > current, item <= min(current + window, players.count - 1) else {
                 let last = min(current + window, players.count - 1)
                 inputError = InputError(
-                    file: file, location: location,
-                    "the preload policy named item \(item) at \(formatParameterNumber(now)) s, outside the "
-                        + "recommendation window (items \(current + 1)…\(last))")
+                    InputPlace(file: file, position: InputPlace.Position(text: location)),
+                    .invalid(
+                        "the preload policy named item \(item) at \(formatParameterNumber(now)) s, outside the "
+                            + "recommendation window (items \(current + 1)…\(last))"))
                 kernel.stop()
                 return
             }

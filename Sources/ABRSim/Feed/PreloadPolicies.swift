@@ -92,8 +92,8 @@ public enum PreloadPolicies {
     {
         guard let descriptor = all.first(where: { $0.name == spec.name }) else {
             throw InputError(
-                file: file, location: location,
-                "unknown preload policy '\(spec.name)' (known: \(all.map(\.name).joined(separator: ", ")))")
+                InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))),
+                .invalid("unknown preload policy '\(spec.name)' (known: \(all.map(\.name).joined(separator: ", ")))"))
         }
         try PolicyArguments(spec: spec, file: file, location: location).check(against: descriptor.parameters)
         return descriptor

@@ -130,7 +130,8 @@ public struct ScenarioLoader {
             try FeedDecoder(directory: directory, registry: registry).decode($0)
         }
         if feed != nil, root.has("players") {
-            throw root.reader.error(.conflicting(["players", "feed"], reason: "a scenario has either players or a feed, not both"))
+            throw root.reader.error(
+                .conflicting(["players", "feed"], reason: "a scenario has either players or a feed, not both"))
         }
         let playerReaders = try feed == nil ? root.required("players").array() : []
         guard feed != nil || !playerReaders.isEmpty else {

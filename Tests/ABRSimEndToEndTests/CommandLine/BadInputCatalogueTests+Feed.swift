@@ -5,7 +5,8 @@ import Testing
 
 /// Bad feed inputs (issue 17): an empty queue, a recommendation window of 0, a retention curve that rises or whose
 /// chances of leaving sum above 1, and an external preload policy naming an item outside the window (found while
-/// running, reported at the `preload` key). Each ends as every bad input does.
+/// running, reported at the `preload` key), in `run` and in `compare`; `compare` refuses the options of a scenario of
+/// players, and `sweep` still refuses a feed. Each ends as every bad input does.
 extension BadInputCatalogueTests {
     static let feedCases: [Case] = [
         run("feed-empty-queue.json", "$.feed.items", "a feed needs at least one item"),
@@ -23,6 +24,24 @@ extension BadInputCatalogueTests {
             fixture: "feed-preload-outside-window.json (sweep)",
             arguments: ["sweep", "feed-preload-outside-window.json", "--policies", "bba", "--out", out + "/sweep"],
             mentions: ["feed-preload-outside-window.json", "$.feed", "abrsim sweep takes a scenario of players"]),
+        Case(
+            fixture: "feed-preload-outside-window.json (compare)",
+            arguments: [
+                "compare", "--scenario", "feed-preload-outside-window.json", "--policies", "bba", "--out",
+                out + "/compare",
+            ],
+            mentions: ["feed-preload-outside-window.json", "$.feed.preload", "outside the recommendation window"]),
+        Case(
+            fixture: "feed-window-zero.json (compare)",
+            arguments: ["compare", "--scenario", "feed-window-zero.json", "--policies", "bba", "--out", out + "/c"],
+            mentions: ["feed-window-zero.json", "$.feed.recommendationWindow", "a whole number 1…1000, got 0"]),
+        Case(
+            fixture: "compare-feed.json (compare --content)",
+            arguments: [
+                "compare", "--scenario", "../feed/compare-feed.json", "--content", "x", "--policies", "bba", "--out",
+                out + "/c",
+            ],
+            mentions: ["compare-feed.json", "--content", "does not apply to a feed scenario"]),
     ]
 
     @Test(

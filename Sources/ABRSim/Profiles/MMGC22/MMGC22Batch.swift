@@ -121,15 +121,15 @@ public struct MMGC22Batch: Sendable {
         for family in families {
             guard MMGC22Run.families.contains(family) else {
                 throw InputError(
-                    location: "--families",
-                    "unknown family '\(family)' (known: \(MMGC22Run.families.joined(separator: ", ")))")
+                    .option("--families"),
+                    .invalid("unknown family '\(family)' (known: \(MMGC22Run.families.joined(separator: ", ")))"))
             }
             let count = try data.traceFiles(family: family).count
             traceCounts[family] = count
             for index in traceIndices ?? [] where !(0..<count).contains(index) {
                 throw InputError(
-                    file: dataFolder + "/network_traces/" + family,
-                    "trace \(index) is out of range: the family has \(count) traces (0…\(count - 1))")
+                    .file(dataFolder + "/network_traces/" + family),
+                    .invalid("trace \(index) is out of range: the family has \(count) traces (0…\(count - 1))"))
             }
         }
         var sessions: [Session] = []

@@ -34,16 +34,24 @@ extension MMGC22Clip {
     /// at least one line more than the clip has chunks.
     public init(name: String, chunkBytes: [[Double]], retention curve: RetentionCurve, place: String) throws {
         guard chunkBytes.count == MMGC22Model.levelCount else {
-            throw InputError(location: place, "has \(chunkBytes.count) levels; the challenge's clips have 3")
+            throw InputError(
+                InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                .invalid("has \(chunkBytes.count) levels; the challenge's clips have 3"))
         }
-        guard !chunkBytes[0].isEmpty else { throw InputError(location: place, "holds no chunks") }
+        guard !chunkBytes[0].isEmpty else {
+            throw InputError(
+                InputPlace(file: nil, position: InputPlace.Position(text: place)), .invalid("holds no chunks"))
+        }
         for (level, sizes) in chunkBytes.enumerated() {
             guard sizes.count == chunkBytes[0].count else {
                 throw InputError(
-                    location: place, "level \(level) has \(sizes.count) chunks, level 0 has \(chunkBytes[0].count)")
+                    InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                    .invalid("level \(level) has \(sizes.count) chunks, level 0 has \(chunkBytes[0].count)"))
             }
             if let chunk = sizes.firstIndex(where: { !$0.isFinite || $0 < 0 }) {
-                throw InputError(location: place, "level \(level) chunk \(chunk): a size must be a number of bytes ≥ 0")
+                throw InputError(
+                    InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                    .invalid("level \(level) chunk \(chunk): a size must be a number of bytes ≥ 0"))
             }
         }
         self.init(
@@ -51,13 +59,15 @@ extension MMGC22Clip {
             retentionText: curve.text, retention: curve.fractions)
         if let problem = NumpyLegacyRandomState.numpyChoiceProblem(MMGC22Retention.leaveProbabilities(self)) {
             throw InputError(
-                location: place, "the curve cannot be sampled as the challenge samples it: \(problem)")
+                InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                .invalid("the curve cannot be sampled as the challenge samples it: \(problem)"))
         }
         guard curve.fractions.count >= chunkCount + 1 else {
             throw InputError(
-                location: place,
-                "has \(curve.fractions.count) lines; the clip has \(chunkCount) chunks, so at least \(chunkCount + 1) are needed"
-            )
+                InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                .invalid(
+                    "has \(curve.fractions.count) lines; the clip has \(chunkCount) chunks, so at least \(chunkCount + 1) are needed"
+                ))
         }
     }
 }
@@ -74,12 +84,12 @@ public struct MMGC22Data: Sendable {
     /// Reads the clip library of `folder` (sizes and retention curves; traces are read on demand).
     public init(folder: String) throws {
         guard InputFile.isDirectory(folder) else {
-            throw InputError(file: folder, "no such folder (expected the challenge's data folder)")
+            throw InputError(.file(folder), .invalid("no such folder (expected the challenge's data folder)"))
         }
         self.folder = folder
         let sizeFolder = folder + "/short_video_size"
         let names = try Self.entries(of: sizeFolder, directories: true)
-        guard !names.isEmpty else { throw InputError(file: sizeFolder, "holds no clip folders") }
+        guard !names.isEmpty else { throw InputError(.file(sizeFolder), .invalid("holds no clip folders")) }
         clips = try names.map { name in
             try Self.readClip(name: name, sizes: sizeFolder + "/" + name, retention: folder + "/user_ret/" + name)
         }
@@ -95,14 +105,15 @@ public struct MMGC22Data: Sendable {
     public func traceFiles(family: String) throws -> [String] {
         let familyFolder = folder + "/network_traces/" + family
         guard InputFile.isDirectory(familyFolder) else {
-            throw InputError(file: familyFolder, "no such trace family folder")
+            throw InputError(.file(familyFolder), .invalid("no such trace family folder"))
         }
         let names = try Self.entries(of: familyFolder, directories: false)
         var numbered: [(Int, String)] = []
         for name in names {
             guard let number = Int(name) else {
                 throw InputError(
-                    file: familyFolder + "/" + name, "trace file names must be integers, as load_trace sorts them")
+                    .file(familyFolder + "/" + name),
+                    .invalid("trace file names must be integers, as load_trace sorts them"))
             }
             numbered.append((number, name))
         }
@@ -115,8 +126,8 @@ public struct MMGC22Data: Sendable {
         let files = try traceFiles(family: family)
         guard files.indices.contains(index) else {
             throw InputError(
-                file: folder + "/network_traces/" + family,
-                "trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))")
+                .file(folder + "/network_traces/" + family),
+                .invalid("trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))"))
         }
         return try PensieveCookedTrace.read(path: files[index])
     }
@@ -131,13 +142,14 @@ public struct MMGC22Data: Sendable {
                 guard let field = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first,
                     let bytes = Int(field), bytes >= 0
                 else {
-                    throw InputError.atLine(path, reader.lineNumber, "expected a chunk size in bytes (an integer ≥ 0)")
+                    throw InputError(
+                        .line(path, reader.lineNumber), .invalid("expected a chunk size in bytes (an integer ≥ 0)"))
                 }
                 chunks.append(Double(bytes))
             }
-            guard !chunks.isEmpty else { throw InputError(file: path, "holds no chunk sizes") }
+            guard !chunks.isEmpty else { throw InputError(.file(path), .invalid("holds no chunk sizes")) }
             if let first = levels.first, first.count != chunks.count {
-                throw InputError(file: path, "has \(chunks.count) chunks, level 0 has \(first.count)")
+                throw InputError(.file(path), .invalid("has \(chunks.count) chunks, level 0 has \(first.count)"))
             }
             levels.append(chunks)
         }
@@ -148,7 +160,7 @@ public struct MMGC22Data: Sendable {
     /// The names in `folder` (hidden ones left out) that are folders (`directories`) or files, byte-sorted.
     static func entries(of folder: String, directories: Bool) throws -> [String] {
         guard let handle = opendir(folder) else {
-            throw InputError(file: folder, "cannot open the folder: \(InputFile.errnoText())")
+            throw InputError(.file(folder), .invalid("cannot open the folder: \(InputFile.errnoText())"))
         }
         defer { closedir(handle) }
         var names: [String] = []

@@ -59,38 +59,49 @@ public struct MMGC22Feed: Sendable {
     /// The validated session: throws an ``InputError`` naming ``place`` for an empty clip list, too few seed
     /// pairs or watch times, a watch time outside its clip or none above 0, a sample out of range, or bad last levels.
     public func session() throws -> MMGC22Session {
-        guard !clips.isEmpty else { throw InputError(location: place, "the feed holds no clips") }
+        guard !clips.isEmpty else {
+            throw InputError(
+                InputPlace(file: nil, position: InputPlace.Position(text: place)), .invalid("the feed holds no clips"))
+        }
         if case .challengeSample(let index) = viewers, !(0..<MMGC22Users.sampleSeedCount).contains(index) {
-            throw InputError(location: place, "user sample \(index) is not 0…\(MMGC22Users.sampleSeedCount - 1)")
+            throw InputError(
+                InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                .invalid("user sample \(index) is not 0…\(MMGC22Users.sampleSeedCount - 1)"))
         }
         if let levels = lastChunkLevels {
             guard levels.count == clips.count, levels.allSatisfy({ (-1...2).contains($0) }) else {
-                throw InputError(location: place, "needs \(clips.count) last chunk levels (−1…2), one per clip")
+                throw InputError(
+                    InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                    .invalid("needs \(clips.count) last chunk levels (−1…2), one per clip"))
             }
         }
         if let seeds = seedPairs() {
             guard seeds.count >= clips.count else {
                 throw InputError(
-                    location: place,
-                    "has \(clips.count) clips, but the user has only \(seeds.count) seed pairs (one per clip)")
+                    InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                    .invalid("has \(clips.count) clips, but the user has only \(seeds.count) seed pairs (one per clip)")
+                )
             }
             return MMGC22Session(clips: clips, seeds: seeds, trace: trace)
         }
         guard case .watchMilliseconds(let times) = viewers else { preconditionFailure("seeds handled above") }
         guard times.count >= clips.count else {
             throw InputError(
-                location: place, "has \(clips.count) clips, but only \(times.count) watch times (one per clip)")
+                InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                .invalid("has \(clips.count) clips, but only \(times.count) watch times (one per clip)"))
         }
         for (index, clip) in clips.enumerated() {
             let duration = Double(clip.chunkCount) * MMGC22Model.chunkMilliseconds
             guard times[index].isFinite, (0...duration).contains(times[index]) else {
                 throw InputError(
-                    location: place,
-                    "clip \(index) (\(clip.name)): watch time \(times[index]) ms is outside 0…\(duration) ms")
+                    InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                    .invalid("clip \(index) (\(clip.name)): watch time \(times[index]) ms is outside 0…\(duration) ms"))
             }
         }
         guard times.prefix(clips.count).reduce(0, +) > 0 else {
-            throw InputError(location: place, "the watch times sum to 0 ms: the download/watch ratio has no value")
+            throw InputError(
+                InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                .invalid("the watch times sum to 0 ms: the download/watch ratio has no value"))
         }
         return MMGC22Session(
             clips: clips, watchTimes: times.prefix(clips.count).map({ MMGC22Retention(watchMilliseconds: $0) }),
@@ -111,7 +122,7 @@ public struct MMGC22Feed: Sendable {
         do {
             return try session.run(policy: &policy, lastChunkLevels: last, recordSteps: recordSteps)
         } catch let error as MMGC22PolicyError {
-            throw InputError(location: place, "\(error)")
+            throw InputError(InputPlace(file: nil, position: InputPlace.Position(text: place)), .invalid("\(error)"))
         }
     }
 }

@@ -91,8 +91,8 @@ public struct MMGC22Run: Sendable {
                 (0...4_294_967_295).contains(numpy), (0...4_294_967_295).contains(python)
             else {
                 throw InputError(
-                    location: "--seeds",
-                    "pair \(index + 1) '\(item)' is not `numpy_seed:python_seed` (integers 0…4294967295)")
+                    .option("--seeds"),
+                    .invalid("pair \(index + 1) '\(item)' is not `numpy_seed:python_seed` (integers 0…4294967295)"))
             }
             return MMGC22SeedPair(numpySeed: numpy, pythonSeed: python)
         }
@@ -102,7 +102,8 @@ public struct MMGC22Run: Sendable {
     public static func parseLevels(_ text: String) throws -> [Int] {
         try text.split(separator: "|", omittingEmptySubsequences: false).enumerated().map { index, item in
             guard let level = Int(item), (-1...2).contains(level) else {
-                throw InputError(location: "--last-chunk-levels", "entry \(index + 1) '\(item)' is not a level −1…2")
+                throw InputError(
+                    .option("--last-chunk-levels"), .invalid("entry \(index + 1) '\(item)' is not a level −1…2"))
             }
             return level
         }
