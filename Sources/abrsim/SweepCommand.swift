@@ -7,7 +7,7 @@ import ABRSim
 /// `abrsim sweep SCENARIO [--traces PATH_OR_GLOB...] [--policies LIST] [--grid PATH=V1|V2...] [--set PATH=VALUE...]
 /// [--jobs N] [--shard K/N] [--out DIR]`: the scenario on every trace with every policy (parameter grids expanded)
 /// at every point of the settings grid (each axis's value in its own column), in parallel, resumable, shardable.
-/// Writes `summary.csv` and `segments.csv` with rows in a fixed order (see ``SweepPlan``, ``SweepStore``). The
+/// Writes `summary.csv` and `segments.csv` (and `chunks.csv` for LL-DASH chunked content) with rows in a fixed order (see ``SweepPlan``, ``SweepStore``). The
 /// folder follows ``OutputFolder``'s rule (another output or another sweep: exit 2 unless `--force`). Exit status
 /// 1 when every run is written but some had a failed player (counted on stderr), 128 + signal when interrupted.
 enum SweepCommand {
@@ -38,7 +38,7 @@ enum SweepCommand {
                 help: "cross a scenario setting's values with the traces and policies, e.g. "
                     + "allocation.strategy=weighted|equal (each a column of the outputs)",
                 isRepeatable: true),
-            .flag("no-segments", help: "write summary.csv only (no per-segment rows), for big sweeps"),
+            .flag("no-segments", help: "write summary.csv only (no per-segment or chunk rows), for big sweeps"),
             .option("batch", valueName: "N", help: "runs per committed batch (default: about 1 s of work)"),
             .flag("force", help: "replace an output folder holding another sweep or another command's output"),
             .option(
@@ -81,7 +81,8 @@ enum SweepCommand {
         let force = parsed.flag("force")
         let folder = try OutputFolder(
             out, identity: OutputIdentity(command: "sweep", subject: scenario.file), force: force)
-        let tables = ["summary.csv"] + (plan.writesSegments ? ["segments.csv"] : [])
+        let tables =
+            ["summary.csv"] + (plan.writesSegments ? ["segments.csv"] : []) + (plan.writesChunks ? ["chunks.csv"] : [])
         // The store first: it refuses another sweep's folder before the manifest is touched.
         let store = try SweepStore(
             directory: out, manifest: plan.manifest(shard: shard), runCount: total,
@@ -95,7 +96,7 @@ enum SweepCommand {
             + "polic\(plan.policyCount == 1 ? "y" : "ies")"
             + (grid.isEmpty ? "" : " × \(plan.pointCount) grid point\(plan.pointCount == 1 ? "" : "s")")
             + (shard == .whole ? "" : ", shard \(shard): \(total) of \(plan.runCount) runs")
-        let files = "summary.csv" + (plan.writesSegments ? ", segments.csv" : "")
+        let files = tables.joined(separator: ", ")
         if store.isComplete {
             try folder.finish(files: tables, folders: [SweepStore.stateFolder])
             writeStandardOutput("sweep: \(out) is already complete (\(total) runs, \(shape)); nothing to do\n")

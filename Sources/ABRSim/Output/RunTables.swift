@@ -167,7 +167,7 @@ public enum RunTables {
         }
     }
 
-    /// `chunks.csv` of `compare` (runs with chunked content only): ``chunks``'s columns after the place columns every
+    /// `chunks.csv` of `compare` and `sweep` (runs with chunked content only): ``chunks``'s columns after the place columns every
     /// per-run table starts with (`scenario`, `player`, `policy`, `trace`), so the rows of many runs stay apart.
     public static let placedChunks = CSVSchema<Row<ChunkTiming>>(
         placeColumns() + [
@@ -179,10 +179,11 @@ public enum RunTables {
             .number("last_byte_s") { $0.record.lastByteTime },
         ])
 
-    /// Appends the chunk rows of `report` to `writer` (made from ``placedChunks``), player by player.
-    public static func appendPlacedChunks(_ report: RunReport, to writer: inout CSVWriter) {
+    /// Appends the chunk rows of `report` to `writer` (made from ``placedChunks``), player by player, each followed
+    /// by `extra`'s values (a sweep's grid columns).
+    public static func appendPlacedChunks(_ report: RunReport, to writer: inout CSVWriter, extra: [String] = []) {
         for player in report.players {
-            for timing in player.chunks { placedChunks.append(row(report, player, timing), to: &writer) }
+            for timing in player.chunks { placedChunks.append(row(report, player, timing), to: &writer, extra: extra) }
         }
     }
 

@@ -95,6 +95,7 @@ struct CSVSchemaTests {
             (ScenarioTable.table.names.count, Self.fieldCounts(ScenarioTable.csv(name: "n", description: "x\ny"))),
         ]
         for (columns, counts) in plots { #expect(Set(counts) == [columns]) }
-        #expect(SweepFiles.indexHeader == "run,summary_bytes,segments_bytes\n")
+        #expect(SweepFiles.indexHeader(chunks: false) == "run,summary_bytes,segments_bytes\n")
+        #expect(SweepFiles.indexHeader(chunks: true) == "run,summary_bytes,segments_bytes,chunks_bytes\n")
     }
 }

@@ -3,7 +3,7 @@
 #endif
 
 /// Joins the output folders of the shards of one sweep into exactly the folder a single, unsharded sweep writes
-/// (the same `summary.csv`, `segments.csv` and `.sweep` state, byte for byte).
+/// (the same `summary.csv`, `segments.csv`, `chunks.csv` and `.sweep` state, byte for byte).
 ///
 /// Checks first, writing nothing on failure: every input is a sweep folder; all have the same manifest apart from
 /// the shard; the shards are 1/N … N/N, each exactly once, each complete. Then it streams: global run r is the
@@ -73,7 +73,9 @@ public enum SweepMerge {
         let temporary = { (path: String) in
             InputFile.resolve("." + InputFile.fileName(of: path) + suffix, against: InputFile.directory(of: path))
         }
-        let targets = [files.summary, files.index] + (segments ? [files.segments] : [])
+        let chunks = SweepPlan.writesChunks(manifest: manifest)
+        let targets =
+            [files.summary, files.index] + (segments ? [files.segments] : []) + (chunks ? [files.chunks] : [])
         var written: [String] = []
         do {
             let summaryOut = try AppendFile(path: temporary(files.summary), truncatingTo: 0)
@@ -82,25 +84,33 @@ public enum SweepMerge {
             written.append(indexOut.path)
             let segmentsOut = segments ? try AppendFile(path: temporary(files.segments), truncatingTo: 0) : nil
             if let segmentsOut { written.append(segmentsOut.path) }
+            let chunksOut = chunks ? try AppendFile(path: temporary(files.chunks), truncatingTo: 0) : nil
+            if let chunksOut { written.append(chunksOut.path) }
             let extra = SweepPlan.gridColumns(manifest: manifest)
             let summaryHeader = RunTables.summary(live: SweepPlan.isLive(manifest: manifest)).writer(
                 extraColumns: extra
             ).bytes
             let segmentHeader = RunTables.segments.writer(extraColumns: extra).bytes
+            let chunkHeader = RunTables.placedChunks.writer(extraColumns: extra).bytes
             try summaryOut.append(summaryHeader)
             try segmentsOut?.append(segmentHeader)
-            try indexOut.append(Array(SweepFiles.indexHeader.utf8))
-            var readers = try shards.map { try ShardReader($0, segments: segments) }
+            try chunksOut?.append(chunkHeader)
+            try indexOut.append(Array(SweepFiles.indexHeader(chunks: chunks).utf8))
+            var readers = try shards.map { try ShardReader($0, segments: segments, chunks: chunks) }
             for reader in readers {
                 try reader.summary.skip(summaryHeader.count)
                 try reader.segments?.skip(segmentHeader.count)
+                try reader.chunks?.skip(chunkHeader.count)
             }
+            let schema = SweepFiles.index(chunks: chunks)
             for run in 0..<runs {
-                let entry = try readers[run % shards.count].next(expecting: run)
-                try readers[run % shards.count].summary.copy(entry.summary, to: summaryOut)
-                if let segmentsOut { try readers[run % shards.count].segments!.copy(entry.segments, to: segmentsOut) }
-                var indexRow = SweepFiles.index.writer(writingHeader: false)
-                SweepFiles.index.append((run, entry.summary, entry.segments), to: &indexRow)
+                let reader = readers[run % shards.count]
+                let entry = try reader.next(expecting: run)
+                try reader.summary.copy(entry.summaryBytes, to: summaryOut)
+                if let segmentsOut { try reader.segments!.copy(entry.segmentsBytes, to: segmentsOut) }
+                if let chunksOut { try reader.chunks!.copy(entry.chunksBytes, to: chunksOut) }
+                var indexRow = schema.writer(writingHeader: false)
+                schema.append(entry, to: &indexRow)
                 try indexOut.append(indexRow.takeBytes())
             }
             for reader in readers { try reader.finish() }
@@ -108,8 +118,9 @@ public enum SweepMerge {
             let failed = shards.reduce(0) { $0 + $1.failed }
             var progress = "done \(runs)\nsummary.csv \(summaryOut.length)\n"
             if let segmentsOut { progress += "segments.csv \(segmentsOut.length)\n" }
+            if let chunksOut { progress += "chunks.csv \(chunksOut.length)\n" }
             progress += "runs.csv \(indexOut.length)\nfailed \(failed)\n"
-            for file in [summaryOut, indexOut] + (segmentsOut.map { [$0] } ?? []) { try file.sync() }
+            for file in [summaryOut, indexOut] + [segmentsOut, chunksOut].compactMap({ $0 }) { try file.sync() }
             try AtomicFileWriter.write(Array(manifest.utf8), to: files.manifest)
             for target in targets where rename(temporary(target), target) != 0 {
                 throw OutputError(
@@ -164,7 +175,9 @@ struct ShardFolder {
         segments = segmentsEntry.1 == "on"
         lines[shardEntry.0] = "shard 1/1"
         baseManifest = lines.joined(separator: "\n")
-        let progress = try SweepStore.readProgress(state: files.state, directory: directory)
+        let progress = try SweepStore.readProgress(
+            state: files.state, directory: directory,
+            chunks: SweepPlan.writesChunks(manifest: String(decoding: bytes, as: UTF8.self)))
         done = progress?.done ?? 0
         failed = progress?.failed ?? 0
     }
@@ -175,31 +188,36 @@ struct ShardReader {
     let folder: ShardFolder
     let summary: SequentialFileReader
     let segments: SequentialFileReader?
+    let chunks: SequentialFileReader?
     let index: LineReader
 
-    init(_ folder: ShardFolder, segments: Bool) throws {
+    init(_ folder: ShardFolder, segments: Bool, chunks: Bool) throws {
         self.folder = folder
         let files = SweepFiles(directory: folder.directory)
         summary = try SequentialFileReader(path: files.summary)
         self.segments = segments ? try SequentialFileReader(path: files.segments) : nil
+        self.chunks = chunks ? try SequentialFileReader(path: files.chunks) : nil
         index = try LineReader(path: files.index)
-        guard try index.nextString() == String(SweepFiles.indexHeader.dropLast()) else {
-            throw InputError(
-                .line(files.index, 1), .invalid("expected the header '\(SweepFiles.indexHeader.dropLast())'"))
+        let header = String(SweepFiles.indexHeader(chunks: chunks).dropLast())
+        guard try index.nextString() == header else {
+            throw InputError(.line(files.index, 1), .invalid("expected the header '\(header)'"))
         }
     }
 
     /// The byte counts of the shard's next run, which must be global run `run`.
-    func next(expecting run: Int) throws -> (summary: Int, segments: Int) {
+    func next(expecting run: Int) throws -> SweepIndexRow {
         guard let line = try index.nextString() else {
             throw InputError(.file(index.path), .invalid("ends before run \(run)"))
         }
         let fields = line.split(separator: ",").compactMap { Int($0) }
-        guard fields.count == 3, fields[0] == run, fields[1] >= 0, fields[2] >= 0 else {
+        let count = chunks == nil ? 3 : 4
+        guard fields.count == count, fields[0] == run, fields.allSatisfy({ $0 >= 0 }) else {
             throw InputError(
-                .line(index.path, index.lineNumber), .invalid("expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES"))
+                .line(index.path, index.lineNumber),
+                .invalid("expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES" + (chunks == nil ? "" : ",CHUNK_BYTES")))
         }
-        return (fields[1], fields[2])
+        return SweepIndexRow(
+            run: run, summaryBytes: fields[1], segmentsBytes: fields[2], chunksBytes: count == 4 ? fields[3] : 0)
     }
 
     /// Checks that the index has no runs left over.

@@ -29,6 +29,12 @@ public struct SweepPlan: Sendable {
     public var writesSegments = true
     /// Whether a player of the scenario plays live content: `summary.csv` then has the latency columns.
     public var isLive: Bool { scenario.players.contains { $0.content.live != nil } }
+    /// Whether a player of a grid point plays LL-DASH chunked content.
+    public var isChunked: Bool {
+        points.contains { point in point.scenario.players.contains { $0.content.live?.chunkDurationSeconds != nil } }
+    }
+    /// Whether `chunks.csv` is written: one row per CMAF chunk, for chunked content when segments are written.
+    public var writesChunks: Bool { writesSegments && isChunked }
     /// A fingerprint of the scenario file's bytes (FNV-1a, hex), so a resumed sweep notices an edited scenario.
     public var scenarioFingerprint: String
     /// The `--set` edits every run's scenario was loaded with.
@@ -150,7 +156,8 @@ public struct SweepPlan: Sendable {
 
     /// The text that identifies this sweep on disk (``SweepStore`` compares it on resume, `merge` across shards):
     /// format version, scenario path and fingerprint, seed, RTT, whether segments are written, the run count,
-    /// the shard, a fingerprint of the tables' columns, every trace and every policy label, one per line, then the
+    /// the shard, a fingerprint of the tables' columns, whether the tables are live and whether chunk rows are
+    /// written, every trace and every policy label, one per line, then the
     /// `--set` edits and the grid's axes, then `input FINGERPRINT PATH` for every other file read.
     public func manifest(shard: SweepShard) -> String {
         var lines = [
@@ -166,6 +173,8 @@ public struct SweepPlan: Sendable {
         ]
         // Only live sweeps have this line, so older sweep folders still resume.
         if isLive { lines.append(Self.liveTablesLine) }
+        // Only sweeps writing chunk rows have this line, so sweeps of other content keep their manifests.
+        if writesChunks { lines.append(Self.chunkTablesLine) }
         lines += traces.isEmpty ? ["trace (scenario network: \(scenario.networkLabel))"] : traces.map { "trace \($0)" }
         lines += policies.isEmpty ? ["policy (scenario policies)"] : policies.map { "policy \($0.label)" }
         // Only sweeps with edits or a grid have these lines, so older sweep folders still resume.
@@ -182,6 +191,14 @@ public struct SweepPlan: Sendable {
 
     /// The manifest line of a sweep whose tables have the live columns.
     static let liveTablesLine = "tables live"
+
+    /// The manifest line of a sweep that writes `chunks.csv`.
+    static let chunkTablesLine = "tables chunks"
+
+    /// Whether the sweep of `manifest` writes `chunks.csv` (what `merge` writes).
+    public static func writesChunks(manifest: String) -> Bool {
+        manifest.split(separator: "\n").contains { $0 == chunkTablesLine }
+    }
 
     /// Whether the sweep of `manifest` has the live columns (what `merge` writes).
     public static func isLive(manifest: String) -> Bool {

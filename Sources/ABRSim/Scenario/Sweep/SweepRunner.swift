@@ -110,7 +110,7 @@ public struct SweepRunner {
             if shouldStop() { return false }
             next += count
             if batchRuns == nil {
-                let bytes = rows.reduce(0) { $0 + $1.summary.count + $1.segments.count }
+                let bytes = rows.reduce(0) { $0 + $1.summary.count + $1.segments.count + $1.chunks.count }
                 batch = nextBatchSize(count: count, seconds: seconds, bytes: bytes)
             }
             pending = PendingCommit(rows, into: store)
@@ -133,6 +133,7 @@ public struct SweepRunner {
         let traces = Dictionary(uniqueKeysWithValues: zip(traceIndices, loaded))
         let registry = self.registry
         let writesSegments = plan.writesSegments
+        let writesChunks = plan.writesChunks
         let parallel = jobs > 1
         return try parallelMap(count: runs.count, jobs: jobs) { position in
             let run = runs[position]
@@ -141,14 +142,15 @@ public struct SweepRunner {
             let report = try ScenarioRunner(registry: registry).run(
                 scenario, recordsTimeline: false, keepsSegmentRecords: writesSegments)
             return Self.rows(
-                report, run: run, writesSegments: writesSegments, extra: plan.pointValues[plan.point(ofRun: run)],
-                live: plan.isLive)
+                report, run: run, writesSegments: writesSegments, writesChunks: writesChunks,
+                extra: plan.pointValues[plan.point(ofRun: run)], live: plan.isLive)
         }
     }
 
     /// The CSV rows (no headers) of one run's report.
     static func rows(
-        _ report: RunReport, run: Int, writesSegments: Bool, extra: [String] = [], live: Bool = false
+        _ report: RunReport, run: Int, writesSegments: Bool, writesChunks: Bool = false, extra: [String] = [],
+        live: Bool = false
     ) -> SweepRunRows {
         let extraColumns = extra.indices.map { "grid\($0)" }
         var summary = RunTables.summary(live: live).writer(extraColumns: extraColumns)
@@ -164,11 +166,22 @@ public struct SweepRunner {
             RunTables.appendSegments(report, to: &segments, extra: extra)
             segmentBytes = segments.takeBytes()
         }
+        var chunkBytes: [UInt8] = []
+        if writesChunks {
+            // Chunk rows are about 100 bytes.
+            let rows = report.players.reduce(0) { $0 + $1.chunks.count }
+            var chunks = RunTables.placedChunks.writer(
+                extraColumns: extraColumns, reservingBytes: max(1 << 12, rows * 128))
+            _ = chunks.takeBytes()
+            RunTables.appendPlacedChunks(report, to: &chunks, extra: extra)
+            chunkBytes = chunks.takeBytes()
+        }
         let failed = report.players.filter { player in
             if case .failed = player.summary.finalState { return true }
             return false
         }.count
-        return SweepRunRows(run: run, summary: summary.takeBytes(), segments: segmentBytes, failedPlayers: failed)
+        return SweepRunRows(
+            run: run, summary: summary.takeBytes(), segments: segmentBytes, chunks: chunkBytes, failedPlayers: failed)
     }
 
     /// The next adaptive batch size: about `targetBatchSeconds` at the last batch's pace, within the byte cap,

@@ -10,14 +10,17 @@ public struct SweepRunRows: Sendable {
     public var summary: [UInt8]
     /// Its `segments.csv` rows (empty when segments are off).
     public var segments: [UInt8]
+    /// Its `chunks.csv` rows (empty unless the sweep writes chunk rows).
+    public var chunks: [UInt8]
     /// How many of its players ended `failed` (an external policy that crashed, say).
     public var failedPlayers: Int
 
     /// Rows of run `run`.
-    public init(run: Int, summary: [UInt8], segments: [UInt8], failedPlayers: Int = 0) {
+    public init(run: Int, summary: [UInt8], segments: [UInt8], chunks: [UInt8] = [], failedPlayers: Int = 0) {
         self.run = run
         self.summary = summary
         self.segments = segments
+        self.chunks = chunks
         self.failedPlayers = failedPlayers
     }
 }
@@ -25,14 +28,16 @@ public struct SweepRunRows: Sendable {
 /// A sweep's output folder, written so that an interrupted sweep loses nothing and resumes where it stopped.
 ///
 /// Layout of `DIR`:
-/// - `summary.csv`, `segments.csv` (unless segments are off): the tables, rows in run order;
+/// - `summary.csv`, `segments.csv` (unless segments are off), `chunks.csv` (chunked content only): the tables,
+///   rows in run order;
 /// - `.sweep/manifest`: what the sweep is (``SweepPlan/manifest(shard:)``); a resume must match it exactly;
-/// - `.sweep/runs.csv`: one line `run,summary_bytes,segments_bytes` per committed run (what `merge` reads);
+/// - `.sweep/runs.csv`: one line `run,summary_bytes,segments_bytes` (then `,chunks_bytes` when chunk rows are
+///   written) per committed run (what `merge` reads);
 /// - `.sweep/progress`: the committed state — runs done, runs with a failed player, and the committed length of
-///   each of the three files;
+///   each file;
 /// - `.sweep/lock`: held (flock) while a process writes here, so two writers never share a folder.
 ///
-/// ``commit(_:)`` appends a batch's rows to the three files, fsyncs them, then atomically replaces `progress`
+/// ``commit(_:)`` appends a batch's rows to the files, fsyncs them, then atomically replaces `progress`
 /// (write, fsync, rename); a write error (full disk) cuts the files back to the last commit. Whatever kills the
 /// process, `progress` describes a prefix of complete rows; bytes past it (a batch cut short) are cut off when the
 /// store is opened again. A process stopped between batches
@@ -46,6 +51,8 @@ public final class SweepStore {
     public let runCount: Int
     /// Whether `segments.csv` is written.
     public let writesSegments: Bool
+    /// Whether `chunks.csv` is written.
+    public let writesChunks: Bool
     /// Runs committed so far.
     public private(set) var completedRuns: Int
     /// Runs that were already committed when the store was opened (a resumed sweep).
@@ -55,21 +62,25 @@ public final class SweepStore {
     public private(set) var failedRuns: Int
     private let summary: AppendFile
     private let segments: AppendFile?
+    private let chunks: AppendFile?
     private let index: AppendFile
     private let lockDescriptor: Int32
 
     /// Opens `directory` for the sweep described by `manifest`: resumes it when its state folder holds the same
     /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's
     /// (unless `replacing`: then that sweep is discarded and this one starts afresh, as `--force` asks).
-    /// `extraColumns` (a grid's settings) follow the tables' own columns.
+    /// `extraColumns` (a grid's settings) follow the tables' own columns. `chunks.csv` is written when the
+    /// manifest says so (``SweepPlan/writesChunks``).
     public init(
         directory: String, manifest: String, runCount: Int, writesSegments: Bool, replacing: Bool = false,
         extraColumns: [String] = []
     ) throws {
         let live = SweepPlan.isLive(manifest: manifest)
+        let writesChunks = SweepPlan.writesChunks(manifest: manifest)
         self.directory = directory
         self.runCount = runCount
         self.writesSegments = writesSegments
+        self.writesChunks = writesChunks
         let state = InputFile.resolve(Self.stateFolder, against: directory)
         try AtomicFileWriter.createDirectory(state)
         lockDescriptor = try Self.lock(InputFile.resolve("lock", against: state), directory: directory)
@@ -95,7 +106,7 @@ public final class SweepStore {
                             "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
                                 + "use --force to replace it, or another --out"))
                 }
-                lengths = try Self.readProgress(state: state, directory: directory)
+                lengths = try Self.readProgress(state: state, directory: directory, chunks: writesChunks)
             }
             if let done = lengths?.done, done > runCount {
                 throw InputError(
@@ -110,13 +121,16 @@ public final class SweepStore {
             let files = SweepFiles(directory: directory)
             summary = try AppendFile(path: files.summary, truncatingTo: lengths?.summary ?? 0)
             segments = writesSegments ? try AppendFile(path: files.segments, truncatingTo: lengths?.segments ?? 0) : nil
+            chunks = writesChunks ? try AppendFile(path: files.chunks, truncatingTo: lengths?.chunks ?? 0) : nil
             index = try AppendFile(path: files.index, truncatingTo: lengths?.index ?? 0)
             if fresh {
                 try summary.append(RunTables.summary(live: live).writer(extraColumns: extraColumns).bytes)
                 try segments?.append(RunTables.segments.writer(extraColumns: extraColumns).bytes)
-                try index.append(Array(SweepFiles.indexHeader.utf8))
+                try chunks?.append(RunTables.placedChunks.writer(extraColumns: extraColumns).bytes)
+                try index.append(Array(SweepFiles.indexHeader(chunks: writesChunks).utf8))
                 try summary.sync()
                 try segments?.sync()
+                try chunks?.sync()
                 try index.sync()
             }
             completedRuns = lengths?.done ?? 0
@@ -137,25 +151,32 @@ public final class SweepStore {
     /// Appends `batch` (the next runs, in order), flushes every file, and records the new committed state.
     public func commit(_ batch: [SweepRunRows]) throws {
         guard !batch.isEmpty else { return }
-        let committed = (summary.length, segments?.length ?? 0, index.length)
+        let committed = (summary.length, segments?.length ?? 0, chunks?.length ?? 0, index.length)
         let failedInBatch = batch.count { $0.failedPlayers > 0 }
         do {
-            var indexRows = SweepFiles.index.writer(writingHeader: false)
+            let schema = SweepFiles.index(chunks: writesChunks)
+            var indexRows = schema.writer(writingHeader: false)
             for rows in batch {
                 try summary.append(rows.summary)
                 try segments?.append(rows.segments)
-                SweepFiles.index.append((rows.run, rows.summary.count, rows.segments.count), to: &indexRows)
+                try chunks?.append(rows.chunks)
+                schema.append(
+                    SweepIndexRow(
+                        run: rows.run, summaryBytes: rows.summary.count, segmentsBytes: rows.segments.count,
+                        chunksBytes: rows.chunks.count), to: &indexRows)
             }
             try index.append(indexRows.takeBytes())
             try summary.sync()
             try segments?.sync()
+            try chunks?.sync()
             try index.sync()
             try writeProgress(done: completedRuns + batch.count, failed: failedRuns + failedInBatch)
         } catch {
             // A write error (full disk): cut the files back to the last commit, so no torn row stays behind.
             try? summary.truncate(to: committed.0)
             try? segments?.truncate(to: committed.1)
-            try? index.truncate(to: committed.2)
+            try? chunks?.truncate(to: committed.2)
+            try? index.truncate(to: committed.3)
             throw error
         }
         completedRuns += batch.count
@@ -165,6 +186,7 @@ public final class SweepStore {
     private func writeProgress(done: Int, failed: Int) throws {
         var text = "done \(done)\nsummary.csv \(summary.length)\n"
         if let segments { text += "segments.csv \(segments.length)\n" }
+        if let chunks { text += "chunks.csv \(chunks.length)\n" }
         text += "runs.csv \(index.length)\nfailed \(failed)\n"
         try AtomicFileWriter.write(Array(text.utf8), to: SweepFiles(directory: directory).progress)
     }
@@ -176,11 +198,13 @@ public final class SweepStore {
         var failed: Int
         var summary: Int
         var segments: Int?
+        var chunks: Int?
         var index: Int
     }
 
-    /// Reads `progress` (nil when missing) and checks that every file is at least as long as it records.
-    static func readProgress(state: String, directory: String) throws -> Progress? {
+    /// Reads `progress` (nil when missing) and checks that every file is at least as long as it records (and, for
+    /// a sweep writing chunk rows, that it records `chunks.csv`).
+    static func readProgress(state: String, directory: String, chunks: Bool = false) throws -> Progress? {
         let files = SweepFiles(directory: directory)
         guard let bytes = try? InputFile.readAll(files.progress) else { return nil }
         var values: [String: Int] = [:]
@@ -192,13 +216,17 @@ public final class SweepStore {
             }
             values[String(parts[0])] = value
         }
-        guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"] else {
+        guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"],
+            !chunks || values["chunks.csv"] != nil
+        else {
             throw InputError(.file(files.progress), .invalid("incomplete; remove the folder to start over"))
         }
         let progress = Progress(
-            done: done, failed: values["failed"] ?? 0, summary: summary, segments: values["segments.csv"], index: index)
+            done: done, failed: values["failed"] ?? 0, summary: summary, segments: values["segments.csv"],
+            chunks: values["chunks.csv"], index: index)
         for (path, length) in [
             (files.summary, summary), (files.index, index), (files.segments, progress.segments ?? 0),
+            (files.chunks, progress.chunks ?? 0),
         ]
         where length > 0 {
             let size = (try? InputFile.size(path)) ?? -1
@@ -263,18 +291,33 @@ public final class SweepStore {
     }
 }
 
+/// One line of a sweep's `runs.csv`: a committed run's number and the bytes its rows take in each table.
+struct SweepIndexRow {
+    var run: Int
+    var summaryBytes: Int
+    var segmentsBytes: Int
+    var chunksBytes: Int
+}
+
 /// The paths of a sweep folder's files.
 struct SweepFiles {
-    /// `runs.csv`: each committed run's number and the bytes its rows take in `summary.csv` and `segments.csv`.
-    static let index = CSVSchema<(run: Int, summaryBytes: Int, segmentsBytes: Int)>([
-        .integer("run") { $0.run }, .integer("summary_bytes") { $0.summaryBytes },
-        .integer("segments_bytes") { $0.segmentsBytes },
-    ])
+    /// `runs.csv`: each committed run's number and the bytes its rows take in `summary.csv` and `segments.csv`,
+    /// and in `chunks.csv` when the sweep writes chunk rows (`chunks`).
+    static func index(chunks: Bool) -> CSVSchema<SweepIndexRow> {
+        CSVSchema(
+            [
+                .integer("run") { $0.run }, .integer("summary_bytes") { $0.summaryBytes },
+                .integer("segments_bytes") { $0.segmentsBytes },
+            ] + (chunks ? [.integer("chunks_bytes") { $0.chunksBytes }] : []))
+    }
     /// The header line of `runs.csv`, with its line feed.
-    static var indexHeader: String { String(decoding: index.writer().bytes, as: UTF8.self) }
+    static func indexHeader(chunks: Bool) -> String {
+        String(decoding: index(chunks: chunks).writer().bytes, as: UTF8.self)
+    }
     let directory: String
     var summary: String { InputFile.resolve("summary.csv", against: directory) }
     var segments: String { InputFile.resolve("segments.csv", against: directory) }
+    var chunks: String { InputFile.resolve("chunks.csv", against: directory) }
     var state: String { InputFile.resolve(SweepStore.stateFolder, against: directory) }
     var manifest: String { InputFile.resolve("manifest", against: state) }
     var index: String { InputFile.resolve("runs.csv", against: state) }
