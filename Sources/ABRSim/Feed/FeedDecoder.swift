@@ -66,6 +66,15 @@ struct FeedDecoder {
             preload: preload, preloadLocation: preloadReader.path, preloadPriority: preloadPriority)
     }
 
+    /// `model` with each run's seed set on a copy.
+    private static func reseeding<Model: SeededSwipeModel>(_ model: Model) -> @Sendable (UInt64) -> any SwipeModel {
+        { seed in
+            var seeded = model
+            seeded.seed = seed
+            return seeded
+        }
+    }
+
     /// `{"model": "fixed", "watchSeconds": [...]}`, `{"model": "exponential", "lambda": λ}` or
     /// `{"model": "retention", "curves": [...]}`: the model for a seed, and its label.
     func decodeSwipe(_ reader: JSONReader) throws -> (@Sendable (UInt64) -> any SwipeModel, String) {
@@ -84,13 +93,7 @@ struct FeedDecoder {
             let lambda = try object.required("lambda").double(in: 1e-9...1e9)
             try object.finish()
             let model = try ExponentialSwipeModel(lambda: lambda, seed: 0)
-            return (
-                { seed in
-                    var seeded = model
-                    seeded.seed = seed
-                    return seeded
-                }, "exponential(lambda=\(JSONPath.format(lambda)))"
-            )
+            return (Self.reseeding(model), "exponential(lambda=\(JSONPath.format(lambda)))")
         case "retention":
             let curvesReader = try object.required("curves")
             let entries = try curvesReader.array()
@@ -100,13 +103,7 @@ struct FeedDecoder {
             let curves = try entries.map(decodeCurve)
             try object.finish()
             let model = try RetentionCurveSwipeModel(curves: curves, seed: 0)
-            return (
-                { seed in
-                    var seeded = model
-                    seeded.seed = seed
-                    return seeded
-                }, "retention"
-            )
+            return (Self.reseeding(model), "retention")
         default:
             throw modelReader.error(
                 .invalid("unknown swipe model '\(name)' (expected fixed, exponential or retention)"))

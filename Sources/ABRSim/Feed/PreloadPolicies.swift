@@ -7,28 +7,8 @@ public struct PreloadEnvironment {
 }
 
 /// A registered preload policy: name, declared parameters (``Parameter``, as ABR policies declare theirs), and how
-/// to make an instance.
-public struct PreloadPolicyDescriptor: Sendable {
-    /// The name used in specs (`chunks`).
-    public var name: String
-    /// One line on what it does and where it comes from.
-    public var summary: String
-    /// Accepted parameters, each declared once.
-    public var parameters: [PolicyParameter]
-    /// Makes a fresh instance (one per run) from checked arguments.
-    public var make: @Sendable (PolicyArguments, PreloadEnvironment) throws -> any PreloadPolicy
-
-    /// A descriptor over `parameters`.
-    public init(
-        name: String, summary: String, parameters: [any DeclaredParameter],
-        make: @escaping @Sendable (PolicyArguments, PreloadEnvironment) throws -> any PreloadPolicy
-    ) {
-        self.name = name
-        self.summary = summary
-        self.parameters = parameters.map(\.declaration)
-        self.make = make
-    }
-}
+/// to make an instance (one per run).
+public typealias PreloadPolicyDescriptor = RegisteredDescriptor<PreloadEnvironment, any PreloadPolicy>
 
 /// The preload policies a feed scenario's `preload` may name (`docs/feed.md`). Read by the feed decoder, which
 /// checks a spec, and by ``FeedRun``, which makes an instance per run.

@@ -27,52 +27,8 @@ public struct PolicyEnvironment {
     }
 }
 
-/// A registered policy: name, declared parameters, and how to make an instance.
-public struct PolicyDescriptor: Sendable {
-    /// The name used in specs.
-    public var name: String
-    /// One line on what it is and where it comes from.
-    public var summary: String
-    /// Accepted parameters, each declared once, in listing order.
-    public var parameters: [PolicyParameter]
-    /// Makes a fresh instance (one per player per run) from checked arguments.
-    public var make: @Sendable (PolicyArguments, PolicyEnvironment) throws -> any ABRPolicy
-
-    /// A descriptor over `parameters` (``PolicyParameter``s or typed ``Parameter``s).
-    public init(
-        name: String, summary: String, parameters: [any DeclaredParameter],
-        make: @escaping @Sendable (PolicyArguments, PolicyEnvironment) throws -> any ABRPolicy
-    ) {
-        self.name = name
-        self.summary = summary
-        self.parameters = parameters.map(\.declaration)
-        self.make = make
-    }
-
-    /// The declaration named `name`.
-    public func parameter(named name: String) -> PolicyParameter? {
-        parameters.first { $0.name == name }
-    }
-
-    /// The spec that writes out every declared default (`hlsjs(bandwidthFactor=0.95,…)`); parameters without a
-    /// default are left out.
-    public var defaultSpec: PolicySpec {
-        PolicySpec(name: name, parameters: parameters.compactMap { p in p.defaultValue.map { (p.name, $0) } })
-    }
-
-    /// Every declared parameter's value under `spec`: the one given, else the default (parameters with neither are
-    /// left out). Two specs with equal resolutions make the same policy.
-    public func resolved(_ spec: PolicySpec) -> [String: PolicySpec.Value] {
-        var values: [String: PolicySpec.Value] = [:]
-        for parameter in parameters {
-            if let value = spec.parameters.first(where: { $0.name == parameter.name })?.value ?? parameter.defaultValue
-            {
-                values[parameter.name] = value
-            }
-        }
-        return values
-    }
-}
+/// A registered ABR policy: its name, declared parameters, and how to make an instance (one per player per run).
+public typealias PolicyDescriptor = RegisteredDescriptor<PolicyEnvironment, any ABRPolicy>
 
 /// The policies a run may name: the built-in ones plus any a user registers (a Swift plug-in conforming to
 /// ``ABRPolicy``). A value, passed to scenario loading, so there is no global mutable state.

@@ -8,7 +8,7 @@
 /// second k with chance `fractions[k] − fractions[k+1]` (uniformly within that second) and otherwise watches to the
 /// end. Draws come from the run's seed on one ``RandomStream`` per item. (The MM'22 challenge draws from the same
 /// curves with numpy and Python generators seeded per clip: ``MMGC22SwipeModel``.)
-public struct RetentionCurveSwipeModel: SwipeModel {
+public struct RetentionCurveSwipeModel: SeededSwipeModel {
     /// The curves, reused cyclically over the feed.
     public var curves: [RetentionCurve]
     /// The seed of the draws.
@@ -43,7 +43,7 @@ public struct RetentionCurveSwipeModel: SwipeModel {
 /// Dashlet's swipe model (Li et al., NSDI 2023): a viewer of an item lasting T seconds swipes before time t with
 /// probability 0.9 · (1 − e^(−λt/T)); the remaining mass, 1 − 0.9 · (1 − e^(−λ)), watches to the end. Drawn by
 /// inverting that CDF from one uniform per item (the run's seed, one ``RandomStream`` per item).
-public struct ExponentialSwipeModel: SwipeModel {
+public struct ExponentialSwipeModel: SeededSwipeModel {
     /// The share of viewers who may swipe at all (0.9 in Dashlet).
     public static let swipeShare = 0.9
     /// λ, the rate per item duration (> 0).

@@ -7,6 +7,13 @@ public protocol SwipeModel: Sendable {
     func watchSeconds(item: Int, durationSeconds: Double) -> Double
 }
 
+/// A swipe model whose draws come from ``seed``, so one decoded model serves every run's seed (the feed decoder
+/// sets the run's seed on a copy).
+public protocol SeededSwipeModel: SwipeModel {
+    /// The seed of the draws.
+    var seed: UInt64 { get set }
+}
+
 /// A fixed list of watch times, s, one per item in feed order (items past the list are watched to the end);
 /// for hand-computed tests.
 public struct FixedWatchTimes: SwipeModel {
