@@ -107,7 +107,7 @@ enum BenchCommand {
         text += "players  timeline  segments/s   events/s   ns/event   µs/segment   events/run\n"
         for item in try ListArgument.items(list, location: "--players") {
             guard let count = Int(item), count >= 1, count <= 4096 else {
-                throw InputError(.option("--players"), .invalid("expected whole numbers in 1…4096, got '\(item)'"))
+                throw InputError(.option("--players"), .expected("whole numbers in 1…4096", found: "'\(item)'"))
             }
             for recordsTimeline in timelineModes {
                 let m = try measure(curve: curve, minimumSeconds: minimumSeconds, recordsTimeline: recordsTimeline) {

@@ -37,7 +37,7 @@ enum ExportCommand {
         var settings = P1203Export.Settings()
         if let resolution = parsed.value("resolution") {
             guard Resolution(parsing: resolution) != nil else {
-                throw InputError(.option("--resolution"), .invalid("expected WIDTHxHEIGHT, got '\(resolution)'"))
+                throw InputError(.option("--resolution"), .expected("WIDTHxHEIGHT", found: "'\(resolution)'"))
             }
             settings.defaultResolution = resolution
         }
@@ -49,12 +49,14 @@ enum ExportCommand {
             settings.codec = codec
         }
         if let fps = try parsed.double("fps") {
-            guard fps > 0, fps <= 240 else { throw InputError(.option("--fps"), .invalid("must be in (0, 240]")) }
+            guard fps > 0, fps <= 240 else {
+                throw InputError(.option("--fps"), .mustBe(nil, rule: "in (0, 240]", found: parsed.value("fps") ?? ""))
+            }
             settings.fps = fps
         }
         if let device = parsed.value("device") {
             guard device == "pc" || device == "mobile" else {
-                throw InputError(.option("--device"), .invalid("must be pc or mobile, got '\(device)'"))
+                throw InputError(.option("--device"), .oneOf(nil, allowed: ["pc", "mobile"], found: device))
             }
             settings.device = device
         }

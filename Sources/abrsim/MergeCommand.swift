@@ -14,7 +14,7 @@ enum MergeCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
-        guard let out = parsed.value("out") else { throw InputError(.option("--out"), .invalid("is required")) }
+        guard let out = parsed.value("out") else { throw InputError(.option("--out"), .required()) }
         let inputs = parsed.positionalValues("DIR")
         guard let first = inputs.first, case .valid(let shardManifest) = OutputManifest.read(directory: first) else {
             throw InputError(

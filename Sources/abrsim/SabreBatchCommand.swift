@@ -39,10 +39,10 @@ enum SabreBatchCommand {
         }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         guard !traceArguments.isEmpty else {
-            throw InputError(.option("--traces"), .invalid("give at least one network"))
+            throw InputError(.option("--traces"), .noneGiven("network"))
         }
         guard let movie = parsed.value("content") else {
-            throw InputError(.option("--content"), .invalid("is required"))
+            throw InputError(.option("--content"), .required())
         }
         var specs: [PolicySpec] = []
         for item in try ListArgument.items(parsed.values("policies"), location: "--policies") {
@@ -50,7 +50,7 @@ enum SabreBatchCommand {
                 sweep
                 ? try PolicyGrid.expand(item, source: "--policies") : [try PolicySpec.parse(item, source: "--policies")]
         }
-        guard !specs.isEmpty else { throw InputError(.option("--policies"), .invalid("give at least one policy")) }
+        guard !specs.isEmpty else { throw InputError(.option("--policies"), .noneGiven("policy")) }
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let shard = sweep ? try parsed.value("shard").map { try SweepShard.parse($0) } ?? .whole : .whole
         let networks = try PathExpansion.files(traceArguments)

@@ -119,7 +119,7 @@ enum TraceCommand {
 
     static func scale(_ parsed: ParsedArguments) throws -> Int32 {
         guard let factor = try parsed.double("factor") else {
-            throw InputError(.none, .invalid("--factor X is required"))
+            throw InputError(.none, .required("--factor X"))
         }
         let (trace, format) = try readInput(parsed)
         return try emit(try TraceTools.scale(trace, by: factor), try self.format(parsed, "to") ?? format, parsed)
@@ -211,7 +211,7 @@ enum TraceCommand {
             if label != "outage" { labels.append(label) }
         }
         let rtt = try parsed.double("rtt-ms") ?? 0
-        guard rtt >= 0 else { throw InputError(.none, .invalid("--rtt-ms must be ≥ 0, got \(rtt)")) }
+        guard rtt >= 0 else { throw InputError(.none, .mustBe("--rtt-ms", rule: "≥ 0", found: "\(rtt)")) }
         let timeline = try NetworkTimeline.build(stretches, defaultRttSeconds: rtt / 1000, atEnd: .loop)
         let name = parsed.value("name") ?? labels.joined(separator: "+")
         return try emit(TraceTools.trace(of: timeline, name: name), try format(parsed, "to")!, parsed)

@@ -43,7 +43,7 @@ extension TraceCommand {
                 .option("--model"), .unknownName(modelName, kind: "download model", known: DownloadModelDecoder.names))
         }
         let rtt = try parsed.double("rtt-ms").map { value -> Double in
-            guard value > 0 else { throw InputError(.none, .invalid("--rtt-ms must be positive, got \(value)")) }
+            guard value > 0 else { throw InputError(.none, .mustBe("--rtt-ms", rule: "positive", found: "\(value)")) }
             return value / 1000
         }
         if let acked = parsed.value("acked") { try InputFile.checkReadable(acked) }
@@ -53,7 +53,7 @@ extension TraceCommand {
         let name = InputFile.fileName(of: path) + ".\(modelName)"
         let (trace, _) = try CapacityInference.trace(log, model: model, rttSeconds: rtt, name: name)
         guard let to = try self.format(parsed, "to") else {
-            throw InputError(.none, .invalid("--to FORMAT is required"))
+            throw InputError(.none, .required("--to FORMAT"))
         }
         return try emit(trace, to, parsed)
     }

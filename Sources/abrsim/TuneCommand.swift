@@ -85,7 +85,7 @@ enum TuneCommand {
         if let text = parsed.value("grid") {
             let values = try ListArgument.items(text, location: "--grid").map { item in
                 guard let value = Double(item), value.isFinite else {
-                    throw InputError(.option("--grid"), .invalid("expected ratios separated by commas, got '\(text)'"))
+                    throw InputError(.option("--grid"), .expected("ratios separated by commas", found: "'\(text)'"))
                 }
                 return value
             }

@@ -103,13 +103,11 @@ final class ScenarioGym: @unchecked Sendable {
         let context = asked.context
         let chosen = max(0, min(variant, context.maxVariant))
         let weights = scenario.qoe.linear
-        let quality = context.content.variants[chosen].bitrateBps / 1_000_000
-        var reward = quality
-        if let previous = previousVariant[asked.player] {
-            reward -=
-                weights.smoothnessPenalty * abs(quality - context.content.variants[previous].bitrateBps / 1_000_000)
-        }
-        reward -= weights.rebufferPenalty * (context.stallSeconds - (stallAtDecision[asked.player] ?? 0))
+        let variants = context.content.variants
+        var reward = weights.segmentReward(
+            quality: LinearQoE.quality(bitrateBps: variants[chosen].bitrateBps),
+            previous: previousVariant[asked.player].map { LinearQoE.quality(bitrateBps: variants[$0].bitrateBps) })
+        reward -= weights.cost(stallSeconds: context.stallSeconds - (stallAtDecision[asked.player] ?? 0))
         previousVariant[asked.player] = chosen
         stallAtDecision[asked.player] = context.stallSeconds
         answerVariant = chosen
@@ -120,8 +118,8 @@ final class ScenarioGym: @unchecked Sendable {
             // The episode's end: the stall after each agent player's last decision, and the startup terms.
             for player in agentPlayers {
                 let summary = report.players[player].summary
-                reward -= weights.rebufferPenalty * (summary.stallSeconds - (stallAtDecision[player] ?? 0))
-                reward -= weights.startupPenalty * (summary.startupSeconds ?? 0)
+                reward -= weights.cost(stallSeconds: summary.stallSeconds - (stallAtDecision[player] ?? 0))
+                reward -= weights.cost(startupSeconds: summary.startupSeconds ?? 0)
             }
         }
         return reward

@@ -196,7 +196,8 @@ public struct ParsedArguments: Sendable, Equatable {
         guard let number = try int(name) else { return nil }
         guard range.contains(number) else {
             throw InputError(
-                .option("--\(name)"), .invalid("must be in \(range.lowerBound)…\(range.upperBound), got \(number)"))
+                .option("--\(name)"),
+                .mustBe(nil, rule: "in \(range.lowerBound)…\(range.upperBound)", found: "\(number)"))
         }
         return number
     }
@@ -208,9 +209,10 @@ public struct ParsedArguments: Sendable, Equatable {
         guard range.contains(number) else {
             throw InputError(
                 .option("--\(name)"),
-                .invalid(
-                    "must be in \(formatParameterNumber(range.lowerBound))…\(formatParameterNumber(range.upperBound)), "
-                        + "got \(formatParameterNumber(number))"))
+                .mustBe(
+                    nil,
+                    rule: "in \(formatParameterNumber(range.lowerBound))…\(formatParameterNumber(range.upperBound))",
+                    found: formatParameterNumber(number)))
         }
         return number
     }

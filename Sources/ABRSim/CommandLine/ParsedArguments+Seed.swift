@@ -5,7 +5,7 @@ extension ParsedArguments {
         guard let text = value(name) else { return nil }
         guard let seed = parseSeed(text) else {
             throw InputError(
-                .option("--\(name)"), .invalid("expected a seed from 0 to 18446744073709551615, got '\(text)'"))
+                .option("--\(name)"), .expected("a seed from 0 to 18446744073709551615", found: "'\(text)'"))
         }
         return seed
     }

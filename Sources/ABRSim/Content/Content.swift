@@ -48,16 +48,20 @@ public final class Content: Sendable {
         variants: [Variant], segmentDurations: [Double], sizesBits: [[Double]], startVariantIndex: Int = 0,
         file: String? = nil, path: String? = nil, live: LiveStream? = nil
     ) throws {
-        func fail(_ message: String) -> InputError {
-            InputError(InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))), .invalid(message))
+        func fail(_ problem: InputProblem) -> InputError {
+            InputError(InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))), problem)
         }
         try Ladder.validate(bitratesBps: variants.map(\.bitrateBps), file: file, path: path)
-        guard !segmentDurations.isEmpty else { throw fail("the content has no segments") }
+        guard !segmentDurations.isEmpty else { throw fail(.invalid("the content has no segments")) }
         guard sizesBits.count == segmentDurations.count else {
-            throw fail("\(sizesBits.count) rows of segment sizes for \(segmentDurations.count) segments")
+            throw fail(
+                .countMismatch(
+                    found: sizesBits.count, of: "rows of segment sizes", expected: segmentDurations.count,
+                    per: "segments"))
         }
         guard variants.indices.contains(startVariantIndex) else {
-            throw fail("start variant \(startVariantIndex) is not in the ladder of \(variants.count) variants")
+            throw fail(
+                .invalid("start variant \(startVariantIndex) is not in the ladder of \(variants.count) variants"))
         }
         var starts = [0.0]
         starts.reserveCapacity(segmentDurations.count + 1)
@@ -65,17 +69,21 @@ public final class Content: Sendable {
         flat.reserveCapacity(segmentDurations.count * variants.count)
         for (segment, duration) in segmentDurations.enumerated() {
             guard duration.isFinite, duration > 0 else {
-                throw fail("segment \(segment): duration must be a positive number of seconds, found \(duration)")
+                throw fail(
+                    .mustBe("segment \(segment): duration", rule: "a positive number of seconds", found: "\(duration)"))
             }
             starts.append(starts[segment] + duration)
             let row = sizesBits[segment]
             guard row.count == variants.count else {
-                throw fail("segment \(segment) has \(row.count) sizes, expected \(variants.count) (one per variant)")
+                throw fail(
+                    .invalid("segment \(segment) has \(row.count) sizes, expected \(variants.count) (one per variant)"))
             }
             for (variant, bits) in row.enumerated() {
                 guard bits.isFinite, bits > 0 else {
                     throw fail(
-                        "segment \(segment), variant \(variant): size must be a positive number of bits, found \(bits)")
+                        .mustBe(
+                            "segment \(segment), variant \(variant): size", rule: "a positive number of bits",
+                            found: "\(bits)"))
                 }
             }
             flat.append(contentsOf: row)
@@ -176,35 +184,38 @@ public final class Content: Sendable {
         ladderKbps: [Double], resolutions: [Resolution?]? = nil, segmentSeconds: Double, segmentCount: Int? = nil,
         durationSeconds: Double? = nil, file: String? = nil, path: String? = nil
     ) throws -> Content {
-        func fail(_ message: String) -> InputError {
-            InputError(InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))), .invalid(message))
+        func fail(_ problem: InputProblem) -> InputError {
+            InputError(InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))), problem)
         }
         guard segmentSeconds.isFinite, segmentSeconds > 0 else {
-            throw fail("segment duration must be a positive number of seconds, found \(segmentSeconds)")
+            throw fail(.mustBe("segment duration", rule: "a positive number of seconds", found: "\(segmentSeconds)"))
         }
         if let resolutions, resolutions.count != ladderKbps.count {
-            throw fail("\(resolutions.count) resolutions for a ladder of \(ladderKbps.count) bitrates")
+            throw fail(
+                .countMismatch(
+                    found: resolutions.count, of: "resolutions", expected: ladderKbps.count, per: "ladder rungs"))
         }
         let durations: [Double]
         switch (segmentCount, durationSeconds) {
         case (let count?, nil):
-            guard count > 0 else { throw fail("segment count must be at least 1, found \(count)") }
+            guard count > 0 else { throw fail(.mustBe("segment count", rule: "at least 1", found: "\(count)")) }
             guard count <= maximumSegmentCount else {
-                throw fail("\(count) segments is more than the limit of \(maximumSegmentCount)")
+                throw fail(.overLimit("\(count) segments", limit: "\(maximumSegmentCount)"))
             }
             durations = Array(repeating: segmentSeconds, count: count)
         case (nil, let total?):
             guard total.isFinite, total > 0 else {
-                throw fail("duration must be a positive number of seconds, found \(total)")
+                throw fail(.mustBe("duration", rule: "a positive number of seconds", found: "\(total)"))
             }
             guard total / segmentSeconds < Double(maximumSegmentCount) else {
                 throw fail(
-                    "\(total) s in segments of \(segmentSeconds) s is more than the limit of \(maximumSegmentCount)"
-                        + " segments")
+                    .invalid(
+                        "\(total) s in segments of \(segmentSeconds) s is more than the limit of \(maximumSegmentCount)"
+                            + " segments"))
             }
             durations = splitDuration(total, into: segmentSeconds)
         default:
-            throw fail("give exactly one of a segment count and a duration")
+            throw fail(.invalid("give exactly one of a segment count and a duration"))
         }
         let variants = ladderKbps.enumerated().map { index, kbps in
             Variant(bitrateBps: kbps * 1000, resolution: resolutions?[index] ?? nil)

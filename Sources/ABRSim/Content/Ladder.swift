@@ -66,15 +66,15 @@ enum Ladder {
         guard !bitratesBps.isEmpty else {
             throw InputError(
                 InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))),
-                .invalid("the ladder has no variants"))
+                .noneGiven("variant", in: "the ladder"))
         }
         for (index, bitrate) in bitratesBps.enumerated() {
             guard bitrate.isFinite, bitrate > 0 else {
                 throw InputError(
                     InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))),
-                    .invalid(
-                        "variant \(index): bitrate must be a positive number, found "
-                            + "\(JSONPath.format(bitrate / scale)) \(unit)"))
+                    .mustBe(
+                        "variant \(index): bitrate", rule: "a positive number", found: JSONPath.format(bitrate / scale),
+                        unit: unit))
             }
             if index > 0, bitrate <= bitratesBps[index - 1] {
                 throw InputError(

@@ -15,10 +15,10 @@ public enum PensieveSizes {
         guard segmentSeconds.isFinite, segmentSeconds > 0 else {
             throw InputError(
                 .file(folder),
-                .invalid("segment duration must be a positive number of seconds, found \(segmentSeconds)"))
+                .mustBe("segment duration", rule: "a positive number of seconds", found: "\(segmentSeconds)"))
         }
         if let segments, segments < 1 {
-            throw InputError(.file(folder), .invalid("segment count must be at least 1, found \(segments)"))
+            throw InputError(.file(folder), .mustBe("segment count", rule: "at least 1", found: "\(segments)"))
         }
         var columns: [[Double]] = []
         var firstPath = ""

@@ -10,12 +10,15 @@ public struct LinearQoE: QoEFunction {
     public var defaultWeights: QoEWeights { QoEWeights(rebufferPenalty: 4.3) }
 
     public func qualities(ladderBps: [Double], explicit: [Double]?) -> [Double] {
-        ladderBps.map { $0 / 1_000_000 }
+        ladderBps.map(Self.quality(bitrateBps:))
     }
 
     @inline(__always) public func quality(bitrateBps: Double, ladderBps: [Double], qualities: [Double]) -> Double {
-        bitrateBps / 1_000_000
+        Self.quality(bitrateBps: bitrateBps)
     }
+
+    /// q(R) = R in Mbit/s, of a bitrate in bit/s.
+    @inline(__always) public static func quality(bitrateBps: Double) -> Double { bitrateBps / 1_000_000 }
 
     /// The linear QoE of sums in kbit/s, as mpc.py and Pensieve's `bb.py`/`mpc.py` write it: `a` the bitrate
     /// sum, `s` the |Δbitrate| sum (kbit/s), `r` the rebuffer seconds: a/1000 − μ·r − λ·s/1000, in that order of
@@ -25,6 +28,8 @@ public struct LinearQoE: QoEFunction {
         bitrateSumKbps a: Double, changeSumKbps s: Double, stallSeconds r: Double, rebufferPenalty: Double,
         smoothnessPenalty: Double
     ) -> Double {
-        a / 1000 - rebufferPenalty * r - smoothnessPenalty * s / 1000
+        QoEWeights.score(
+            quality: a / 1000, stallSeconds: r, changes: s, changeScale: 1000, rebufferPenalty: rebufferPenalty,
+            smoothnessPenalty: smoothnessPenalty)
     }
 }

@@ -43,6 +43,6 @@ public struct MMSysNQoE: QoEFunction {
                 bitrateKbps: segment.bitrateBps / 1000, rebufferSeconds: segment.rebufferSeconds,
                 latencySeconds: segment.latencySeconds ?? 0, playbackSpeed: segment.playbackRate)
         }
-        return session.totalQoe - weights.startupPenalty * startupSeconds
+        return session.totalQoe - weights.cost(startupSeconds: startupSeconds)
     }
 }

@@ -25,6 +25,43 @@ public struct QoEWeights: Sendable, Equatable {
     }
 }
 
+extension QoEWeights {
+    /// The additive QoE of one quality term: `quality − μ·stallSeconds − λ·changes / changeScale`, in that order
+    /// of operations. The one formula every additive score is computed with: ``QoETally`` (Σq and Σ|Δq|, scale
+    /// 1), ``LinearQoE/score(bitrateSumKbps:changeSumKbps:stallSeconds:rebufferPenalty:smoothnessPenalty:)`` (MPC
+    /// and Pensieve's kbit/s sums, scale 1000) and the Pensieve gym's reward (one chunk's q and |Δq|).
+    @inline(__always)
+    public static func score(
+        quality: Double, stallSeconds: Double, changes: Double, changeScale: Double = 1, rebufferPenalty: Double,
+        smoothnessPenalty: Double
+    ) -> Double {
+        quality - rebufferPenalty * stallSeconds - smoothnessPenalty * changes / changeScale
+    }
+
+    /// ``score(quality:stallSeconds:changes:changeScale:rebufferPenalty:smoothnessPenalty:)`` with these weights'
+    /// μ and λ (the startup term is charged apart, ``cost(startupSeconds:)``).
+    @inline(__always)
+    public func score(quality: Double, stallSeconds: Double, changes: Double) -> Double {
+        Self.score(
+            quality: quality, stallSeconds: stallSeconds, changes: changes, rebufferPenalty: rebufferPenalty,
+            smoothnessPenalty: smoothnessPenalty)
+    }
+
+    /// One segment's reward before its stall: q − λ·|q − q_previous|, or q for the first segment (`previous`
+    /// `nil`). Summed with ``cost(stallSeconds:)`` by the offline optimum (``QoEScorer``) and the scenario gym.
+    @inline(__always)
+    public func segmentReward(quality q: Double, previous: Double?) -> Double {
+        guard let previous else { return q }
+        return q - smoothnessPenalty * abs(q - previous)
+    }
+
+    /// μ·seconds: what `seconds` of stalling cost.
+    @inline(__always) public func cost(stallSeconds seconds: Double) -> Double { rebufferPenalty * seconds }
+
+    /// μₛ·seconds: what a startup of `seconds` costs.
+    @inline(__always) public func cost(startupSeconds seconds: Double) -> Double { startupPenalty * seconds }
+}
+
 /// The weights of every QoE model a run reports: `qoe_lin`, `qoe_log` and `qoe_hd` (reference-literature §6),
 /// each with the model's published defaults (rebuffer penalty 4.3, 2.66 and 8; smoothness 1; no startup term),
 /// and of any other registered model a scenario sets. Set per scenario under `qoe` (`linear` weights at its top

@@ -91,7 +91,7 @@ public struct QoETally: Sendable, Equatable {
 
     /// Σq − μ·stall − λ·Σ|Δq| − μₛ·startup, in that order of operations.
     public func score(weights: QoEWeights, stallSeconds: Double, startupSeconds: Double) -> Double {
-        qualitySum - weights.rebufferPenalty * stallSeconds - weights.smoothnessPenalty * qualityChanges
-            - weights.startupPenalty * startupSeconds
+        weights.score(quality: qualitySum, stallSeconds: stallSeconds, changes: qualityChanges)
+            - weights.cost(startupSeconds: startupSeconds)
     }
 }

@@ -80,9 +80,7 @@ public struct QoEScorer: Sendable, Equatable {
     /// The reward of one segment at rung `variant` after rung `previous` (`nil` for the first segment):
     /// q − λ·|q − q_previous|. Stall and startup penalties are charged separately.
     @inline(__always) public func segmentReward(variant: Int, previous: Int?) -> Double {
-        let q = qualities[variant]
-        guard let previous else { return q }
-        return q - weights.smoothnessPenalty * abs(q - qualities[previous])
+        weights.segmentReward(quality: qualities[variant], previous: previous.map { qualities[$0] })
     }
 
     /// The session's QoE (see ``QoEModel``).

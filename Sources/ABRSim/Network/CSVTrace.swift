@@ -30,7 +30,8 @@ struct CSVTrace {
                     guard columns.contains(name) else {
                         throw InputError(
                             .line(path, n),
-                            .invalid("unknown column ‘\(name)’ (expected time_s, bandwidth_kbps, latency_ms, loss)"))
+                            .unknownName(
+                                name, kind: "column", known: ["time_s", "bandwidth_kbps", "latency_ms", "loss"]))
                     }
                     guard index[name] == nil else {
                         throw InputError(.line(path, n), .invalid("column ‘\(name)’ repeated"))
@@ -54,7 +55,7 @@ struct CSVTrace {
                 let field = fields[position]
                 guard let number = TraceText.number(field), number.isFinite else {
                     throw InputError(
-                        .line(path, n), .invalid("\(column) ‘\(TraceText.text(field))’ is not a finite number"))
+                        .line(path, n), .isNot("a finite number", subject: column, found: "‘\(TraceText.text(field))’"))
                 }
                 guard !number.isSubnormal else {
                     throw InputError(
@@ -68,19 +69,23 @@ struct CSVTrace {
             let kbps = try value("bandwidth_kbps")!
             let latency = try value("latency_ms")
             let loss = try value("loss")
-            guard kbps >= 0 else { throw InputError(.line(path, n), .invalid("negative bandwidth \(kbps) kbit/s")) }
+            guard kbps >= 0 else {
+                throw InputError(.line(path, n), .negative("bandwidth", found: "\(kbps)", unit: "kbit/s"))
+            }
             guard kbps * 1000 <= Trace.maximumRateBps else {
                 throw InputError(.line(path, n), .invalid(Trace.tooFastMessage(kbps * 1000)))
             }
             guard Trace.isReadableSlowRate(kbps * 1000) else {
                 throw InputError(.line(path, n), .invalid(Trace.tooSlowMessage(kbps * 1000)))
             }
-            if let latency, latency < 0 { throw InputError(.line(path, n), .invalid("negative latency \(latency) ms")) }
+            if let latency, latency < 0 {
+                throw InputError(.line(path, n), .negative("latency", found: "\(latency)", unit: "ms"))
+            }
             if let latency, latency > ScenarioBounds.rttMs.upperBound {
-                throw InputError(.line(path, n), .invalid("latency \(latency) ms is more than the limit of 600000 ms"))
+                throw InputError(.line(path, n), .overLimit("latency \(latency) ms", limit: "600000 ms"))
             }
             if let loss, !(loss >= 0 && loss <= 1) {
-                throw InputError(.line(path, n), .invalid("loss \(loss) must be a fraction in [0, 1]"))
+                throw InputError(.line(path, n), .mustBe("loss", rule: "a fraction in [0, 1]", found: "\(loss)"))
             }
             if let previous = rows.last, !(time > previous.time) {
                 throw InputError(
@@ -96,7 +101,7 @@ struct CSVTrace {
             rows.append((time, kbps, latency, loss, Int32(truncatingIfNeeded: n)))
         }
         guard fieldCount > 0 else {
-            throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace: no header"))
+            throw InputError(.line(path, max(reader.lineNumber, 1)), .empty("trace", no: "header"))
         }
         guard rows.count >= 2 else {
             throw InputError(

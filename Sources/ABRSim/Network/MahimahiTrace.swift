@@ -23,7 +23,7 @@ struct MahimahiTrace {
     /// Reads the file at `path` with bins of `binMs` milliseconds.
     static func read(path: String, binMs: Int = 1) throws -> Trace {
         guard binMs >= 1 else {
-            throw InputError(.file(path), .invalid("mahimahi bin width must be ≥ 1 ms, not \(binMs)"))
+            throw InputError(.file(path), .mustBe("mahimahi bin width", rule: "≥ 1 ms", found: "\(binMs)"))
         }
         let reader = try LineReader(path: path)
         var builder = PieceBuilder()
@@ -39,7 +39,7 @@ struct MahimahiTrace {
             guard let t = TraceText.unsignedInteger(field) else {
                 let text = TraceText.text(field)
                 if text.hasPrefix("-"), Int(text) != nil {
-                    throw InputError(.line(path, reader.lineNumber), .invalid("negative timestamp \(text) ms"))
+                    throw InputError(.line(path, reader.lineNumber), .negative("timestamp", found: text, unit: "ms"))
                 }
                 throw InputError(
                     .line(path, reader.lineNumber),
@@ -72,7 +72,7 @@ struct MahimahiTrace {
             lastLine = reader.lineNumber
         }
         guard last >= 0 else {
-            throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace: no timestamps"))
+            throw InputError(.line(path, max(reader.lineNumber, 1)), .empty("trace", no: "timestamps"))
         }
         guard last > 0 else {
             throw InputError(

@@ -33,7 +33,9 @@ struct PensieveTrace {
             }
             let time = try number(fields[0], "time", path, line)
             let mbps = try number(fields[1], "throughput", path, line)
-            guard mbps >= 0 else { throw InputError(.line(path, line), .invalid("negative throughput \(mbps) Mbit/s")) }
+            guard mbps >= 0 else {
+                throw InputError(.line(path, line), .negative("throughput", found: "\(mbps)", unit: "Mbit/s"))
+            }
             guard mbps * 1e6 <= Trace.maximumRateBps else {
                 throw InputError(.line(path, line), .invalid(Trace.tooFastMessage(mbps * 1e6)))
             }
@@ -63,7 +65,7 @@ struct PensieveTrace {
             lineCount += 1
         }
         guard let first else {
-            throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace: no samples"))
+            throw InputError(.line(path, max(reader.lineNumber, 1)), .empty("trace", no: "samples"))
         }
         guard lineCount >= 2 else {
             throw InputError(
@@ -90,11 +92,11 @@ struct PensieveTrace {
         -> Double
     {
         guard let value = TraceText.number(field) else {
-            throw InputError(.line(path, line), .invalid("\(what) ‘\(TraceText.text(field))’ is not a number"))
+            throw InputError(.line(path, line), .isNot("a number", subject: what, found: "‘\(TraceText.text(field))’"))
         }
         guard value.isFinite else {
             throw InputError(
-                .line(path, line), .invalid("\(what) must be a finite number, not \(TraceText.text(field))"))
+                .line(path, line), .mustBe(what, rule: "a finite number", found: TraceText.text(field)))
         }
         return value
     }

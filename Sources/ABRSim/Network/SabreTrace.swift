@@ -18,7 +18,7 @@ struct SabreTrace {
         let places = Places(bytes: bytes, file: path)
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
         guard text.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
-            throw InputError(.line(path, 1), .invalid("empty trace: no JSON array of periods"))
+            throw InputError(.line(path, 1), .empty("trace", no: "JSON array of periods"))
         }
         var starts: [Double] = []
         var rates: [Double] = []
@@ -31,10 +31,14 @@ struct SabreTrace {
             throws
         {
             let at = JSONParser.PathStep.index(i)
-            guard let duration = durationValue else { throw places.error([at], "missing duration_ms") }
-            guard let kbps = kbpsValue else { throw places.error([at], "missing bandwidth_kbps") }
-            guard duration > 0 else { throw places.error([at, .key("duration_ms")], "must be > 0, not \(duration)") }
-            guard kbps >= 0 else { throw places.error([at, .key("bandwidth_kbps")], "must be ≥ 0, not \(kbps)") }
+            guard let duration = durationValue else { throw places.error([at], .missing("duration_ms")) }
+            guard let kbps = kbpsValue else { throw places.error([at], .missing("bandwidth_kbps")) }
+            guard duration > 0 else {
+                throw places.error([at, .key("duration_ms")], .mustBe(nil, rule: "> 0", found: "\(duration)"))
+            }
+            guard kbps >= 0 else {
+                throw places.error([at, .key("bandwidth_kbps")], .mustBe(nil, rule: "≥ 0", found: "\(kbps)"))
+            }
             guard kbps * 1000 <= Trace.maximumRateBps else {
                 throw places.error([at, .key("bandwidth_kbps")], Trace.tooFastMessage(kbps * 1000))
             }
@@ -43,7 +47,7 @@ struct SabreTrace {
             }
             if let latency = latencyValue {
                 guard latency >= 0 else {
-                    throw places.error([at, .key("latency_ms")], "must be ≥ 0, not \(latency)")
+                    throw places.error([at, .key("latency_ms")], .mustBe(nil, rule: "≥ 0", found: "\(latency)"))
                 }
                 guard latencies.count == i else {
                     throw places.error([at, .key("latency_ms")], "present here but missing in earlier periods")
@@ -70,15 +74,15 @@ struct SabreTrace {
         ) { i, element in
             let at = JSONParser.PathStep.index(i)
             guard case .object(let period) = element else {
-                throw places.error([at], "expected a period object, found \(element.foundDescription)")
+                throw places.error([at], .expected("a period object", found: element.foundDescription))
             }
             for key in period.keys where !keys.contains(key) {
-                throw places.error([at, .key(key)], "unknown key (expected duration_ms, bandwidth_kbps, latency_ms)")
+                throw places.error([at, .key(key)], .unknownKeys([JSONString.quoted(key)], known: keys))
             }
             func number(_ key: String) throws -> Double? {
                 guard let value = period.values[key] else { return nil }
                 guard case .number(let number) = value else {
-                    throw places.error([at, .key(key)], "expected a number, found \(value.foundDescription)")
+                    throw places.error([at, .key(key)], .expected("a number", found: value.foundDescription))
                 }
                 return number
             }
@@ -90,8 +94,8 @@ struct SabreTrace {
         if let root = notArray {
             throw places.error(
                 [],
-                "expected an array of periods [{duration_ms, bandwidth_kbps, latency_ms}, …], found "
-                    + root.foundDescription)
+                .expected(
+                    "an array of periods [{duration_ms, bandwidth_kbps, latency_ms}, …]", found: root.foundDescription))
         }
         guard !starts.isEmpty else { throw places.error([], "the array has no periods") }
         var trace = Trace(
@@ -123,16 +127,18 @@ struct SabreTrace {
         let bytes: [UInt8]
         let file: String
 
-        func error(_ steps: [JSONParser.PathStep], _ message: String) -> InputError {
+        func error(_ steps: [JSONParser.PathStep], _ message: String) -> InputError { error(steps, .invalid(message)) }
+
+        func error(_ steps: [JSONParser.PathStep], _ problem: InputProblem) -> InputError {
             let path = steps.reduce("$") { path, step in
                 switch step {
                 case .index(let index): JSONPath.index(path, index)
                 case .key(let key): JSONPath.key(path, key)
                 }
             }
-            let line = JSONParser.location(of: steps, in: bytes).map { " (\($0))" } ?? ""
-            return InputError(
-                InputPlace(file: file, position: InputPlace.Position(text: path)), .invalid(message + line))
+            let place = InputPlace(file: file, position: InputPlace.Position(text: path))
+            guard let line = JSONParser.location(of: steps, in: bytes) else { return InputError(place, problem) }
+            return InputError(place, .located(problem, at: line))
         }
     }
 }

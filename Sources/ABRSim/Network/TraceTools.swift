@@ -33,7 +33,7 @@ public enum TraceTools {
     /// `trace` with every rate (and the final `hold` rate) multiplied by `factor` (finite, ≥ 0).
     public static func scale(_ trace: Trace, by factor: Double) throws -> Trace {
         guard factor.isFinite, factor >= 0 else {
-            throw InputError(.none, .invalid("the scale factor must be a finite number ≥ 0, not \(factor)"))
+            throw InputError(.none, .mustBe("the scale factor", rule: "a finite number ≥ 0", found: "\(factor)"))
         }
         var result = trace
         result.ratesBps = trace.ratesBps.map { $0 * factor }
@@ -127,7 +127,7 @@ extension TraceTools {
             guard let parsed = Double(value), parsed.isFinite, parsed > 0 else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: text)),
-                    .invalid("‘\(value)’ is not a positive number of seconds"))
+                    .isNot("a positive number of seconds", subject: nil, found: "‘\(value)’"))
             }
             seconds = parsed
         }
@@ -154,7 +154,7 @@ extension TraceTools {
             guard let kbps = Double(value), kbps.isFinite, kbps >= 0 else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: text)),
-                    .invalid("‘\(value)’ is not a rate in kbit/s ≥ 0"))
+                    .isNot("a rate in kbit/s ≥ 0", subject: nil, found: "‘\(value)’"))
             }
             return (.constant(bps: kbps * 1000, seconds: try required(), rttSeconds: nil), "\(value)kbps")
         }

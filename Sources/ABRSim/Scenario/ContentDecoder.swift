@@ -51,7 +51,9 @@ struct ContentDecoder {
             if let list = object.optional("resolutions") {
                 let items = try list.array()
                 guard items.count == ladder.count else {
-                    throw list.error(.invalid("\(items.count) resolutions for \(ladder.count) ladder rungs"))
+                    throw list.error(
+                        .countMismatch(
+                            found: items.count, of: "resolutions", expected: ladder.count, per: "ladder rungs"))
                 }
                 resolutions = try items.map { item in
                     guard let resolution = Resolution(parsing: try item.string()) else {
@@ -91,13 +93,13 @@ struct ContentDecoder {
     func ladderKbps(_ object: JSONObjectReader) throws -> [Double] {
         let reader = try object.required("ladderKbps")
         let ladder = try reader.doubleArray()
-        guard !ladder.isEmpty else { throw reader.error(.invalid("the ladder needs at least one bitrate")) }
+        guard !ladder.isEmpty else { throw reader.error(.noneGiven("bitrate", in: "the ladder")) }
         for (index, rung) in ladder.enumerated() where !(rung > 0 && rung.isFinite) {
-            throw reader.error(.invalid("rung \(index): bitrates must be positive kbit/s, got \(rung)"))
+            throw reader.error(.mustBe("rung \(index): bitrates", rule: "positive kbit/s", found: "\(rung)"))
         }
         for (index, rung) in ladder.enumerated()
         where !(rung >= ScenarioBounds.minimumBitrateKbps && rung <= ScenarioBounds.rateKbps.upperBound) {
-            throw reader.error(.invalid("rung \(index): bitrates must be in 0.001…1e+08 kbit/s, got \(rung)"))
+            throw reader.error(.mustBe("rung \(index): bitrates", rule: "in 0.001…1e+08 kbit/s", found: "\(rung)"))
         }
         for index in ladder.indices.dropFirst() where ladder[index] <= ladder[index - 1] {
             throw reader.error(.invalid("bitrates must increase, lowest first (rung \(index) is \(ladder[index]))"))

@@ -20,7 +20,7 @@ struct ExpectationDecoder {
         let metric = try metricReader.string()
         guard MetricExpectation.metrics.contains(metric) else {
             throw metricReader.error(
-                .invalid("unknown metric '\(metric)' (metrics: \(MetricExpectation.metrics.joined(separator: ", ")))"))
+                .unknownName(metric, kind: "metric", known: MetricExpectation.metrics))
         }
         let playerReader = object.optional("player")
         let player = try playerReader?.string() ?? "*"
@@ -57,11 +57,14 @@ struct ExpectationDecoder {
                         + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")"))
         }
         let from = try fromReader?.double() ?? 0
-        if let fromReader, from < 0 { throw fromReader.error(.invalid("fromSeconds must be 0 or more")) }
+        if let fromReader, from < 0 {
+            throw fromReader.error(.mustBe("fromSeconds", rule: "0 or more", found: JSONPath.format(from)))
+        }
         let to = try toReader?.double() ?? .infinity
         if let toReader, to <= from {
             throw toReader.error(
-                .invalid("toSeconds \(JSONPath.format(to)) must be greater than fromSeconds \(JSONPath.format(from))"))
+                .mustBe(
+                    "toSeconds", rule: "greater than fromSeconds \(JSONPath.format(from))", found: JSONPath.format(to)))
         }
         return MetricExpectation.Window(fromSeconds: from, toSeconds: to)
     }

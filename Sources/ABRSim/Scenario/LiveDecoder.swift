@@ -24,7 +24,7 @@ enum LiveDecoder {
         if let x = object.optional("kind") {
             let text = try x.string()
             guard let parsed = LiveStream.Kind(rawValue: text) else {
-                throw x.error(.invalid("kind must be live or event, got '\(text)'"))
+                throw x.error(.oneOf("kind", allowed: ["live", "event"], found: text))
             }
             kind = parsed
         }

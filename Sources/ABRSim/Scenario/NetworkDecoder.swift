@@ -29,7 +29,7 @@ struct NetworkDecoder {
         if let x = object.optional("atEnd") {
             let text = try x.string()
             guard let behavior = TraceEndBehavior(rawValue: text) else {
-                throw x.error(.invalid("atEnd must be loop, hold or end, got '\(text)'"))
+                throw x.error(.oneOf("atEnd", allowed: ["loop", "hold", "end"], found: text))
             }
             atEnd = behavior
         }

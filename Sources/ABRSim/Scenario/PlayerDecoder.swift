@@ -151,7 +151,7 @@ struct PlayerDecoder {
     func priority(_ reader: JSONReader) throws -> NetworkResourcePriority {
         let text = try reader.string()
         guard let level = NetworkResourcePriority(rawValue: text) else {
-            throw reader.error(.invalid("networkResourcePriority must be low, default or high, got '\(text)'"))
+            throw reader.error(.oneOf("networkResourcePriority", allowed: ["low", "default", "high"], found: text))
         }
         return level
     }
@@ -165,7 +165,7 @@ struct PlayerDecoder {
         guard let predictor = try KeepUpPredictors.makePredictor(kind, parameters: JSONKeepUpParameters(object: object))
         else {
             throw kindReader.error(
-                .invalid("unknown predictor '\(kind)' (expected \(KeepUpPredictors.registry.alternatives))"))
+                .unknownName(kind, kind: "predictor", known: KeepUpPredictors.registry.names))
         }
         try object.finish()
         return predictor

@@ -16,7 +16,7 @@ enum RequestRetryDecoder {
         }
         if let x = object.optional("backoffFactor") {
             let factor = try x.double(in: 0...1000)
-            guard factor >= 1 else { throw x.error(.invalid("backoffFactor must be at least 1, got \(factor)")) }
+            guard factor >= 1 else { throw x.error(.mustBe("backoffFactor", rule: "at least 1", found: "\(factor)")) }
             settings.backoffFactor = factor
         }
         if let x = object.optional("maxRetryDelaySeconds") {

@@ -139,8 +139,7 @@ public struct ScenarioLoader {
         }
         guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
             throw root.reader.error(
-                .invalid(
-                    "players: \(playerReaders.count) players, more than the limit of \(ScenarioBounds.maximumPlayers)"))
+                .overLimit("players: \(playerReaders.count) players", limit: "\(ScenarioBounds.maximumPlayers)"))
         }
         var players: [PlayerDescription] = feed.map { [$0.viewer] } ?? []
         for reader in playerReaders {
@@ -216,7 +215,7 @@ public struct ScenarioLoader {
 
     func checkName(_ name: String, _ reader: JSONReader) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw reader.error(.invalid("name must be a non-empty word usable as a folder name, got '\(name)'"))
+            throw reader.error(.mustBe("name", rule: "a non-empty word usable as a folder name", found: "'\(name)'"))
         }
         guard name.utf8.count <= Self.maximumNameBytes else {
             throw reader.error(
@@ -237,7 +236,7 @@ public struct ScenarioLoader {
             let text = try x.string()
             guard let parsed = AllocationStrategy(rawValue: text) else {
                 throw x.error(
-                    .invalid("unknown strategy '\(text)' (expected \(AllocationStrategy.registry.alternatives))"))
+                    .unknownName(text, kind: "strategy", known: AllocationStrategy.registry.names))
             }
             strategy = parsed
         }

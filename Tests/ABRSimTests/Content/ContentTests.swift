@@ -109,7 +109,8 @@ struct ContentTests {
                 ladderKbps: [800], resolutions: resolutions, segmentSeconds: 6, segmentCount: 1, file: "s.json",
                 path: "$.content")
         }
-        #expect(error?.description == "s.json: $.content: 2 resolutions for a ladder of 1 bitrates")
+        #expect(error?.place == .jsonPath("s.json", "$.content"))
+        #expect(error?.problem == .countMismatch(found: 2, of: "resolutions", expected: 1, per: "ladder rungs"))
     }
 
     @Test("constant-bitrate content needs exactly one of a count and a duration, positive values and a ladder")
@@ -158,15 +159,26 @@ struct ContentTests {
         let descending = make([Variant(bitrateBps: 2000), Variant(bitrateBps: 1000)], [1], [[1, 1]])
         #expect(descending?.description.hasPrefix("movie.json: $.content: bitrates must be strictly ascending") == true)
         #expect(make([Variant(bitrateBps: 1000), Variant(bitrateBps: 1000)], [1], [[1, 1]]) != nil)
-        #expect(make([Variant(bitrateBps: -5)], [1], [[1]])?.message.contains("positive") == true)
-        #expect(make([], [1], [[]])?.message == "the ladder has no variants")
-        #expect(make(variants, [], [])?.message == "the content has no segments")
-        #expect(make(variants, [1, 0], [[1, 1], [1, 1]])?.message.hasPrefix("segment 1: duration") == true)
-        #expect(make(variants, [1], [[1, 0]])?.message.hasPrefix("segment 0, variant 1: size") == true)
-        #expect(make(variants, [1], [[1, .nan]])?.message.hasPrefix("segment 0, variant 1: size") == true)
+        #expect(
+            make([Variant(bitrateBps: -5)], [1], [[1]])?.problem
+                == .mustBe("variant 0: bitrate", rule: "a positive number", found: "-0.005", unit: "kbit/s"))
+        #expect(make([], [1], [[]])?.problem == .noneGiven("variant", in: "the ladder"))
+        #expect(make(variants, [], [])?.problem == .invalid("the content has no segments"))
+        #expect(
+            make(variants, [1, 0], [[1, 1], [1, 1]])?.problem
+                == .mustBe("segment 1: duration", rule: "a positive number of seconds", found: "0.0"))
+        let size = InputProblem.mustBe("segment 0, variant 1: size", rule: "a positive number of bits", found: "0.0")
+        #expect(make(variants, [1], [[1, 0]])?.problem == size)
+        #expect(
+            make(variants, [1], [[1, .nan]])?.problem
+                == .mustBe("segment 0, variant 1: size", rule: "a positive number of bits", found: "nan"))
         #expect(make(variants, [1], [[1]])?.message == "segment 0 has 1 sizes, expected 2 (one per variant)")
-        #expect(make(variants, [1, 1], [[1, 1]])?.message == "1 rows of segment sizes for 2 segments")
-        #expect(make(variants, [1], [[1, 2]], start: 2)?.message.hasPrefix("start variant 2") == true)
+        #expect(
+            make(variants, [1, 1], [[1, 1]])?.problem
+                == .countMismatch(found: 1, of: "rows of segment sizes", expected: 2, per: "segments"))
+        #expect(
+            make(variants, [1], [[1, 2]], start: 2)?.problem
+                == .invalid("start variant 2 is not in the ladder of 2 variants"))
     }
 
     @Test("content keeps variable durations, sizes, codecs and start variant, with starts summed from the durations")
@@ -295,7 +307,8 @@ struct ContentTests {
             try PensieveSizes.read(folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
         }
         #expect(error?.file == "\(folder)/video_size_3")
-        #expect(error?.message.hasPrefix("has 48 segment sizes but \(folder)/video_size_0 has 49") == true)
+        #expect(
+            error?.problem == .invalid("has 48 segment sizes but \(folder)/video_size_0 has 49; the files must match"))
     }
 
     @Test("a descending ladder for the Pensieve files is refused, naming the folder")
@@ -305,7 +318,11 @@ struct ContentTests {
             try PensieveSizes.read(folder: folder, ladderKbps: [750, 300], segmentSeconds: 4, segments: nil)
         }
         #expect(error?.file == folder)
-        #expect(error?.message.contains("strictly ascending") == true)
+        #expect(
+            error?.problem
+                == .invalid(
+                    "bitrates must be strictly ascending, but variant 1 (300 kbit/s) is not above variant 0 (750 kbit/s)"
+                ))
     }
 
     // MARK: - sabre

@@ -27,11 +27,9 @@ struct AllocatorRegistryTests {
                 + #"{"id": "front", "policy": "fixed", "networkResourcePriority": "high"}, "#
                 + #"{"id": "back", "policy": "fixed", "networkResourcePriority": "low", "#
                 + #""automaticallyWaitsToMinimizeStalling": false}]}"#, name: "scenario.json")
-        #expect {
-            try ScenarioLoader().load(scenario)
-        } throws: { error in
-            "\(error)".contains("unknown strategy 'low-first' (expected weighted, equal or strict)")
-        }
+        let unknown = try #require(throws: InputError.self) { try ScenarioLoader().load(scenario) }
+        #expect(unknown.place == .jsonPath(scenario, "$.allocation.strategy"))
+        #expect(unknown.problem == .unknownName("low-first", kind: "strategy", known: ["weighted", "equal", "strict"]))
         try AllocationStrategy.registry.withRegistered(LowFirstAllocator(), name: "low-first") {
             let loaded = try ScenarioLoader().load(scenario)
             #expect(loaded.allocation.rawValue == "low-first")

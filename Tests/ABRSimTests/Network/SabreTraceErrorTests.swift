@@ -27,27 +27,39 @@ extension NetworkTests {
                 """
             let negative = try error(json)
             #expect(negative.place.position == .jsonPath("$[2].bandwidth_kbps"))
-            #expect(negative.message == "must be ≥ 0, not -3.0 (line 4, column 61)")
+            #expect(negative.problem == .located(.mustBe(nil, rule: "≥ 0", found: "-3.0"), at: "line 4, column 61"))
+            #expect(negative.message == "must be ≥ 0, got -3.0 (line 4, column 61)")
         }
 
         @Test("wrong kinds, unknown and missing keys name the period or the key")
         func kindsAndKeys() throws {
             let wrongKind = try error(#"[{"duration_ms": 1, "bandwidth_kbps": 1}, {"duration_ms": [1]}]"#)
             #expect(wrongKind.place.position == .jsonPath("$[1].duration_ms"))
-            #expect(wrongKind.message == "expected a number, found an array (line 1, column 59)")
+            #expect(wrongKind.problem == .located(.expected("a number", found: "an array"), at: "line 1, column 59"))
             let unknown = try error(#"[{"duration_ms": 1, "bandwidth kbps": 1}]"#)
             #expect(unknown.place.position == .jsonPath(#"$[0]["bandwidth kbps"]"#))
-            #expect(unknown.message.hasPrefix("unknown key (expected duration_ms, bandwidth_kbps, latency_ms)"))
+            guard case .located(let unknownKey, _) = unknown.problem else {
+                Issue.record("\(unknown) names no line")
+                return
+            }
+            #expect(
+                unknownKey
+                    == .unknownKeys([#""bandwidth kbps""#], known: ["duration_ms", "bandwidth_kbps", "latency_ms"]))
             let missing = try error("[{\"duration_ms\": 1, \"bandwidth_kbps\": 1},\n {\"duration_ms\": 1}]")
             #expect(missing.place.position == .jsonPath("$[1]"))
-            #expect(missing.message == "missing bandwidth_kbps (line 2, column 2)")
+            #expect(missing.problem == .located(.missing("bandwidth_kbps"), at: "line 2, column 2"))
             let notPeriod = try error(#"[{"duration_ms": 1, "bandwidth_kbps": 1}, 3]"#)
             #expect(notPeriod.place.position == .jsonPath("$[1]"))
-            #expect(notPeriod.message.hasPrefix("expected a period object, found a number"))
+            #expect(
+                notPeriod.problem == .located(.expected("a period object", found: "a number"), at: "line 1, column 43"))
             let latency = try error(
                 #"[{"duration_ms": 1, "bandwidth_kbps": 1}, {"duration_ms": 1, "bandwidth_kbps": 1, "latency_ms": 2}]"#)
             #expect(latency.place.position == .jsonPath("$[1].latency_ms"))
-            #expect(latency.message.hasPrefix("present here but missing in earlier periods"))
+            guard case .located(.invalid(let rule), _) = latency.problem else {
+                Issue.record("\(latency) is not a rule at a line")
+                return
+            }
+            #expect(rule == "present here but missing in earlier periods")
         }
 
         @Test("syntax errors give the parser's line and column; an empty file is named as such")
@@ -56,7 +68,7 @@ extension NetworkTests {
             #expect(syntax.place.position == .lineColumn(line: 2, column: 20))
             let empty = try error("\u{FEFF} \n\t")
             #expect(empty.place.position == .line(1))
-            #expect(empty.message.contains("empty trace"))
+            #expect(empty.problem == .empty("trace", no: "JSON array of periods"))
         }
 
         @Test("a good file reads the same with a byte-order mark, CRLF line ends and keys in any order")

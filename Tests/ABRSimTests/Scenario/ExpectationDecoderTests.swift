@@ -95,46 +95,60 @@ struct ExpectationDecoderTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var label: String
         var items: String
-        /// Every string the message must contain.
-        var mentions: [String]
+        /// The JSON path the error is placed at.
+        var path: String
+        /// What is wrong.
+        var problem: InputProblem
         var testDescription: String { label }
     }
 
     static let cases: [Case] = [
         Case(
             label: "unknown metric", items: #"[{"metric": "stall_count", "max": 0}, {"metric": "stalls", "max": 0}]"#,
-            mentions: ["$.expect[1].metric", "unknown metric 'stalls'", "stall_count"]),
+            path: "$.expect[1].metric",
+            problem: .unknownName("stalls", kind: "metric", known: MetricExpectation.metrics)),
         Case(
             label: "identity column as a metric", items: #"[{"metric": "player", "equals": "main"}]"#,
-            mentions: ["$.expect[0].metric", "unknown metric 'player'"]),
-        Case(label: "no bound", items: #"[{"metric": "stall_count"}]"#, mentions: ["$.expect[0]", "needs a bound"]),
+            path: "$.expect[0].metric",
+            problem: .unknownName("player", kind: "metric", known: MetricExpectation.metrics)),
+        Case(
+            label: "no bound", items: #"[{"metric": "stall_count"}]"#, path: "$.expect[0]",
+            problem: .invalid("an expectation needs a bound: min, max (or both) or equals")),
         Case(
             label: "equals with min", items: #"[{"metric": "stall_count", "equals": 0, "min": 0}]"#,
-            mentions: ["$.expect[0].equals", "not both"]),
+            path: "$.expect[0].equals",
+            problem: .conflicting(["equals", "min", "max"], reason: "give either equals or min/max, not both")),
         Case(
-            label: "min above max", items: #"[{"metric": "stall_s", "min": 3, "max": 1}]"#,
-            mentions: ["$.expect[0]", "min 3 is greater than max 1"]),
+            label: "min above max", items: #"[{"metric": "stall_s", "min": 3, "max": 1}]"#, path: "$.expect[0]",
+            problem: .invalid("min 3 is greater than max 1")),
         Case(
-            label: "range on a text column", items: #"[{"metric": "final_state", "max": 1}]"#,
-            mentions: ["$.expect[0]", "final_state is text"]),
+            label: "range on a text column", items: #"[{"metric": "final_state", "max": 1}]"#, path: "$.expect[0]",
+            problem: .invalid("final_state is text: bound it with equals, not min/max")),
         Case(
             label: "number for a text column", items: #"[{"metric": "final_state", "equals": 1}]"#,
-            mentions: ["$.expect[0].equals", "a string"]),
+            path: "$.expect[0].equals", problem: .expected("a string", found: "a number")),
         Case(
             label: "word for a numeric column", items: #"[{"metric": "stall_count", "equals": "none"}]"#,
-            mentions: ["$.expect[0].equals", "a number"]),
+            path: "$.expect[0].equals", problem: .expected("a number", found: "a string")),
         Case(
             label: "unknown player id", items: #"[{"player": "mian", "metric": "stall_count", "max": 0}]"#,
-            mentions: ["$.expect[0].player", "'mian'", "main, side"]),
+            path: "$.expect[0].player",
+            problem: .invalid("no player has the id 'mian' (players: main, side; '*' means every player)")),
         Case(
             label: "matches no player",
             items:
                 #"[{"metric": "stall_count", "max": 0}, {"player": "main", "policy": "bba", "metric": "stall_s", "max": 0}]"#,
-            mentions: ["$.expect[1]", "matches no player", "side: bba(reservoir=5)"]),
+            path: "$.expect[1]",
+            problem: .invalid(
+                "this expectation matches no player (players and policies: main: throughput, side: bba(reservoir=5))")),
         Case(
-            label: "unknown key", items: #"[{"metric": "stall_count", "max": 0, "maximum": 1}]"#,
-            mentions: ["$.expect[0]", "maximum"]),
-        Case(label: "not an array", items: #"{"metric": "stall_count"}"#, mentions: ["$.expect", "an array"]),
+            label: "unknown key", items: #"[{"metric": "stall_count", "max": 0, "maximum": 1}]"#, path: "$.expect[0]",
+            problem: .unknownKeys(
+                [#""maximum""#],
+                known: ["metric", "player", "policy", "min", "max", "equals", "fromSeconds", "toSeconds"])),
+        Case(
+            label: "not an array", items: #"{"metric": "stall_count"}"#, path: "$.expect",
+            problem: .expected("an array", found: "an object")),
     ]
 
     @Test(
@@ -144,8 +158,7 @@ struct ExpectationDecoderTests {
         #expect(error != nil)
         let text = error?.description ?? ""
         #expect(error?.file?.hasSuffix("s.json") == true, "\(text)")
-        for mention in testCase.mentions {
-            #expect(text.contains(mention), "\(text) should mention \(mention)")
-        }
+        #expect(error?.place.position == .jsonPath(testCase.path), "\(text)")
+        #expect(error?.problem == testCase.problem, "\(text)")
     }
 }

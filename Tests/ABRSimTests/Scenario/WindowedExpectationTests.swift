@@ -107,23 +107,36 @@ struct WindowedExpectationTests {
         arguments: [
             (
                 #"{"metric": "stall_s", "fromSeconds": 20, "toSeconds": 10, "max": 1}"#, "$.expect[0].toSeconds",
-                "toSeconds 10 must be greater than fromSeconds 20"
+                InputProblem.mustBe("toSeconds", rule: "greater than fromSeconds 20", found: "10")
             ),
             (
                 #"{"metric": "stall_s", "fromSeconds": 5, "toSeconds": 5, "max": 1}"#, "$.expect[0].toSeconds",
-                "must be greater"
+                .mustBe("toSeconds", rule: "greater than fromSeconds 5", found: "5")
             ),
-            (#"{"metric": "stall_s", "fromSeconds": -1, "max": 1}"#, "$.expect[0].fromSeconds", "0 or more"),
+            (
+                #"{"metric": "stall_s", "fromSeconds": -1, "max": 1}"#, "$.expect[0].fromSeconds",
+                .mustBe("fromSeconds", rule: "0 or more", found: "-1")
+            ),
             (
                 #"{"metric": "startup_s", "fromSeconds": 0, "max": 1}"#, "$.expect[0].fromSeconds",
-                "startup_s has no meaning over a window"
+                .invalid(
+                    "startup_s has no meaning over a window (windowed metrics: "
+                        + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")")
             ),
-            (#"{"metric": "stall_s", "fromSecond": 0, "max": 1}"#, "$.expect[0]", "fromSecond"),
-            (#"{"metric": "stall_s", "toSeconds": "10", "max": 1}"#, "$.expect[0].toSeconds", "expected a number"),
+            (
+                #"{"metric": "stall_s", "fromSecond": 0, "max": 1}"#, "$.expect[0]",
+                .unknownKeys(
+                    [#""fromSecond""#],
+                    known: ["metric", "player", "policy", "min", "max", "equals", "fromSeconds", "toSeconds"])
+            ),
+            (
+                #"{"metric": "stall_s", "toSeconds": "10", "max": 1}"#, "$.expect[0].toSeconds",
+                .expected("a number", found: "a string")
+            ),
         ])
-    func windowMistakesNameTheJSONPath(_ item: String, _ path: String, _ words: String) throws {
+    func windowMistakesNameTheJSONPath(_ item: String, _ path: String, _ problem: InputProblem) throws {
         let error = try #require(Self.loadError(item))
-        #expect(error.description.contains(path), "\(error.description)")
-        #expect(error.description.contains(words), "\(error.description)")
+        #expect(error.place.position == .jsonPath(path), "\(error.description)")
+        #expect(error.problem == problem, "\(error.description)")
     }
 }

@@ -10,12 +10,15 @@ public struct PolicyArguments {
     /// JSON path or command-line source.
     public let location: String?
 
-    /// An error about this policy's parameters.
-    public func error(_ message: String) -> InputError {
+    /// An error about this policy's parameters: `problem` within `policy 'label'`.
+    public func error(_ problem: InputProblem) -> InputError {
         InputError(
             InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))),
-            .invalid("policy '\(spec.label)': \(message)"))
+            .within("policy '\(spec.label)'", problem))
     }
+
+    /// An error about this policy's parameters, a rule stated in words.
+    public func error(_ message: String) -> InputError { error(.invalid(message)) }
 
     /// Checks every given parameter against `declared`: each must be declared and accepted (a variant index also
     /// against a ladder of `variantCount` rungs, when given).
@@ -44,7 +47,7 @@ public struct PolicyArguments {
         }
         if let problem = parameter.declaration.problem(with: given) { throw error(problem) }
         guard let value = parameter.decode(given) else {
-            throw error("\(parameter.name) must be \(parameter.declaration.acceptedText), got '\(given)'")
+            throw error(.mustBe(parameter.name, rule: parameter.declaration.acceptedText, found: "'\(given)'"))
         }
         return value
     }

@@ -32,7 +32,7 @@ public enum PolicyGrid {
                     if let problem = declaration.problem(with: value) {
                         throw InputError(
                             InputPlace(position: InputPlace.Position(text: source)),
-                            .invalid("'\(text)': parameter '\(parameter.name)=\(parameter.value)': \(problem)"))
+                            .within("'\(text)': parameter '\(parameter.name)=\(parameter.value)'", problem))
                     }
                 }
             }
@@ -74,7 +74,7 @@ public enum PolicyGrid {
         func fail(_ message: String) -> InputError {
             InputError(
                 InputPlace(position: InputPlace.Position(text: source)),
-                .invalid("'\(spec)': parameter '\(parameter)=\(raw)': \(message)"))
+                .within("'\(spec)': parameter '\(parameter)=\(raw)'", .invalid(message)))
         }
         if raw.contains("|") {
             let items = raw.split(separator: "|", omittingEmptySubsequences: false).map {

@@ -120,36 +120,37 @@ public struct PolicyParameter: Sendable {
 
     /// What is wrong with `value` for this parameter, or `nil` if it is accepted. With `variantCount`, a variant
     /// index is also checked against the ladder.
-    public func problem(with value: PolicySpec.Value, variantCount: Int? = nil) -> String? {
+    public func problem(with value: PolicySpec.Value, variantCount: Int? = nil) -> InputProblem? {
         let unitText = unit.isEmpty ? "" : " " + unit
         switch (kind, value) {
         case (.number(let range), .number(let x)):
             if range.contains(x) { return nil }
-            if x.isSubnormal { return "\(name) must be 0 or of magnitude 2.2e-308…1e12, got \(x)" }
+            if x.isSubnormal { return .mustBe(name, rule: "0 or of magnitude 2.2e-308…1e12", found: "\(x)") }
             if x.magnitude > PolicyArguments.maximumNumber {
-                return "\(name) must be \(range.text)\(unitText) and of magnitude at most 1e12, got \(x)"
+                return .mustBe(name, rule: "\(range.text)\(unitText) and of magnitude at most 1e12", found: "\(x)")
             }
-            return "\(name) must be \(range.text)\(unitText), got \(formatParameterNumber(x))"
+            return .mustBe(name, rule: "\(range.text)\(unitText)", found: formatParameterNumber(x))
         case (.count(let range), .number(let x)):
             if x == x.rounded(), x >= Double(range.lowerBound), x <= Double(range.upperBound) { return nil }
-            return "\(name) must be a whole number in \(range.lowerBound)…\(range.upperBound)\(unitText), got "
-                + formatParameterNumber(x)
+            return .mustBe(
+                name, rule: "a whole number in \(range.lowerBound)…\(range.upperBound)\(unitText)",
+                found: formatParameterNumber(x))
         case (.variant, .number(let x)):
             let top = variantCount.map { $0 - 1 } ?? PolicyArguments.maximumCount
             if x == x.rounded(), x >= 0, x <= Double(top) { return nil }
             let ladder = variantCount.map { " (the ladder has \($0) variant\($0 == 1 ? "" : "s"))" } ?? ""
-            return "\(name) must be a variant index in 0…\(top)\(ladder), got \(formatParameterNumber(x))"
+            return .mustBe(name, rule: "a variant index in 0…\(top)\(ladder)", found: formatParameterNumber(x))
         case (.word(let words), .text(let word)) where words.contains(word): return nil
         case (.word(let words), _):
-            return "\(name) must be one of \(words.joined(separator: ", ")), got '\(value)'"
+            return .mustBe(name, rule: "one of \(words.joined(separator: ", "))", found: "'\(value)'")
         case (.member(let names), .text(let word)) where names.names().contains(word): return nil
         case (.member(let names), _):
-            return "\(name) must be one of \(names.names().joined(separator: ", ")), got '\(value)'"
+            return .mustBe(name, rule: "one of \(names.names().joined(separator: ", "))", found: "'\(value)'")
         case (.command, .list), (.command, .text): return nil
         case (.command, .number):
-            return "\(name) must be a program and its arguments, got '\(value)'"
+            return .mustBe(name, rule: "a program and its arguments", found: "'\(value)'")
         case (.number, _), (.count, _), (.variant, _):
-            return "\(name) must be a number, got '\(value)'"
+            return .mustBe(name, rule: "a number", found: "'\(value)'")
         }
     }
 }

@@ -47,7 +47,8 @@ public enum HLSContent {
             } catch let error as InputError {
                 throw InputError(
                     .line(path, stream.line),
-                    .invalid("media playlist ‘\(stream.uri)’ cannot be read (\(mediaPath): \(error.message))"))
+                    .within(
+                        "media playlist ‘\(stream.uri)’ cannot be read", .inReferencedFile(mediaPath, error.problem)))
             }
             medias.append(try HLSMediaPlaylist.read(path: mediaPath, allowsLive: allowsLive))
         }

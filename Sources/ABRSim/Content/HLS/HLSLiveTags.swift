@@ -47,13 +47,14 @@ public struct HLSLiveTags: Sendable, Equatable {
         throws -> Double?
     {
         guard let text = list.values[name] else {
-            if required { throw InputError(.line(file, line), .invalid("\(name) is required")) }
+            if required { throw InputError(.line(file, line), .required(name)) }
             return nil
         }
         guard let value = HLSPlaylistLines.number(Substring(text)), ScenarioBounds.bufferSeconds.contains(value),
             value > 0
         else {
-            throw InputError(.line(file, line), .invalid("\(name)=\(text) is not a positive number of seconds"))
+            throw InputError(
+                .line(file, line), .isNot("a positive number of seconds", subject: nil, found: "\(name)=\(text)"))
         }
         return value
     }

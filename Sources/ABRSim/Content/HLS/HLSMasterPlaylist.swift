@@ -69,7 +69,9 @@ public struct HLSMasterPlaylist: Sendable {
         func bitRate(_ name: String) throws -> Double? {
             guard let text = attributes[name] else { return nil }
             guard let value = UInt64(text), value > 0 else {
-                throw InputError(.line(path, line), .invalid("\(name)=\(text) is not a positive whole number of bit/s"))
+                throw InputError(
+                    .line(path, line),
+                    .isNot("a positive whole number of bit/s", subject: nil, found: "\(name)=\(text)"))
             }
             return Double(value)
         }
@@ -79,14 +81,15 @@ public struct HLSMasterPlaylist: Sendable {
         var resolution: Resolution?
         if let text = attributes["RESOLUTION"] {
             guard let parsed = Resolution(parsing: text) else {
-                throw InputError(.line(path, line), .invalid("RESOLUTION=\(text) is not WIDTHxHEIGHT"))
+                throw InputError(.line(path, line), .isNot("WIDTHxHEIGHT", subject: nil, found: "RESOLUTION=\(text)"))
             }
             resolution = parsed
         }
         var frameRate: Double?
         if let text = attributes["FRAME-RATE"] {
             guard let value = HLSPlaylistLines.number(Substring(text)), value > 0 else {
-                throw InputError(.line(path, line), .invalid("FRAME-RATE=\(text) is not a positive number"))
+                throw InputError(
+                    .line(path, line), .isNot("a positive number", subject: nil, found: "FRAME-RATE=\(text)"))
             }
             frameRate = value
         }

@@ -47,7 +47,8 @@ public struct HLSMediaPlaylist: Sendable {
             if let text = HLSPlaylistLines.value(of: "#EXT-X-TARGETDURATION", in: line.text) {
                 guard let value = UInt64(text.trimmingBlanks()), value > 0 else {
                     throw InputError(
-                        .line(path, n), .invalid("#EXT-X-TARGETDURATION:\(text) is not a positive whole number"))
+                        .line(path, n),
+                        .isNot("a positive whole number", subject: nil, found: "#EXT-X-TARGETDURATION:\(text)"))
                 }
                 target = Double(value)
             } else if let text = HLSPlaylistLines.value(of: "#EXTINF", in: line.text) {
@@ -57,20 +58,23 @@ public struct HLSMediaPlaylist: Sendable {
                 }
                 let field = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 guard let seconds = HLSPlaylistLines.number(field) else {
-                    throw InputError(.line(path, n), .invalid("#EXTINF duration ‘\(field)’ is not a number"))
+                    throw InputError(
+                        .line(path, n), .isNot("a number", subject: "#EXTINF duration", found: "‘\(field)’"))
                 }
                 guard seconds > 0 else {
-                    throw InputError(.line(path, n), .invalid("#EXTINF duration \(field) must be positive"))
+                    throw InputError(.line(path, n), .mustBe("#EXTINF duration", rule: "positive", found: "\(field)"))
                 }
                 guard ScenarioBounds.segmentSeconds.contains(seconds) else {
-                    throw InputError(.line(path, n), .invalid("#EXTINF duration \(field) must be in 0.001…3600 s"))
+                    throw InputError(
+                        .line(path, n), .mustBe("#EXTINF duration", rule: "in 0.001…3600 s", found: "\(field)"))
                 }
                 duration = (seconds, n)
             } else if let text = HLSPlaylistLines.value(of: "#EXT-X-BYTERANGE", in: line.text) {
                 let length = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 guard let bytes = Int(length.trimmingBlanks()), bytes > 0 else {
                     throw InputError(
-                        .line(path, n), .invalid("#EXT-X-BYTERANGE length ‘\(length)’ is not a positive integer"))
+                        .line(path, n),
+                        .isNot("a positive integer", subject: "#EXT-X-BYTERANGE length", found: "‘\(length)’"))
                 }
                 byteRange = bytes
             } else if line.text == "#EXT-X-ENDLIST" {

@@ -40,7 +40,10 @@ public enum LiveCatchUpTable {
             if let text = reader.text("mode_setting", line), !text.isEmpty {
                 guard let mode = DashLiveCatchupSettings.Mode(rawValue: text) else {
                     throw reader.error(
-                        line, "mode_setting '\(text)' is not liveCatchupModeDefault or liveCatchupModeLoLP")
+                        line,
+                        .isNot(
+                            "liveCatchupModeDefault or liveCatchupModeLoLP", subject: "mode_setting", found: "'\(text)'"
+                        ))
                 }
                 settings.mode = mode
             }
@@ -110,7 +113,7 @@ public enum LiveCatchUpTable {
             let scenario = reader.text("scenario", line)!
             let builder = reader.text("builder", line)!
             guard builder == "default" || builder == "custom" else {
-                throw reader.error(line, "builder '\(builder)' is not default or custom")
+                throw reader.error(line, .isNot("default or custom", subject: "builder", found: "'\(builder)'"))
             }
             if let first = builders[scenario], first != builder {
                 throw reader.error(line, "scenario \(scenario) has builder \(first) on an earlier row, \(builder) here")
@@ -145,7 +148,8 @@ public enum LiveCatchUpTable {
                         elapsedRealtimeMs: try reader.integer("t_ms", line))
                     speed = formatCSVNumber(Double(value))
                 default:
-                    throw reader.error(line, "event '\(event)' is not config, override, rebuffer or speed")
+                    throw reader.error(
+                        line, .isNot("config, override, rebuffer or speed", subject: "event", found: "'\(event)'"))
                 }
                 reader.set("speed_media3", line, speed)
                 reader.set("target_offset_us_media3", line, String(control.targetLiveOffsetUs))
@@ -193,7 +197,7 @@ private struct Rows {
 
     func require(_ names: [String]) throws {
         for name in names where !has(name) {
-            throw InputError(.line(file, 1), .invalid("needs a \(name) column"))
+            throw InputError(.line(file, 1), .missing("column \(name)"))
         }
     }
 
@@ -204,7 +208,9 @@ private struct Rows {
         }
     }
 
-    func error(_ line: Int, _ message: String) -> InputError { InputError(.line(file, line), .invalid(message)) }
+    func error(_ line: Int, _ problem: InputProblem) -> InputError { InputError(.line(file, line), problem) }
+
+    func error(_ line: Int, _ message: String) -> InputError { error(line, .invalid(message)) }
 
     func text(_ name: String, _ line: Int) -> String? {
         columns.firstIndex(of: name).map { fields[line - 2][$0] }
@@ -218,7 +224,7 @@ private struct Rows {
         let text = text(name, line) ?? ""
         if allowsNaN && text == "NaN" { return .nan }
         guard let value = Double(text), value.isFinite else {
-            throw error(line, "\(name) '\(text)' is not a number")
+            throw error(line, .isNot("a number", subject: name, found: "'\(text)'"))
         }
         return value
     }
@@ -237,7 +243,7 @@ private struct Rows {
         let text = text(name, line) ?? ""
         if let value = Int64(text) { return value }
         guard let value = Double(text), value == value.rounded(), abs(value) < 9_007_199_254_740_992 else {
-            throw error(line, "\(name) '\(text)' is not an integer")
+            throw error(line, .isNot("an integer", subject: name, found: "'\(text)'"))
         }
         return Int64(value)
     }
@@ -246,7 +252,7 @@ private struct Rows {
         switch text(name, line) {
         case "true": return true
         case "false": return false
-        case let other: throw error(line, "\(name) '\(other ?? "")' is not true or false")
+        case let other: throw error(line, .isNot("true or false", subject: name, found: "'\(other ?? "")'"))
         }
     }
 

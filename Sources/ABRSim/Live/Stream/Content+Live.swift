@@ -20,9 +20,7 @@ extension Content {
             guard partDurations.count <= Content.maximumSegmentCount else {
                 throw InputError(
                     .none,
-                    .invalid(
-                        "\(partDurations.count) parts is more than the limit of \(Content.maximumSegmentCount) segments"
-                    ))
+                    .overLimit("\(partDurations.count) parts", limit: "\(Content.maximumSegmentCount) segments"))
             }
             durations = partDurations
             sizes = partSizes

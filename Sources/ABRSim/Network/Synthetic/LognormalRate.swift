@@ -33,12 +33,12 @@ public struct LognormalRate: Sendable, Equatable {
         guard meanBps.isFinite, meanBps >= 0 else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("mean rate must be finite and ≥ 0, not \(meanBps) bit/s"))
+                .mustBe("mean rate", rule: "finite and ≥ 0", found: "\(meanBps)", unit: "bit/s"))
         }
         guard spread.isFinite, spread >= 0 else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("spread must be finite and ≥ 0, not \(spread)"))
+                .mustBe("spread", rule: "finite and ≥ 0", found: "\(spread)"))
         }
     }
 

@@ -42,7 +42,7 @@ public struct MarkovRateModel: Sendable, Equatable {
         guard !states.isEmpty else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("a Markov model needs at least one state"))
+                .noneGiven("state", in: "a Markov model"))
         }
         for (index, state) in states.enumerated() {
             let here = (location ?? "") + ".states[\(index)]"
@@ -58,14 +58,14 @@ public struct MarkovRateModel: Sendable, Equatable {
         guard transitions.count == states.count else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("\(transitions.count) transition rows for \(states.count) states"))
+                .countMismatch(found: transitions.count, of: "transition rows", expected: states.count, per: "states"))
         }
         for (from, row) in transitions.enumerated() {
             let here = (location ?? "") + ".transitions[\(from)]"
             guard row.count == states.count else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: here)),
-                    .invalid("\(row.count) probabilities for \(states.count) states"))
+                    .countMismatch(found: row.count, of: "probabilities", expected: states.count, per: "states"))
             }
             guard row.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
                 throw InputError(

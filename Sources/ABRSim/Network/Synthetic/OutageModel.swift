@@ -21,7 +21,7 @@ public struct OutageModel: Sendable, Equatable {
         guard perMinute.isFinite, perMinute > 0 else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("outages per minute must be a positive number, not \(perMinute)"))
+                .mustBe("outages per minute", rule: "a positive number", found: "\(perMinute)"))
         }
         try duration.validate(location: location)
     }

@@ -31,12 +31,12 @@ public enum SojournDistribution: Sendable, Equatable {
         guard meanSeconds.isFinite, meanSeconds > 0 else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("mean duration must be a positive number of seconds, not \(meanSeconds)"))
+                .mustBe("mean duration", rule: "a positive number of seconds", found: "\(meanSeconds)"))
         }
         guard shape.isFinite, shape > 0 else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("gamma shape must be a positive number, not \(shape)"))
+                .mustBe("gamma shape", rule: "a positive number", found: "\(shape)"))
         }
     }
 

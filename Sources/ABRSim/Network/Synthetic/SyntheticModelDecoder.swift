@@ -71,7 +71,7 @@ public struct SyntheticModelDecoder {
         case "markov":
             let statesReader = try object.required("states")
             let items = try statesReader.array()
-            guard !items.isEmpty else { throw statesReader.error(.invalid("a Markov model needs at least one state")) }
+            guard !items.isEmpty else { throw statesReader.error(.noneGiven("state", in: "a Markov model")) }
             let states = try items.map(decodeState)
             var transitions: [[Double]]?
             if let matrix = object.optional("transitions") {
@@ -126,7 +126,7 @@ public struct SyntheticModelDecoder {
 
     func fraction(_ reader: JSONReader) throws -> Double {
         let value = try reader.nonNegativeDouble()
-        guard value <= 1 else { throw reader.error(.invalid("loss must be a fraction in [0, 1], got \(value)")) }
+        guard value <= 1 else { throw reader.error(.mustBe("loss", rule: "a fraction in [0, 1]", found: "\(value)")) }
         return value
     }
 }

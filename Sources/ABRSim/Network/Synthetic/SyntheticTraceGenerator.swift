@@ -18,7 +18,7 @@ public enum SyntheticTraceGenerator {
         try model.validate()
         guard seconds.isFinite, seconds > 0 else {
             throw InputError(
-                .none, .invalid("a synthetic trace must last a positive number of seconds, not \(seconds)"))
+                .none, .mustBe("a synthetic trace's length", rule: "a positive number of seconds", found: "\(seconds)"))
         }
         guard seconds / model.sampleSeconds <= Double(maximumPieces) else {
             throw InputError(

@@ -44,18 +44,18 @@ public struct SyntheticTraceModel: Sendable, Equatable {
         guard sampleSeconds.isFinite, sampleSeconds > 0 else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("sampleSeconds must be a positive number, not \(sampleSeconds)"))
+                .mustBe("sampleSeconds", rule: "a positive number", found: "\(sampleSeconds)"))
         }
         try outages?.validate(location: location.map { $0 + ".outages" } ?? "outages")
         if let latencySeconds, !(latencySeconds.isFinite && latencySeconds >= 0) {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("latency must be finite and ≥ 0, not \(latencySeconds) s"))
+                .mustBe("latency", rule: "finite and ≥ 0", found: "\(latencySeconds)", unit: "s"))
         }
         if let lossRate, !(lossRate >= 0 && lossRate <= 1) {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("loss must be a fraction in [0, 1], not \(lossRate)"))
+                .mustBe("loss", rule: "a fraction in [0, 1]", found: "\(lossRate)"))
         }
     }
 }

@@ -64,7 +64,7 @@ public struct ThroughputLog: Sendable, Equatable {
         for (position, sample) in samples.enumerated() {
             guard sample.bytes > 0, sample.bytes.isFinite else {
                 throw InputError(
-                    .line(file, sample.line), .invalid("a request's size must be positive, got \(sample.bytes)"))
+                    .line(file, sample.line), .mustBe("a request's size", rule: "positive", found: "\(sample.bytes)"))
             }
             guard sample.startSeconds.isFinite, sample.endSeconds.isFinite, sample.endSeconds > sample.startSeconds
             else {
@@ -75,7 +75,8 @@ public struct ThroughputLog: Sendable, Equatable {
                     ))
             }
             guard sample.rttSeconds >= 0, sample.rttSeconds.isFinite else {
-                throw InputError(.line(file, sample.line), .invalid("the RTT must be ≥ 0, got \(sample.rttSeconds) s"))
+                throw InputError(
+                    .line(file, sample.line), .mustBe("the RTT", rule: "≥ 0", found: "\(sample.rttSeconds)", unit: "s"))
             }
             if position > 0 {
                 let previous = samples[position - 1]

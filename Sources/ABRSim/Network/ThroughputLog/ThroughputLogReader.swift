@@ -48,7 +48,8 @@ public enum ThroughputLogReader {
     /// Field `index` of `row` (on `line`) as a finite number.
     static func number(_ row: [String], _ index: Int, _ table: CSVTable, file: String, line: Int) throws -> Double {
         guard let value = Double(row[index]), value.isFinite else {
-            throw InputError(.line(file, line), .invalid("\(table.columns[index]) '\(row[index])' is not a number"))
+            throw InputError(
+                .line(file, line), .isNot("a number", subject: table.columns[index], found: "'\(row[index])'"))
         }
         return value
     }
@@ -96,7 +97,7 @@ public enum ThroughputLogReader {
                 throw InputError(.line(file, line), .invalid("number_of_media_requests must be a whole number ≥ 0"))
             }
             guard seconds > 0 else {
-                throw InputError(.line(file, line), .invalid("transfer_duration must be positive, got \(seconds)"))
+                throw InputError(.line(file, line), .mustBe("transfer_duration", rule: "positive", found: "\(seconds)"))
             }
             // The event's requests, back to back from its start (or from the previous event's end).
             let from = max(try number(row, start, table, file: file, line: line), clock)

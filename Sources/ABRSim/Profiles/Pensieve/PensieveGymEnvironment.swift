@@ -124,7 +124,9 @@ public struct PensieveGymEnvironment {
         let quality = bitrate / 1000
         let rebufferSeconds = download.rebufferMs / 1000
         let previous = lastQuality ?? quality
-        let reward = quality - PensieveProfile.rebufferPenalty * rebufferSeconds - abs(quality - previous)
+        let reward = QoEWeights.score(
+            quality: quality, stallSeconds: rebufferSeconds, changes: abs(quality - previous),
+            rebufferPenalty: PensieveProfile.rebufferPenalty, smoothnessPenalty: PensieveProfile.smoothnessPenalty)
         lastQuality = quality
         let bufferSeconds = download.bufferMsAfter / 1000
         let step = Step(

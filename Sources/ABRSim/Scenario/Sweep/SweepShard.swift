@@ -26,7 +26,7 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
             throw InputError(
                 InputPlace(position: InputPlace.Position(text: source)),
-                .invalid("expected K/N such as 2/3, got '\(text)'"))
+                .expected("K/N such as 2/3", found: "'\(text)'"))
         }
         guard n >= 1, k >= 1, k <= n else {
             throw InputError(

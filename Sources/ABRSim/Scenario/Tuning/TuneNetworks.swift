@@ -13,7 +13,7 @@ public enum NetworkAggregate: Sendable, Equatable, CustomStringConvertible {
         guard text.hasPrefix("p"), let value = Double(text.dropFirst()), value >= 0, value <= 100 else {
             throw InputError(
                 InputPlace(position: InputPlace.Position(text: location)),
-                .invalid("expected mean or pN with 0 ≤ N ≤ 100 (p10, p50), got '\(text)'"))
+                .expected("mean or pN with 0 ≤ N ≤ 100 (p10, p50)", found: "'\(text)'"))
         }
         return .percentile(value)
     }
@@ -84,7 +84,8 @@ public struct TuneNetworks: Sendable {
         -> (training: [String], holdout: [String])
     {
         guard fraction > 0, fraction < 1 else {
-            throw InputError(.option("--holdout"), .invalid("must be a fraction between 0 and 1, got \(fraction)"))
+            throw InputError(
+                .option("--holdout"), .mustBe(nil, rule: "a fraction between 0 and 1", found: "\(fraction)"))
         }
         guard files.count >= 2 else {
             throw InputError(

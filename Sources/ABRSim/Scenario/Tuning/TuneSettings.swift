@@ -33,17 +33,17 @@ public struct TuneSettings: Sendable, Equatable {
         guard !values.isEmpty else {
             throw InputError(
                 InputPlace(file: file, position: InputPlace.Position(text: location)),
-                .invalid("give at least one ratio"))
+                .noneGiven("ratio"))
         }
         guard values.count <= maximumGridCount else {
             throw InputError(
                 InputPlace(file: file, position: InputPlace.Position(text: location)),
-                .invalid("\(values.count) ratios, more than the limit of \(maximumGridCount)"))
+                .overLimit("\(values.count) ratios", limit: "\(maximumGridCount)"))
         }
         for value in values where !gridRatioRange.contains(value) {
             throw InputError(
                 InputPlace(file: file, position: InputPlace.Position(text: location)),
-                .invalid("ratios must be in 1e-06…1e+06, got \(value)"))
+                .mustBe("ratios", rule: "in 1e-06…1e+06", found: "\(value)"))
         }
         return Array(Set(values)).sorted()
     }

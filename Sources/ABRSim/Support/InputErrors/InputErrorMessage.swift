@@ -20,6 +20,10 @@ public enum InputErrorMessage {
         }
     }
 
+    private static func subjected(_ subject: String?, _ text: String) -> String {
+        subject.map { "\($0) \(text)" } ?? text
+    }
+
     /// The problem in words, without its place.
     public static func text(of problem: InputProblem) -> String {
         switch problem {
@@ -27,8 +31,26 @@ public enum InputErrorMessage {
             return "expected \(expected), found \(found)"
         case .outOfRange(let what, let bound, let found, let unit):
             return "expected \(what) \(bound), found \(found)" + (unit.map { " \($0)" } ?? "")
+        case .mustBe(let subject, let rule, let found, let unit):
+            return subjected(subject, "must be \(rule), got \(found)" + (unit.map { " \($0)" } ?? ""))
+        case .negative(let what, let found, let unit):
+            return "negative \(what) \(found) \(unit)"
+        case .oneOf(let subject, let allowed, let found):
+            return subjected(subject, "must be \(listedAsAlternatives(allowed)), got '\(found)'")
+        case .isNot(let what, let subject, let found):
+            return subjected(subject, "\(found) is not \(what)")
+        case .empty(let what, let part):
+            return "empty \(what): no \(part)"
+        case .overLimit(let found, let limit):
+            return "\(found), more than the limit of \(limit)"
+        case .countMismatch(let found, let what, let expected, let per):
+            return "\(found) \(what) for \(expected) \(per)"
+        case .noneGiven(let what, let container):
+            return container.map { "\($0) needs at least one \(what)" } ?? "give at least one \(what)"
         case .missing(let what):
             return "missing \(what)"
+        case .required(let what):
+            return subjected(what, "is required")
         case .unknownName(let name, let kind, let known):
             return "unknown \(kind) '\(name)' (known: \(known.joined(separator: ", ")))"
         case .unknownKeys(let names, let known):
@@ -37,11 +59,13 @@ public enum InputErrorMessage {
             return "unknown key\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (\(valid))"
         case .unreadable(let why), .syntax(let why), .invalid(let why), .conflicting(_, let why):
             return why
-        case .inReferencedFile(let file, let inner):
-            return "\(file): \(text(of: inner))"
+        case .inReferencedFile(let part, let inner), .within(let part, let inner):
+            return "\(part): \(text(of: inner))"
         case .formatClash(let inner, let detected, let declared, let declaredAt):
             return "\(text(of: inner)); the file reads as \(detected), not the declared \(declared)"
                 + (declaredAt.map { " at \($0)" } ?? "")
+        case .located(let inner, let position):
+            return "\(text(of: inner)) (\(position))"
         case .setBy(let inner, let setting):
             return "\(text(of: inner)) (set by \(setting))"
         }

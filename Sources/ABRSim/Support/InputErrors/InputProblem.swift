@@ -10,8 +10,33 @@ public indirect enum InputProblem: Equatable, Sendable {
     /// such as `in 0…10` or `> 0`, the value `found` as the user wrote it and its `unit` if it has one
     /// (`expected a number > 0, found -1 s`).
     case outOfRange(what: String, bound: String, found: String, unit: String? = nil)
+    /// A value that breaks its rule: `S must be R, got F` (`backoffFactor must be at least 1, got 0.5`,
+    /// `--rtt-ms must be ≥ 0, got -1`), the `subject` left out where the place names it (`must be in 1…8, got 9`);
+    /// `found` as the user wrote it, then its `unit` if it has one (`the RTT must be ≥ 0, got -1 s`).
+    case mustBe(String?, rule: String, found: String, unit: String? = nil)
+    /// A value below 0 where only 0 or more is read: `negative W F U` (`negative bandwidth -5.0 kbit/s`).
+    case negative(String, found: String, unit: String)
+    /// A word that is not one of a fixed few: `S must be a, b or c, got 'x'` (`kind must be live or event, got
+    /// 'vod'`), the `subject` left out where the place names it.
+    case oneOf(String?, allowed: [String], found: String)
+    /// A value that is not of the kind its field holds: `S F is not W` (`rate_kbps 'x' is not a number`,
+    /// `FRAME-RATE=x is not a positive number` with no subject), `found` quoted as the reader shows it.
+    case isNot(String, subject: String?, found: String)
+    /// A file with nothing to read: `empty W: no P` (`empty trace: no samples`).
+    case empty(String, no: String)
+    /// A count or size past what ABRSim reads: `F, more than the limit of L` (`300 players, more than the limit of
+    /// 256`, `latency 700000 ms, more than the limit of 600000 ms`).
+    case overLimit(String, limit: String)
+    /// A list whose length does not match another's: `F W for E O` (`3 resolutions for 4 ladder rungs`).
+    case countMismatch(found: Int, of: String, expected: Int, per: String)
+    /// A list with nothing in it: `C needs at least one W` (`the ladder needs at least one bitrate`), or, with no
+    /// `container` (a command's own list), `give at least one W`.
+    case noneGiven(String, in: String? = nil)
     /// Something required is absent: `missing W` (`missing key "content"`, `missing column rate`).
     case missing(String)
+    /// A required option or part is absent, named by the place or by `what`: `is required`, `W is required`
+    /// (`--to FORMAT is required`).
+    case required(String? = nil)
     /// A name that is not among the valid ones: `unknown K 'n' (known: a, b)` (`unknown policy 'bbb' (known: …)`).
     case unknownName(String, kind: String, known: [String])
     /// Keys of a JSON object that its decoder does not read: `unknown key "x" (expected one of: a, b)`; with no
@@ -26,11 +51,17 @@ public indirect enum InputProblem: Equatable, Sendable {
     case conflicting([String], reason: String)
     /// The input breaks a rule stated in words (`the times must increase`).
     case invalid(String)
+    /// A problem with one part of what the place names: `P: problem` (`policy 'bola': bufferSeconds must be > 0,
+    /// got -1`, `'bola(a=1..x)': parameter 'a=1..x': …`).
+    case within(String, InputProblem)
     /// A problem with a file named at this place, not in it: `x.down: no such file`.
     case inReferencedFile(String, InputProblem)
     /// A trace that reads as another format than the one declared: `…; the file reads as csv, not the declared
     /// mahimahi`, and where it was declared if known (` at s.json: $.network.format`).
     case formatClash(InputProblem, detected: String, declared: String, declaredAt: String? = nil)
+    /// A problem with the line and column of the value appended, where the place is a JSON path in a long file:
+    /// `… (line 3, column 7)`.
+    case located(InputProblem, at: String)
     /// A problem caused by a command-line setting: `… (set by --set a=b)`.
     case setBy(InputProblem, setting: String)
 }

@@ -12,10 +12,8 @@ struct ExternalScenarioTests {
         let decoder = PlayerDecoder(
             content: try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 4, segmentCount: 1),
             directory: ".", registry: .builtIn)
-        #expect {
-            try decoder.decodePolicy(reader)
-        } throws: { error in
-            "\(error)".contains("must hold strings")
-        }
+        let error = try #require(throws: InputError.self) { try decoder.decodePolicy(reader) }
+        #expect(error.place == .jsonPath("s.json", "$.command"))
+        #expect(error.problem == .invalid("a policy parameter list must hold strings, found a number"))
     }
 }

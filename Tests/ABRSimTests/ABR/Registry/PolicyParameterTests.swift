@@ -32,6 +32,16 @@ struct PolicyParameterTests {
         }
     }
 
+    /// The problem `spec` is refused with, `nil` if it is accepted or refused otherwise than by an ``InputError``.
+    static func refusalProblem(_ spec: PolicySpec) -> InputProblem? {
+        do {
+            try registry.validate(spec, file: "s.json", location: "$.players[0].policy", content: nil)
+            return nil
+        } catch {
+            return (error as? InputError)?.problem
+        }
+    }
+
     @Test("every built-in policy's declared defaults survive label → parse → the same configuration")
     func defaultsRoundTripThroughTheLabel() throws {
         for descriptor in Self.registry.descriptors {
@@ -141,7 +151,12 @@ struct PolicyParameterTests {
                     } else {
                         let message = try #require(refusal, "\(spec.label) was accepted")
                         #expect(message.hasPrefix("s.json: $.players[0].policy: policy '\(spec.label)': "))
-                        #expect(message.contains("\(parameter.name) must be"), "\(message)")
+                        guard case .within(let part, .mustBe(let subject, _, _, _))? = Self.refusalProblem(spec) else {
+                            Issue.record("\(message) is not a rule on the parameter")
+                            continue
+                        }
+                        #expect(part == "policy '\(spec.label)'")
+                        #expect(subject == parameter.name, "\(message)")
                         #expect(!message.contains("\n"))
                         // The factory refuses it the same way when called directly.
                         if Self.makeable.contains(where: { $0.name == descriptor.name }) {

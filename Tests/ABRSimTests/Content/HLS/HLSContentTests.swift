@@ -66,14 +66,19 @@ struct HLSContentTests {
         try FileManager.default.removeItem(atPath: InputFile.directory(of: master) + "/low.m3u8")
         let error = try #require(readError(master))
         #expect(error.place == .line(master, 4))
-        #expect(error.message.contains("low.m3u8") && error.message.contains("no such file"))
+        let low = InputFile.directory(of: master) + "/low.m3u8"
+        #expect(
+            error.problem
+                == .within(
+                    "media playlist ‘low.m3u8’ cannot be read", .inReferencedFile(low, .unreadable("no such file"))))
     }
 
     @Test("a variant without BANDWIDTH is refused, naming its master playlist line")
     func aVariantWithoutBandwidthIsAnError() throws {
         let master = HLSFixture.presentation(master: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=640x360\nlow.m3u8\n")
         let error = try #require(readError(master))
-        #expect(error.place == .line(master, 2) && error.message.contains("BANDWIDTH"))
+        #expect(error.place == .line(master, 2))
+        #expect(error.problem == .invalid("#EXT-X-STREAM-INF without BANDWIDTH (it is required)"))
     }
 
     @Test("a negative segment duration is refused, naming the media playlist and line")
@@ -81,7 +86,7 @@ struct HLSContentTests {
         let master = HLSFixture.presentation(low: HLSFixture.media(["6.0", "-4.5", "2.25"]))
         let error = try #require(readError(master))
         #expect(error.file?.hasSuffix("low.m3u8") == true && error.place.position == .line(5))
-        #expect(error.message.contains("positive"))
+        #expect(error.problem == .mustBe("#EXTINF duration", rule: "positive", found: "-4.5"))
     }
 
     @Test("bytes that are not UTF-8 in a media playlist are refused, naming the file and line")
@@ -101,29 +106,52 @@ struct HLSContentTests {
         let error = try #require(readError(master))
         // Located in one playlist, naming the other (the lowest variant's is the reference).
         #expect(error.file?.hasSuffix("high.m3u8") == true && error.place.position == .line(6))
-        #expect(error.message.contains("segment 1") && error.message.contains("low.m3u8"), "\(error)")
+        let low = InputFile.directory(of: master) + "/low.m3u8"
+        #expect(
+            error.problem
+                == .invalid(
+                    "segment 1 lasts 4.5 s here but 4.0 s in \(low) (line 5); segment durations must match across variants"
+                ),
+            "\(error)")
     }
 
     @Test(
         "a missing ENDLIST or TARGETDURATION, a bad duration, a duplicate or missing URI, a wrong playlist is refused")
     func otherBrokenPlaylists() throws {
-        let cases: [(master: String?, low: String?, words: String)] = [
-            (nil, HLSFixture.media(["6.0", "4.5", "2.25"], endList: false), "ENDLIST"),
-            (nil, "#EXTM3U\n#EXTINF:6,\nv.mp4\n#EXT-X-ENDLIST\n", "TARGETDURATION"),
-            (nil, HLSFixture.media(["6.0", "abc", "2.25"]), "not a number"),
-            (nil, HLSFixture.media(["6.0", "nan", "2.25"]), "not a number"),
+        let cases: [(master: String?, low: String?, problem: InputProblem)] = [
+            (
+                nil, HLSFixture.media(["6.0", "4.5", "2.25"], endList: false),
+                .invalid(
+                    "no #EXT-X-ENDLIST by the last line: a live playlist is read only as a scenario's content"
+                        + " (hlsMaster); here only video on demand is")
+            ),
+            (
+                nil, "#EXTM3U\n#EXTINF:6,\nv.mp4\n#EXT-X-ENDLIST\n",
+                .invalid("no #EXT-X-TARGETDURATION (it is required)")
+            ),
+            (
+                nil, HLSFixture.media(["6.0", "abc", "2.25"]),
+                .isNot("a number", subject: "#EXTINF duration", found: "‘abc’")
+            ),
+            (
+                nil, HLSFixture.media(["6.0", "nan", "2.25"]),
+                .isNot("a number", subject: "#EXTINF duration", found: "‘nan’")
+            ),
             (
                 "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=5\nhigh.m3u8\n", nil,
-                "also declared on line 2"
+                .invalid("BANDWIDTH=5 is also declared on line 2; ABRSim needs one variant per bitrate")
             ),
-            ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n", nil, "not followed by a URI"),
-            ("not a playlist\n", nil, "#EXTM3U"),
-            (HLSFixture.media(["6.0"]), nil, "media playlist"),
+            ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n", nil, .invalid("#EXT-X-STREAM-INF is not followed by a URI")),
+            ("not a playlist\n", nil, .invalid("not an HLS playlist: the first line must be #EXTM3U")),
+            (
+                HLSFixture.media(["6.0"]), nil,
+                .invalid("this is a media playlist (#EXTINF); give the master playlist (#EXT-X-STREAM-INF)")
+            ),
         ]
         for item in cases {
             let master = HLSFixture.presentation(master: item.master, low: item.low)
             let error = try #require(readError(master))
-            #expect(error.message.contains(item.words), "\(error)")
+            #expect(error.problem == item.problem, "\(error)")
         }
     }
 

@@ -41,17 +41,31 @@ struct SweepPolicyGridTests {
 
     @Test("empty, backward, malformed or huge grids are refused, naming the option")
     func emptyBackwardOrHugeGridsAreRejectedWithTheParameterNamed() throws {
-        for (text, message) in [
-            ("bba(reservoir=9..1)", "ends below its start"), ("bba(reservoir=1..9:-1)", "step must be > 0"),
-            ("bba(reservoir=1..x)", "expected a range"), ("bba(reservoir=a||b)", "alternative is empty"),
-            ("bba(reservoir=0..1e9)", "more than"), ("bba(reservoir=1..400,cushion=1..400)", "more than"),
+        func within(_ text: String, _ parameter: String, _ rule: String) -> InputProblem {
+            .within("'\(text)': parameter '\(parameter)'", .invalid(rule))
+        }
+        let limit = PolicyGrid.maximumExpansion
+        for (text, problem) in [
+            ("bba(reservoir=9..1)", within("bba(reservoir=9..1)", "reservoir=9..1", "the range ends below its start")),
+            ("bba(reservoir=1..9:-1)", within("bba(reservoir=1..9:-1)", "reservoir=1..9:-1", "the step must be > 0")),
+            (
+                "bba(reservoir=1..x)",
+                within(
+                    "bba(reservoir=1..x)", "reservoir=1..x", "expected a range LOW..HIGH or LOW..HIGH:STEP of numbers")
+            ),
+            ("bba(reservoir=a||b)", within("bba(reservoir=a||b)", "reservoir=a||b", "an alternative is empty")),
+            (
+                "bba(reservoir=0..1e9)",
+                within("bba(reservoir=0..1e9)", "reservoir=0..1e9", "the range has more than \(limit) values")
+            ),
+            (
+                "bba(reservoir=1..400,cushion=1..400)",
+                .invalid("'bba(reservoir=1..400,cushion=1..400)': the grid has more than \(limit) combinations")
+            ),
         ] {
-            #expect {
-                try PolicyGrid.expand(text, source: "--policies")
-            } throws: { error in
-                let text = "\(error)"
-                return text.hasPrefix("--policies: ") && text.contains(message)
-            }
+            let error = try #require(throws: InputError.self) { try PolicyGrid.expand(text, source: "--policies") }
+            #expect(error.place == .option("--policies"))
+            #expect(error.problem == problem, "\(error)")
         }
     }
 }

@@ -46,19 +46,22 @@ struct SweepStoreTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let store = try SweepStore(directory: directory, manifest: "a\nb\n", runCount: 2, writesSegments: false)
-            #expect {
+            let busy = try #require(throws: InputError.self) {
                 _ = try SweepStore(directory: directory, manifest: "a\nb\n", runCount: 2, writesSegments: false)
-            } throws: { error in
-                "\(error)".contains("another abrsim sweep is writing this folder")
             }
+            #expect(busy == InputError(.file(directory), .invalid("another abrsim sweep is writing this folder")))
             try store.commit([rows(0)])
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/segments.csv"))
-        #expect {
+        let other = try #require(throws: InputError.self) {
             _ = try SweepStore(directory: directory, manifest: "a\nc\n", runCount: 2, writesSegments: false)
-        } throws: { error in
-            "\(error)".contains("holds a different sweep (it has 'b', this sweep 'c')")
         }
+        #expect(other.file == directory)
+        #expect(
+            other.problem
+                == .invalid(
+                    "holds a different sweep (it has 'b', this sweep 'c'); use --force to replace it, or another --out")
+        )
     }
 
     @Test("a sweep state without a progress file starts afresh")
