@@ -127,7 +127,7 @@ struct BadInputCatalogueTests {
         info("csv-header-only.csv", "line 1", "at least two rows"),
         info("csv-one-point.csv", "line 2", "at least two rows"),
         info("csv-unknown-column.csv", "line 1", "unknown column 'jitter_ms'"),
-        info("csv-loss-above-one.csv", "line 3", "loss 1.5"),
+        info("csv-loss-above-one.csv", "line 3", "loss must be a fraction in [0, 1], got 1.5"),
         info("csv-timestamps-out-of-order.csv", "line 4", "timestamps must increase"),
         info("csv-infinite-bandwidth.csv", "line 3", "not a finite number"),
         info("csv-negative-latency.csv", "line 3", "negative latency"),

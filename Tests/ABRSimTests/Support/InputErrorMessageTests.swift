@@ -15,6 +15,34 @@ struct InputErrorMessageTests {
                 "expected a latency ≥ 0, found -1 ms"
             ),
             (.missing(#"key "content""#), #"missing key "content""#),
+            (.required(), "is required"),
+            (.required("--to FORMAT"), "--to FORMAT is required"),
+            (
+                .mustBe("backoffFactor", rule: "at least 1", found: "0.5"),
+                "backoffFactor must be at least 1, got 0.5"
+            ),
+            (.mustBe(nil, rule: "in 1…8", found: "9"), "must be in 1…8, got 9"),
+            (.mustBe("the RTT", rule: "≥ 0", found: "-1", unit: "s"), "the RTT must be ≥ 0, got -1 s"),
+            (.negative("bandwidth", found: "-5.0", unit: "kbit/s"), "negative bandwidth -5.0 kbit/s"),
+            (.oneOf("kind", allowed: ["live", "event"], found: "vod"), "kind must be live or event, got 'vod'"),
+            (.oneOf(nil, allowed: ["pc", "mobile", "tv"], found: "x"), "must be pc, mobile or tv, got 'x'"),
+            (.isNot("a number", subject: "rate_kbps", found: "'x'"), "rate_kbps 'x' is not a number"),
+            (.isNot("a positive number", subject: nil, found: "FRAME-RATE=0"), "FRAME-RATE=0 is not a positive number"),
+            (.empty("trace", no: "samples"), "empty trace: no samples"),
+            (
+                .countMismatch(found: 3, of: "resolutions", expected: 4, per: "ladder rungs"),
+                "3 resolutions for 4 ladder rungs"
+            ),
+            (.noneGiven("bitrate", in: "the ladder"), "the ladder needs at least one bitrate"),
+            (.noneGiven("policy"), "give at least one policy"),
+            (.overLimit("300 players", limit: "256"), "300 players, more than the limit of 256"),
+            (.unknownParameter("x", known: ["a", "b"]), "unknown parameter 'x' (expected one of: a, b)"),
+            (.unknownParameter("x", known: []), "unknown parameter 'x' (it takes none)"),
+            (
+                .within("policy 'bba'", .mustBe("reservoir", rule: "in 0…100 s", found: "-1")),
+                "policy 'bba': reservoir must be in 0…100 s, got -1"
+            ),
+            (.located(.missing("bandwidth_kbps"), at: "line 2, column 2"), "missing bandwidth_kbps (line 2, column 2)"),
             (.unknownName("bbb", kind: "policy", known: ["bba", "bola"]), "unknown policy 'bbb' (known: bba, bola)"),
             (.unknownKeys([#""x""#], known: ["a", "b"]), #"unknown key "x" (expected one of: a, b)"#),
             (.unknownKeys([#""x""#, #""y""#], known: []), #"unknown keys "x", "y" (this object takes no keys)"#),

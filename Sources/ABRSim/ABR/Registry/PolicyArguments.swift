@@ -25,10 +25,7 @@ public struct PolicyArguments {
     public func check(against declared: [PolicyParameter], variantCount: Int? = nil) throws {
         for (name, value) in spec.parameters {
             guard let parameter = declared.first(where: { $0.name == name }) else {
-                let known = declared.map(\.name)
-                let expected =
-                    known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
-                throw error("unknown parameter '\(name)' (\(expected))")
+                throw error(.unknownParameter(name, known: declared.map(\.name)))
             }
             if let problem = parameter.problem(with: value, variantCount: variantCount) { throw error(problem) }
         }

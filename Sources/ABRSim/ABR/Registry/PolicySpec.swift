@@ -44,7 +44,7 @@ public struct PolicySpec: Equatable, Sendable {
         guard trimmed.hasSuffix(")") else {
             throw InputError(
                 InputPlace(position: InputPlace.Position(text: source)),
-                .invalid("'\(text)': expected name(key=value,…) with a closing parenthesis"))
+                .within("'\(text)'", .invalid("expected name(key=value,…) with a closing parenthesis")))
         }
         let name = String(trimmed[..<open]).trimmingWhitespace()
         try checkName(name, source: source)
@@ -56,19 +56,19 @@ public struct PolicySpec: Equatable, Sendable {
                 guard parts.count == 2 else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: source)),
-                        .invalid("'\(text)': parameter '\(item)' is not key=value"))
+                        .within("'\(text)'", .invalid("parameter '\(item)' is not key=value")))
                 }
                 let key = String(parts[0]).trimmingWhitespace()
                 let raw = String(parts[1]).trimmingWhitespace()
                 guard !key.isEmpty, !raw.isEmpty else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: source)),
-                        .invalid("'\(text)': parameter '\(item)' is not key=value"))
+                        .within("'\(text)'", .invalid("parameter '\(item)' is not key=value")))
                 }
                 if parameters.contains(where: { $0.name == key }) {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: source)),
-                        .invalid("'\(text)': parameter '\(key)' given twice"))
+                        .within("'\(text)'", .invalid("parameter '\(key)' given twice")))
                 }
                 if let number = Double(raw), number.isFinite {
                     parameters.append((key, .number(number)))

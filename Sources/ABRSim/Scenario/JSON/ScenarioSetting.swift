@@ -53,14 +53,14 @@ public struct ScenarioSetting: Sendable, Equatable {
 
     /// A JSON value as written on a command line: JSON, or else a bare word as a string.
     public static func parseValue(_ text: String, path: String, option: String) throws -> JSONValue {
-        guard !text.isEmpty else { throw InputError(.option(option), .invalid("\(path): empty value")) }
+        guard !text.isEmpty else { throw InputError(.option(option), .within(path, .invalid("empty value"))) }
         do {
             return try JSONParser.parse(Array(text.utf8), file: option)
         } catch let error as InputError {
             let first = text.unicodeScalars.first!
             let looksLikeJSON = "{[\"".unicodeScalars.contains(first)
             guard !looksLikeJSON else {
-                throw InputError(.option(option), .invalid("\(path)=\(text): \(error.message)"))
+                throw InputError(.option(option), .within("\(path)=\(text)", error.problem))
             }
             return .string(text)
         }
@@ -72,7 +72,7 @@ public struct ScenarioSetting: Sendable, Equatable {
         var position = 0
         var steps: [Step] = []
         func fail(_ why: String) -> InputError {
-            InputError(.option(option), .invalid("bad path '\(path)': \(why)"))
+            InputError(.option(option), .within("bad path '\(path)'", .invalid(why)))
         }
         if position < scalars.count, scalars[position] == "$" { position += 1 }
         func isKeyScalar(_ s: Unicode.Scalar) -> Bool {
@@ -138,7 +138,7 @@ public struct ScenarioSetting: Sendable, Equatable {
         func fail(_ message: String) -> InputError {
             InputError(
                 InputPlace(file: file, position: InputPlace.Position(text: path)),
-                .invalid("\(option) \(pathText): \(message)"))
+                .within("\(option) \(pathText)", .invalid(message)))
         }
         switch step {
         case .key(let key):

@@ -73,7 +73,7 @@ public struct SweepPlan: Sendable {
         for axis in grid {
             try axis.checkVaries(traces: !traces.isEmpty, policies: !policies.isEmpty, seed: seed != nil)
             guard paths.insert(axis.values[0].canonicalPath).inserted else {
-                throw InputError(.option("--grid"), .invalid("\(axis.path): given twice"))
+                throw InputError(.option("--grid"), .within(axis.path, .invalid("given twice")))
             }
         }
         var values: [[ScenarioSetting]] = [[]]
@@ -242,11 +242,11 @@ public struct SweepGridAxis: Sendable {
         for (position, text) in texts.enumerated() {
             guard !text.isEmpty else {
                 throw InputError(
-                    .option("--grid"), .invalid("\(path): value \(position + 1) of \(texts.count) is empty"))
+                    .option("--grid"), .within(path, .invalid("value \(position + 1) of \(texts.count) is empty")))
             }
             let setting = try ScenarioSetting.parse(path + "=" + text, option: "--grid")
             if values.contains(where: { $0.value == setting.value }) {
-                throw InputError(.option("--grid"), .invalid("\(path): the value \(text) is given twice"))
+                throw InputError(.option("--grid"), .within(path, .invalid("the value \(text) is given twice")))
             }
             values.append(setting)
         }
@@ -259,7 +259,7 @@ public struct SweepGridAxis: Sendable {
     public func checkVaries(traces: Bool, policies: Bool, seed: Bool) throws {
         let setting = values[0]
         func refuse(_ why: String) -> InputError {
-            InputError(.option("--grid"), .invalid("\(path): \(why); a grid axis must change the runs"))
+            InputError(.option("--grid"), .within(path, .invalid("\(why); a grid axis must change the runs")))
         }
         for key in ["name", "description", "expect", "tune"] where setting.touches([key]) {
             throw refuse(key == "name" ? "the name labels the sweep's rows" : "no run reads '\(key)'")

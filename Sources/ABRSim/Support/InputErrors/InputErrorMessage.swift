@@ -57,6 +57,9 @@ public enum InputErrorMessage {
             let valid =
                 known.isEmpty ? "this object takes no keys" : "expected one of: " + known.joined(separator: ", ")
             return "unknown key\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (\(valid))"
+        case .unknownParameter(let name, let known):
+            let expected = known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
+            return "unknown parameter '\(name)' (\(expected))"
         case .unreadable(let why), .syntax(let why), .invalid(let why), .conflicting(_, let why):
             return why
         case .inReferencedFile(let part, let inner), .within(let part, let inner):

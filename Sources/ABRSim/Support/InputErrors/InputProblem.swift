@@ -42,6 +42,9 @@ public indirect enum InputProblem: Equatable, Sendable {
     /// Keys of a JSON object that its decoder does not read: `unknown key "x" (expected one of: a, b)`; with no
     /// `known` keys, `(this object takes no keys)`. The keys are shown as given (callers quote them).
     case unknownKeys([String], known: [String])
+    /// A parameter a policy does not declare: `unknown parameter 'x' (expected one of: a, b)`, or `(it takes
+    /// none)` for a policy without parameters.
+    case unknownParameter(String, known: [String])
     /// The file cannot be read at all: `no such file`, `is a directory, expected a file`, `cannot open: …`.
     case unreadable(String)
     /// The text does not parse: `unterminated string`, `trailing comma before ']'`.
