@@ -53,11 +53,14 @@ struct TraceFormatRegistryTests {
             #expect(try TraceReader.read(path: back).ratesBps == trace.ratesBps)
             // A file no format recognises: the message lists every registered format, this one last.
             let unknown = NetworkTestSupport.write("hello there\n")
-            #expect {
-                try TraceFormat.detect(path: unknown)
-            } throws: { error in
-                "\(error)".contains("a CSV header starting with time_s or `rate KBPS for SECONDS` lines (steps)")
+            let undetected = try #require(throws: InputError.self) { try TraceFormat.detect(path: unknown) }
+            guard case .invalid(let rule) = undetected.problem else {
+                Issue.record("\(undetected) is not a rule in words")
+                return
             }
+            let appearances = TraceFormat.registry.members.map(\.appearance)
+            #expect(appearances.last == "`rate KBPS for SECONDS` lines (steps)")
+            #expect(rule == "cannot tell the trace format: expected \(listedAsAlternatives(appearances))")
             // A scenario names it, and plays it as it plays the same link written as CSV.
             func run(_ trace: String, format: String) throws -> [Double] {
                 let scenario = NetworkTestSupport.write(

@@ -67,23 +67,34 @@ struct TuningCalibrationTests {
     func badMeasurementFilesNameTheFileAndLine() throws {
         let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         let directory = TestPaths.scratch("measured")
-        let cases: [(String, String)] = [
-            ("time,player,throughput_kbps\n1,a,5\n", "m.csv: line 1: missing column t_s"),
-            ("t_s,who,throughput_kbps\n1,a,5\n", "m.csv: line 1: missing column player"),
-            ("t_s,player,kbps\n1,a,5\n", "m.csv: line 1: missing column throughput_kbps"),
-            ("t_s,player,throughput_kbps\n1,a,5\n2,b,fast\n", "m.csv: line 3: throughput_kbps: expected a number"),
-            ("t_s,player,throughput_kbps\n1,a,5\n-2,b,5\n", "m.csv: line 3: t_s: expected a number ≥ 0"),
-            ("t_s,player,throughput_kbps\n1,a,5\n2,z,5\n", "m.csv: line 3: player: no player 'z' in the scenario"),
-            ("t_s,player,throughput_kbps\n1,a,5\n2,a,5\n", "measurements of at least two players are needed"),
-            ("t_s,player,throughput_kbps\n1,a,5\n2,b,5,9\n", "m.csv: line 3: expected 3 fields"),
+        let ids = scenario.players.map(\.id).joined(separator: ", ")
+        let cases: [(String, Int?, InputProblem)] = [
+            ("time,player,throughput_kbps\n1,a,5\n", 1, .missing("column t_s (expected t_s,player,throughput_kbps)")),
+            ("t_s,who,throughput_kbps\n1,a,5\n", 1, .missing("column player (expected t_s,player,throughput_kbps)")),
+            (
+                "t_s,player,kbps\n1,a,5\n", 1,
+                .missing("column throughput_kbps (or observed_bitrate in bit/s, as in an access log)")
+            ),
+            (
+                "t_s,player,throughput_kbps\n1,a,5\n2,b,fast\n", 3,
+                .invalid("throughput_kbps: expected a number ≥ 0, got 'fast'")
+            ),
+            ("t_s,player,throughput_kbps\n1,a,5\n-2,b,5\n", 3, .invalid("t_s: expected a number ≥ 0, got '-2'")),
+            (
+                "t_s,player,throughput_kbps\n1,a,5\n2,z,5\n", 3,
+                .invalid("player: no player 'z' in the scenario (players: \(ids))")
+            ),
+            (
+                "t_s,player,throughput_kbps\n1,a,5\n2,a,5\n", nil,
+                .invalid("measurements of at least two players are needed to fit their shares (found 1)")
+            ),
+            ("t_s,player,throughput_kbps\n1,a,5\n2,b,5,9\n", 3, .expected("3 fields as in the header", found: "4")),
         ]
-        for (text, fragment) in cases {
+        for (text, line, problem) in cases {
             let path = writeFile(directory, "m.csv", text)
-            #expect {
-                try MeasuredThroughput.load(path, scenario: scenario)
-            } throws: { error in
-                "\(error)".contains(fragment)
-            }
+            let error = try #require(throws: InputError.self) { try MeasuredThroughput.load(path, scenario: scenario) }
+            #expect(error.place == InputPlace(file: path, position: line.map(InputPlace.Position.line)))
+            #expect(error.problem == problem, "\(error)")
         }
         let table = CSVTable(
             columns: ["t_s", "player", "throughput_kbps"], rows: [["1", "a", "5"], ["20", "b", "5"]])
