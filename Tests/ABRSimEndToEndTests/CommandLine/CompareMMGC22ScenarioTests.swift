@@ -103,6 +103,28 @@ struct CompareMMGC22ScenarioTests {
         #expect(ownRows.count == 2 && ownRows[1] == fromFeed[5])
     }
 
+    @Test("fixed watch times are the sessions' watch times: the listed ones, then every later clip to its end")
+    func fixedWatchTimesAreWatched() throws {
+        let root = TestPaths.scratch("mmgc22-scenario-fixed")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scenario = try Self.writeBothWays(root)
+        let outcome = try runABRSim([
+            "compare", "--profile", "mmgc22", scenario, "--set",
+            "feed.swipe={\"model\":\"fixed\",\"watchSeconds\":[1.5]}",
+            "--policies", "no_save,fixed_preload", "--out", root + "/out",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let rows = Self.rows(root + "/out/sessions.csv")
+        let user = try #require(rows[0].firstIndex(of: "user"))
+        let watch = try #require(rows[0].firstIndex(of: "watch_ms"))
+        // One session per algorithm; a_near watched 1.5 s, b_far (3 chunks) to its end.
+        #expect(rows.count == 3)
+        for row in rows.dropFirst() {
+            #expect(row[user] == "fixed")
+            #expect(row[watch] == "4500.0")
+        }
+    }
+
     @Test(
         "a feed the challenge cannot represent exits 2 naming the JSON path, writing nothing",
         arguments: [
