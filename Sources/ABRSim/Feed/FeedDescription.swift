@@ -18,6 +18,9 @@ public struct FeedDescription: Sendable {
     public var preloadLocation: String
     /// `networkResourcePriority` of the items that preload (the playing item has the viewer's).
     public var preloadPriority: NetworkResourcePriority
+    /// Whether the items share one throughput history, as `AVQueuePlayer`'s one player keeps one bandwidth
+    /// estimate across items (`carryEstimate`; default `false`: each item's ABR policy starts from none).
+    public var carryEstimate = false
 
     /// The feed with every item playing its own copy of its content, so parallel runs share no reference-counted
     /// object; items that shared content still share it (a sweep's or comparison's run, ``Content/privateCopy()``).
