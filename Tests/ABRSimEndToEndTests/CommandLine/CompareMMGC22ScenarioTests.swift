@@ -59,7 +59,8 @@ struct CompareMMGC22ScenarioTests {
     }
 
     static func rows(_ path: String) -> [[String]] {
-        String(decoding: fileBytes(path), as: UTF8.self).split(separator: "\n").map {
+        // Split at CRLF too (results.csv has it; Swift reads "\r\n" as one character).
+        String(decoding: fileBytes(path), as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }
     }
@@ -101,6 +102,57 @@ struct CompareMMGC22ScenarioTests {
         #expect(own.status == 0, "\(own.standardError)")
         let ownRows = Self.rows(root + "/c/sessions.csv")
         #expect(ownRows.count == 2 && ownRows[1] == fromFeed[5])
+    }
+
+    static let sharedData = TestPaths.packageRoot + "/../shared/data/shortvideo"
+    static let sharedResults = TestPaths.packageRoot + "/../shared/reference/shortvideo/results.csv"
+
+    /// The challenge's seven clips and its `high/0` trace written as a feed scenario (paths into `../shared`): the
+    /// challenge's simulator's fresh default-user rows of that trace, every figure identical.
+    @Test(
+        "the challenge's clips and trace as a feed scenario reproduce its simulator's default-user rows of high/0",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedResults),
+            "the challenge's data and reference outputs (../shared) are absent"))
+    func theChallengesClipsAsAFeedReproduceItsRows() throws {
+        let root = TestPaths.scratch("mmgc22-scenario-shared")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let clips = try FileManager.default.contentsOfDirectory(atPath: Self.sharedData + "/short_video_size")
+            .filter { !$0.hasPrefix(".") }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(clips.count == 7)
+        let items = clips.map {
+            "{\"id\": \"\($0)\", \"content\": {\"pensieveSizes\": \"\(Self.sharedData)/short_video_size/\($0)\", "
+                + "\"ladderKbps\": [750, 1200, 1850], \"segmentSeconds\": 1}}"
+        }
+        let curves = clips.map { "{\"file\": \"\(Self.sharedData)/user_ret/\($0)\"}" }
+        try Self.write(
+            """
+            {"name": "challenge", "network": {"trace": "\(Self.sharedData)/network_traces/high/0"},
+             "feed": {"player": {"id": "viewer", "policy": "throughput"}, "items": [\(items.joined(separator: ", "))],
+                      "recommendationWindow": 4,
+                      "swipe": {"model": "retention", "curves": [\(curves.joined(separator: ", "))]},
+                      "preload": "no_save"}}
+            """, root + "/feed.json")
+        let outcome = try runABRSim([
+            "compare", "--profile", "mmgc22", root + "/feed.json", "--policies", "no_save,fixed_preload", "--out",
+            root + "/out",
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let rows = Self.rows(root + "/out/sessions.csv")
+        let reference = Self.rows(Self.sharedResults)
+        let column = { (name: String) in reference[0].firstIndex(of: name)! }
+        #expect(rows.count == 3)
+        for row in rows.dropFirst() {
+            let want = try #require(
+                reference.first {
+                    $0[column("scheme")] == "default" && $0[column("state")] == "fresh"
+                        && $0[column("algorithm")] == row[0] && $0[column("family")] == "high"
+                        && $0[column("trace")] == "0"
+                })
+            for (position, name) in rows[0].enumerated().dropFirst(4) {
+                #expect(row[position] == want[column(name)], "\(row[0]) \(name)")
+            }
+        }
     }
 
     @Test("fixed watch times are the sessions' watch times: the listed ones, then every later clip to its end")
