@@ -7,7 +7,9 @@ import ABRSim
 /// `abrsim sweep SCENARIO [--traces PATH_OR_GLOB...] [--policies LIST] [--grid PATH=V1|V2...] [--set PATH=VALUE...]
 /// [--jobs N] [--shard K/N] [--out DIR]`: the scenario on every trace with every policy (parameter grids expanded)
 /// at every point of the settings grid (each axis's value in its own column), in parallel, resumable, shardable.
-/// Writes `summary.csv` and `segments.csv` (and `chunks.csv` for LL-DASH chunked content) with rows in a fixed order (see ``SweepPlan``, ``SweepStore``). The
+/// Writes `summary.csv` and `segments.csv` (and `chunks.csv` for LL-DASH chunked content; `feed.csv` and
+/// `items.csv` for a feed scenario, whose `--policies` replace the viewer's) with rows in a fixed order (see
+/// ``SweepPlan``, ``SweepStore``). The
 /// folder follows ``OutputFolder``'s rule (another output or another sweep: exit 2 unless `--force`). Exit status
 /// 1 when every run is written but some had a failed player (counted on stderr), 128 + signal when interrupted.
 enum SweepCommand {
@@ -61,7 +63,6 @@ enum SweepCommand {
         let seed = try parsed.seed()
         let loader = try scenarioLoader(parsed)
         let scenario = try loader.load(parsed.positional("SCENARIO")!, seed: seed)
-        try refuseFeed(scenario, command: "abrsim sweep")
         let grid = try parsed.values("grid").map(SweepGridAxis.parse)
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         let traces = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments)
@@ -82,7 +83,7 @@ enum SweepCommand {
         let folder = try OutputFolder(
             out, identity: OutputIdentity(command: "sweep", subject: scenario.file), force: force)
         let tables =
-            ["summary.csv"] + (plan.writesSegments ? ["segments.csv"] : []) + (plan.writesChunks ? ["chunks.csv"] : [])
+            ["summary.csv"] + (plan.writesSegments ? ["segments.csv"] : []) + plan.extraTables.map(\.fileName)
         // The store first: it refuses another sweep's folder before the manifest is touched.
         let store = try SweepStore(
             directory: out, manifest: plan.manifest(shard: shard), runCount: total,
@@ -108,9 +109,18 @@ enum SweepCommand {
         SweepInterruption.install()
         let showsProgress = isatty(2) == 1
         let start = ContinuousClock.now
-        let finished = try runner.run(
-            plan, shard: shard, store: store, shouldStop: { SweepInterruption.isRequested },
-            progress: { if showsProgress { writeStandardError("\r" + progressLine($0) + "\u{1B}[K") } })
+        let finished: Bool
+        do {
+            finished = try runner.run(
+                plan, shard: shard, store: store, shouldStop: { SweepInterruption.isRequested },
+                progress: { if showsProgress { writeStandardError("\r" + progressLine($0) + "\u{1B}[K") } })
+        } catch let error as InputError where store.resumedRuns == 0 {
+            // The scenario's error, found while running: every run of it would meet it again, so nothing is kept.
+            if showsProgress { writeStandardError("\n") }
+            store.discard()
+            folder.abandon()
+            throw error
+        }
         if showsProgress { writeStandardError("\n") }
         guard finished else {
             writeStandardError(

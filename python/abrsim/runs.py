@@ -41,7 +41,8 @@ def _unframe(data):
 
 def run(scenario, seed=None, base_dir=None, policies=None):
     """Runs a scenario and returns its tables: ``summary``, ``segments``, ``timeline``, ``access_log`` (as
-    ``abrsim run`` writes them) and ``capacity`` (the link's capacity over the run, ``capacity.csv``).
+    ``abrsim run`` writes them) and ``capacity`` (the link's capacity over the run, ``capacity.csv``); a feed
+    scenario (``docs/feed.md``) adds ``items`` and ``feed``, chunked live content ``chunks``.
 
     ``scenario`` is the path of a scenario JSON file, or a dict with the same keys (relative paths in it resolve
     against ``base_dir``, default the current folder). ``seed`` replaces the scenario's seed. ``policies`` maps
@@ -110,7 +111,8 @@ def compare(traces, content, policies, profile="faithful", segments=None, baseli
 def sweep(scenario, traces=None, policies=None, seed=None, jobs=None, segments=True, out=None, base_dir=None,
           python_policies=None):
     """A scenario on many traces × policies, as ``abrsim sweep`` does; returns ``summary`` (and ``segments``
-    unless ``segments=False``), rows in run order.
+    unless ``segments=False``; ``feed`` and ``items`` for a feed scenario, ``chunks`` for chunked content), rows in
+    run order.
 
     ``scenario``: a path or a dict, as for ``run``. ``traces``: trace files, folders or globs replacing the
     scenario's network (None: the scenario's own); ``policies``: policy specs replacing every player's, grids

@@ -110,3 +110,27 @@ def test_sweep_into_a_folder_without_segments(tmp_path):
     assert (tmp_path / "s" / "summary.csv").exists()
     with pytest.raises(abrsim.InputError, match="policies"):
         abrsim.sweep(SCENARIO, policies=["bba(reservoir=oops)"])
+
+
+FEED = REPOSITORY / "Tests" / "Fixtures" / "feed" / "compare-feed.json"
+
+
+def test_a_feed_run_hands_back_the_command_lines_item_and_feed_rows(tmp_path):
+    tables = abrsim.run(FEED)
+    assert {"items", "feed"} <= set(tables)
+    subprocess.run([cli(), "run", str(FEED), "--out", str(tmp_path / "out")], check=True, capture_output=True)
+    for name in ("items", "feed", "segments", "summary"):
+        pd.testing.assert_frame_equal(tables[name], read(tmp_path / "out" / f"{name}.csv"))
+    # Five items (two listed, cycled); the session's bytes are its items' bytes.
+    assert tables["items"].item.tolist() == ["a-0", "b-1", "a-2", "b-3", "a-4"]
+    assert tables.feed.bytes.iloc[0] == tables["items"].bytes.sum()
+
+
+def test_a_feed_sweep_hands_back_the_command_lines_feed_tables(tmp_path):
+    tables = abrsim.sweep(FEED, policies=["throughput", "bba"], jobs=2)
+    subprocess.run(
+        [cli(), "sweep", str(FEED), "--policies", "throughput,bba", "--out", str(tmp_path / "out")],
+        check=True, capture_output=True)
+    for name in ("summary", "segments", "feed", "items"):
+        pd.testing.assert_frame_equal(tables[name], read(tmp_path / "out" / f"{name}.csv"))
+    assert tables.feed.policy.tolist() == ["throughput", "bba"]

@@ -1,5 +1,6 @@
 /// `abrsim_run`: one run of a scenario, given as a file path or as JSON text, its four tables (`summary.csv`,
-/// `segments.csv`, `timeline.csv`, `access_log.csv`) handed back framed (``CAPIResult/frame(_:)``). `json` may
+/// `segments.csv`, `timeline.csv`, `access_log.csv`; a feed's `items.csv` and `feed.csv` too, `docs/feed.md`)
+/// handed back framed (``CAPIResult/frame(_:)``). `json` may
 /// be `NULL` (then `path` names the file) or hold `jsonLength` bytes, with relative paths resolved against
 /// `directory` and errors naming `label`. `seed` < 0 keeps the scenario's. Returns a ``CAPIStatus``; on failure
 /// `out` holds the one-line message the command line prints.
@@ -91,7 +92,8 @@ enum CAPIScenario {
 
 /// `abrsim_sweep`: a scenario (file or JSON text, as `abrsim_run`) on many traces × policies, as `abrsim sweep`
 /// does, its tables written into the empty or absent folder `outDirectory` (resumable there) and handed back
-/// framed (`summary.csv`, and `segments.csv` unless `writesSegments` is 0). `traces` and `policies` hold one item
+/// framed (`summary.csv`, and `segments.csv` unless `writesSegments` is 0, then the sweep's ``SweepTable``s: a feed's
+/// `feed.csv` and `items.csv`, chunked content's `chunks.csv`). `traces` and `policies` hold one item
 /// per line (trace files, folders or globs; policy specs with grids such as `bba(reservoir=5..15:5)`), either may
 /// be empty; `seed` < 0 keeps the scenario's; `jobs` ≥ 1. `policyNames` (may be `NULL`) and the three functions add
 /// the caller's policies, as `abrsim_run_policies` does.
@@ -135,6 +137,10 @@ public func abrsim_sweep(
         var tables = [("summary.csv", try InputFile.readAll(folder + "/summary.csv", limitBytes: Int.max))]
         if plan.writesSegments {
             tables.append(("segments.csv", try InputFile.readAll(folder + "/segments.csv", limitBytes: Int.max)))
+        }
+        for table in plan.extraTables {
+            tables.append(
+                (table.fileName, try InputFile.readAll(folder + "/" + table.fileName, limitBytes: Int.max)))
         }
         return CAPIResult.frame(tables)
     }

@@ -40,18 +40,7 @@ public struct FeedComparisonPlan: Sendable {
                 [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: rttSeconds, atEnd: .loop)
             run.networkLabel = trace.name
         }
-        // Each run plays its own copy of the content, so parallel runs share no reference-counted object; items
-        // that shared content still share it.
-        if var feed = run.feed {
-            var copies: [ObjectIdentifier: Content] = [:]
-            for item in feed.items.indices {
-                let content = feed.items[item].content
-                let copy = copies[ObjectIdentifier(content), default: content.privateCopy()]
-                copies[ObjectIdentifier(content)] = copy
-                feed.items[item].content = copy
-            }
-            run.feed = feed
-        }
+        run.feed = run.feed?.withPrivateContent()
         run.feed?.viewer.policy = policies[index / traceCount]
         run.feed?.viewer.policyLocation = "--policies"
         return run
@@ -97,13 +86,7 @@ public enum FeedComparison {
         var writer = FeedTables.items.writer()
         for report in reports {
             guard let feed = report.feed else { continue }
-            let viewer = report.players.first
-            for item in feed.items {
-                FeedTables.items.append(
-                    FeedTables.ItemRow(
-                        scenario: report.scenario, player: viewer?.id ?? "", policy: viewer?.policy ?? "",
-                        preload: feed.preload, trace: report.trace, item: item), to: &writer)
-            }
+            FeedTables.appendItems(report, feed, to: &writer)
         }
         return writer.takeBytes()
     }

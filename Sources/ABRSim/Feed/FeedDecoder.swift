@@ -1,7 +1,7 @@
 /// Decodes a scenario's `feed` object into a ``FeedDescription`` (keys in `docs/feed.md`): `player` (a player
 /// object without content, decoded as the `players` entries are), `items` (each `id` and `content`), `count`,
-/// `recommendationWindow`, `swipe`, `preload` (a preload policy spec, checked against ``PreloadPolicies``) and
-/// `preloadPriority`. Every error names the file and JSON path. Called by ``ScenarioLoader``.
+/// `recommendationWindow`, `swipe`, `preload` (a preload policy spec, checked against ``PreloadPolicies``),
+/// `preloadPriority` and `carryEstimate` (only over items of one ladder). Every error names the file and JSON path. Called by ``ScenarioLoader``.
 struct FeedDecoder {
     let directory: String
     let registry: PolicyRegistry
@@ -60,10 +60,23 @@ struct FeedDecoder {
         if let x = object.optional("preloadPriority") {
             preloadPriority = try PlayerDecoder(content: nil, directory: directory, registry: registry).priority(x)
         }
+        var carryEstimate = false
+        if let x = object.optional("carryEstimate") {
+            carryEstimate = try x.bool()
+            let ladder = items[0].content.variants.map(\.bitrateBps)
+            if carryEstimate, let other = items.firstIndex(where: { $0.content.variants.map(\.bitrateBps) != ladder }) {
+                throw x.error(
+                    .invalid(
+                        "one estimate across items needs one ladder: item \(other) (\(items[other].id)) has another "
+                            + "than item 0 (\(items[0].id))"))
+            }
+        }
         try object.finish()
-        return FeedDescription(
+        var feed = FeedDescription(
             viewer: viewer, items: items, recommendationWindow: Int(window), swipe: swipe, swipeLabel: swipeLabel,
             preload: preload, preloadLocation: preloadReader.path, preloadPriority: preloadPriority)
+        feed.carryEstimate = carryEstimate
+        return feed
     }
 
     /// `model` with each run's seed set on a copy.

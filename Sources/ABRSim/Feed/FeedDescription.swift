@@ -18,6 +18,23 @@ public struct FeedDescription: Sendable {
     public var preloadLocation: String
     /// `networkResourcePriority` of the items that preload (the playing item has the viewer's).
     public var preloadPriority: NetworkResourcePriority
+    /// Whether the items share one throughput history, as `AVQueuePlayer`'s one player keeps one bandwidth
+    /// estimate across items (`carryEstimate`; default `false`: each item's ABR policy starts from none).
+    public var carryEstimate = false
+
+    /// The feed with every item playing its own copy of its content, so parallel runs share no reference-counted
+    /// object; items that shared content still share it (a sweep's or comparison's run, ``Content/privateCopy()``).
+    public func withPrivateContent() -> FeedDescription {
+        var copy = self
+        var copies: [ObjectIdentifier: Content] = [:]
+        for item in copy.items.indices {
+            let content = copy.items[item].content
+            let own = copies[ObjectIdentifier(content), default: content.privateCopy()]
+            copies[ObjectIdentifier(content)] = own
+            copy.items[item].content = own
+        }
+        return copy
+    }
 }
 
 /// One item of a feed: its id (the `item` column) and content.

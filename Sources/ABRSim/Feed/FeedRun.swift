@@ -1,5 +1,6 @@
 /// Runs a feed scenario: one player per item on the scenario's shared link (each with a fresh instance of the
-/// viewer's ABR policy and the viewer's settings; only the first autoplays), a ``FeedSession`` over them, and a
+/// viewer's ABR policy, or all with one instance and one throughput history under `carryEstimate`, and the viewer's
+/// settings; only the first autoplays), a ``FeedSession`` over them, and a
 /// ``RunReport`` whose parts are the items (each labelled with its `item`) and whose ``RunReport/feed`` holds the
 /// feed's metrics. Called by ``ScenarioRunner``.
 enum FeedRun {
@@ -13,12 +14,16 @@ enum FeedRun {
         for (index, item) in feed.items.enumerated() {
             var settings = feed.viewer.settings
             settings.autoplay = index == 0 && settings.autoplay
-            let policy = try registry.makePolicy(
-                feed.viewer.policy,
-                environment: PolicyEnvironment(
-                    seed: seed, playerIndex: index, curve: scenario.network.curve, content: item.content,
-                    settings: settings, directory: directory),
-                file: scenario.file, location: feed.viewer.policyLocation)
+            // With carryEstimate, item 0's policy instance serves every item (one ladder): its estimate carries on.
+            let carried = feed.carryEstimate ? configurations.first?.policy : nil
+            let policy =
+                try carried
+                ?? registry.makePolicy(
+                    feed.viewer.policy,
+                    environment: PolicyEnvironment(
+                        seed: seed, playerIndex: index, curve: scenario.network.curve, content: item.content,
+                        settings: settings, directory: directory),
+                    file: scenario.file, location: feed.viewer.policyLocation)
             configurations.append(
                 PlayerConfiguration(
                     id: feed.viewer.id, content: item.content, policy: policy, policyLabel: feed.viewer.policy.label,
@@ -31,6 +36,11 @@ enum FeedRun {
             curve: scenario.network.curve, players: configurations, timeLimit: scenario.durationSeconds,
             allocation: scenario.allocation, priorityWeights: scenario.priorityWeights,
             recordsTimeline: recordsTimeline)
+        if feed.carryEstimate {
+            // One estimate for the queue: every item's downloads (preloads too) feed the one policy and history.
+            let shared = ThroughputHistory()
+            for player in simulation.players { player.history = shared }
+        }
         let session = FeedSession(
             players: simulation.players, kernel: simulation.kernel, policy: preload, swipe: feed.swipe(seed),
             ids: feed.items.map(\.id), window: feed.recommendationWindow, preloadPriority: feed.preloadPriority,

@@ -62,14 +62,21 @@ public enum FeedTables {
     /// `items.csv` of `report`.
     public static func items(_ report: RunReport, _ feed: FeedSummary) -> [UInt8] {
         var writer = items.writer()
+        appendItems(report, feed, to: &writer)
+        return writer.takeBytes()
+    }
+
+    /// Appends the `items.csv` rows of `report` to `writer`, then `extra` (a sweep's grid settings) in every row.
+    public static func appendItems(
+        _ report: RunReport, _ feed: FeedSummary, to writer: inout CSVWriter, extra: [String] = []
+    ) {
         let viewer = report.players.first
         for item in feed.items {
             items.append(
                 ItemRow(
                     scenario: report.scenario, player: viewer?.id ?? "", policy: viewer?.policy ?? "",
-                    preload: feed.preload, trace: report.trace, item: item), to: &writer)
+                    preload: feed.preload, trace: report.trace, item: item), to: &writer, extra: extra)
         }
-        return writer.takeBytes()
     }
 
     /// `feed.csv` of `report`.

@@ -35,7 +35,8 @@ public final class Player {
     let timeoutReviews: RequestTimeoutReviews?
     /// The run's players whose latest timeline row shows a positive link share (told at every row).
     let rowsWithShare: PlayersWithRecordedShare?
-    let history = ThroughputHistory()
+    /// The completed downloads its ABR policy estimates from (a feed's items may share one, `feed.carryEstimate`).
+    var history = ThroughputHistory()
     let bufferTarget: Double
     /// What this player's flows ask of the shared link.
     var demand: FlowDemand

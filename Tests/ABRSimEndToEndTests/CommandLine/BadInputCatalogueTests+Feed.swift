@@ -6,7 +6,7 @@ import Testing
 /// Bad feed inputs (issue 17): an empty queue, a recommendation window of 0, a retention curve that rises or whose
 /// chances of leaving sum above 1, and an external preload policy naming an item outside the window (found while
 /// running, reported at the `preload` key), in `run` and in `compare`; `compare` refuses the options of a scenario of
-/// players, and `sweep` still refuses a feed. Each ends as every bad input does.
+/// players, and `sweep` reports the run's error as `run` does. Each ends as every bad input does.
 extension BadInputCatalogueTests {
     static let feedCases: [Case] = [
         run("feed-empty-queue.json", "$.feed.items", "a feed needs at least one item"),
@@ -23,7 +23,7 @@ extension BadInputCatalogueTests {
         Case(
             fixture: "feed-preload-outside-window.json (sweep)",
             arguments: ["sweep", "feed-preload-outside-window.json", "--policies", "bba", "--out", out + "/sweep"],
-            mentions: ["feed-preload-outside-window.json", "$.feed", "abrsim sweep takes a scenario of players"]),
+            mentions: ["feed-preload-outside-window.json", "$.feed.preload", "outside the recommendation window"]),
         Case(
             fixture: "feed-preload-outside-window.json (compare)",
             arguments: [

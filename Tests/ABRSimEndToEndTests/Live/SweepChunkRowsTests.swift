@@ -28,11 +28,7 @@ struct SweepChunkRowsTests {
     }
 
     static func expectSameFolders(_ a: String, _ b: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        for name in files {
-            let left = fileBytes(a + "/" + name)
-            #expect(!left.isEmpty, "\(a)/\(name) is missing", sourceLocation: sourceLocation)
-            #expect(left == fileBytes(b + "/" + name), "\(name) differs", sourceLocation: sourceLocation)
-        }
+        expectSameFiles(files, a, b, sourceLocation: sourceLocation)
     }
 
     @Test("every run has one chunk row per chunk of each segment it fetched: segment ÷ chunk duration of them")
@@ -88,24 +84,9 @@ struct SweepChunkRowsTests {
         // Rewind `cut` to its state after run 0's commit; the later runs' bytes stay past it, as after a kill.
         let index = try Self.table(cut + "/.sweep/runs.csv")
         #expect(index.columns == ["run", "summary_bytes", "segments_bytes", "chunks_bytes"])
-        let later = index.rows.dropFirst()
-        func committed(_ file: String, column: Int) -> Int {
-            fileBytes(cut + "/" + file).count - later.reduce(0) { $0 + Int($1[column])! }
-        }
-        let indexLines = String(decoding: fileBytes(cut + "/.sweep/runs.csv"), as: UTF8.self).split(separator: "\n")
-        let progress =
-            "done 1\nsummary.csv \(committed("summary.csv", column: 1))\n"
-            + "segments.csv \(committed("segments.csv", column: 2))\nchunks.csv \(committed("chunks.csv", column: 3))\n"
-            + "runs.csv \(indexLines[0].utf8.count + indexLines[1].utf8.count + 2)\nfailed 0\n"
-        try Data(progress.utf8).write(to: URL(fileURLWithPath: cut + "/.sweep/progress"))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: cut + "/chunks.csv"))
-        handle.seekToEndOfFile()
-        handle.write(Data("ci-live-chunked-latency,ll,thr".utf8))
-        handle.closeFile()
-        let resumed = try runABRSim(Self.arguments + ["--out", cut, "--jobs", "2"])
-        #expect(resumed.status == 0, "\(resumed.standardError)")
-        #expect(resumed.standardError.contains("resuming \(cut) after 1 of 4 runs"), "\(resumed.standardError)")
-        Self.expectSameFolders(whole, cut)
+        try rewindSweepToItsFirstRun(cut, tables: ["summary.csv", "segments.csv", "chunks.csv"])
+        try appendTornRow("ci-live-chunked-latency,ll,thr", to: cut + "/chunks.csv")
+        try expectResumedSweep(Self.arguments, folder: cut, runs: 4, equals: whole, files: Self.files)
     }
 
     @Test("three shards of a chunked sweep merge to the one-shot sweep's bytes")

@@ -10,17 +10,25 @@ public struct MMGC22Batch: Sendable {
         public var family: String
         public var traceIndex: Int
         public var user: MMGC22Run.User
+        /// The `user` column when the session's watch times are given, not drawn (a feed scenario's `fixed`
+        /// swipes: `fixed`); `nil`: named by ``user``.
+        public var watchLabel: String?
 
-        public init(algorithm: MMGC22Algorithm, family: String, traceIndex: Int, user: MMGC22Run.User) {
+        public init(
+            algorithm: MMGC22Algorithm, family: String, traceIndex: Int, user: MMGC22Run.User,
+            watchLabel: String? = nil
+        ) {
             self.algorithm = algorithm
             self.family = family
             self.traceIndex = traceIndex
             self.user = user
+            self.watchLabel = watchLabel
         }
 
-        /// The user as `sessions.csv` names it: `default`, the sample index, or `seeds`.
+        /// The user as `sessions.csv` names it: `default`, the sample index, `seeds`, or the ``watchLabel``.
         public var userLabel: String {
-            switch user {
+            if let watchLabel { return watchLabel }
+            return switch user {
             case .defaultUser: "default"
             case .sample(let index): String(index)
             case .seeds: "seeds"
@@ -35,6 +43,11 @@ public struct MMGC22Batch: Sendable {
     public struct Row: Sendable {
         public var session: Session
         public var result: MMGC22SessionResult
+
+        public init(session: Session, result: MMGC22SessionResult) {
+            self.session = session
+            self.result = result
+        }
     }
 
     /// The challenge's data folder.

@@ -3,7 +3,7 @@
 #endif
 
 /// Joins the output folders of the shards of one sweep into exactly the folder a single, unsharded sweep writes
-/// (the same `summary.csv`, `segments.csv`, `chunks.csv` and `.sweep` state, byte for byte).
+/// (the same `summary.csv`, `segments.csv`, ``SweepTable``s and `.sweep` state, byte for byte).
 ///
 /// Checks first, writing nothing on failure: every input is a sweep folder; all have the same manifest apart from
 /// the shard; the shards are 1/N … N/N, each exactly once, each complete. Then it streams: global run r is the
@@ -73,9 +73,8 @@ public enum SweepMerge {
         let temporary = { (path: String) in
             InputFile.resolve("." + InputFile.fileName(of: path) + suffix, against: InputFile.directory(of: path))
         }
-        let chunks = SweepPlan.writesChunks(manifest: manifest)
-        let targets =
-            [files.summary, files.index] + (segments ? [files.segments] : []) + (chunks ? [files.chunks] : [])
+        let tables = SweepPlan.extraTables(manifest: manifest)
+        let targets = [files.summary, files.index] + (segments ? [files.segments] : []) + tables.map(files.table)
         var written: [String] = []
         do {
             let summaryOut = try AppendFile(path: temporary(files.summary), truncatingTo: 0)
@@ -84,31 +83,38 @@ public enum SweepMerge {
             written.append(indexOut.path)
             let segmentsOut = segments ? try AppendFile(path: temporary(files.segments), truncatingTo: 0) : nil
             if let segmentsOut { written.append(segmentsOut.path) }
-            let chunksOut = chunks ? try AppendFile(path: temporary(files.chunks), truncatingTo: 0) : nil
-            if let chunksOut { written.append(chunksOut.path) }
+            var extraOut: [AppendFile] = []
+            for table in tables {
+                extraOut.append(try AppendFile(path: temporary(files.table(table)), truncatingTo: 0))
+                written.append(extraOut.last!.path)
+            }
             let extra = SweepPlan.gridColumns(manifest: manifest)
             let summaryHeader = RunTables.summary(live: SweepPlan.isLive(manifest: manifest)).writer(
                 extraColumns: extra
             ).bytes
-            let segmentHeader = RunTables.segments.writer(extraColumns: extra).bytes
-            let chunkHeader = RunTables.placedChunks.writer(extraColumns: extra).bytes
+            let segmentHeader = RunTables.segments(feed: SweepPlan.isFeed(manifest: manifest)).writer(
+                extraColumns: extra
+            ).bytes
+            let extraHeaders = tables.map { $0.header(extraColumns: extra) }
             try summaryOut.append(summaryHeader)
             try segmentsOut?.append(segmentHeader)
-            try chunksOut?.append(chunkHeader)
-            try indexOut.append(Array(SweepFiles.indexHeader(chunks: chunks).utf8))
-            var readers = try shards.map { try ShardReader($0, segments: segments, chunks: chunks) }
+            for (file, header) in zip(extraOut, extraHeaders) { try file.append(header) }
+            try indexOut.append(Array(SweepFiles.indexHeader(tables: tables).utf8))
+            var readers = try shards.map { try ShardReader($0, segments: segments, tables: tables) }
             for reader in readers {
                 try reader.summary.skip(summaryHeader.count)
                 try reader.segments?.skip(segmentHeader.count)
-                try reader.chunks?.skip(chunkHeader.count)
+                for (file, header) in zip(reader.extra, extraHeaders) { try file.skip(header.count) }
             }
-            let schema = SweepFiles.index(chunks: chunks)
+            let schema = SweepFiles.index(tables: tables)
             for run in 0..<runs {
                 let reader = readers[run % shards.count]
                 let entry = try reader.next(expecting: run)
                 try reader.summary.copy(entry.summaryBytes, to: summaryOut)
                 if let segmentsOut { try reader.segments!.copy(entry.segmentsBytes, to: segmentsOut) }
-                if let chunksOut { try reader.chunks!.copy(entry.chunksBytes, to: chunksOut) }
+                for (position, file) in extraOut.enumerated() {
+                    try reader.extra[position].copy(entry.extraBytes[position], to: file)
+                }
                 var indexRow = schema.writer(writingHeader: false)
                 schema.append(entry, to: &indexRow)
                 try indexOut.append(indexRow.takeBytes())
@@ -118,9 +124,9 @@ public enum SweepMerge {
             let failed = shards.reduce(0) { $0 + $1.failed }
             var progress = "done \(runs)\nsummary.csv \(summaryOut.length)\n"
             if let segmentsOut { progress += "segments.csv \(segmentsOut.length)\n" }
-            if let chunksOut { progress += "chunks.csv \(chunksOut.length)\n" }
+            for (table, file) in zip(tables, extraOut) { progress += "\(table.fileName) \(file.length)\n" }
             progress += "runs.csv \(indexOut.length)\nfailed \(failed)\n"
-            for file in [summaryOut, indexOut] + [segmentsOut, chunksOut].compactMap({ $0 }) { try file.sync() }
+            for file in [summaryOut, indexOut] + [segmentsOut].compactMap({ $0 }) + extraOut { try file.sync() }
             try AtomicFileWriter.write(Array(manifest.utf8), to: files.manifest)
             for target in targets where rename(temporary(target), target) != 0 {
                 throw OutputError(
@@ -177,7 +183,7 @@ struct ShardFolder {
         baseManifest = lines.joined(separator: "\n")
         let progress = try SweepStore.readProgress(
             state: files.state, directory: directory,
-            chunks: SweepPlan.writesChunks(manifest: String(decoding: bytes, as: UTF8.self)))
+            tables: SweepPlan.extraTables(manifest: String(decoding: bytes, as: UTF8.self)))
         done = progress?.done ?? 0
         failed = progress?.failed ?? 0
     }
@@ -188,17 +194,20 @@ struct ShardReader {
     let folder: ShardFolder
     let summary: SequentialFileReader
     let segments: SequentialFileReader?
-    let chunks: SequentialFileReader?
+    /// One reader per ``SweepTable`` of the sweep, in its order.
+    let extra: [SequentialFileReader]
+    let tables: [SweepTable]
     let index: LineReader
 
-    init(_ folder: ShardFolder, segments: Bool, chunks: Bool) throws {
+    init(_ folder: ShardFolder, segments: Bool, tables: [SweepTable]) throws {
         self.folder = folder
         let files = SweepFiles(directory: folder.directory)
         summary = try SequentialFileReader(path: files.summary)
         self.segments = segments ? try SequentialFileReader(path: files.segments) : nil
-        self.chunks = chunks ? try SequentialFileReader(path: files.chunks) : nil
+        extra = try tables.map { try SequentialFileReader(path: files.table($0)) }
+        self.tables = tables
         index = try LineReader(path: files.index)
-        let header = String(SweepFiles.indexHeader(chunks: chunks).dropLast())
+        let header = String(SweepFiles.indexHeader(tables: tables).dropLast())
         guard try index.nextString() == header else {
             throw InputError(.line(files.index, 1), .invalid("expected the header '\(header)'"))
         }
@@ -210,14 +219,16 @@ struct ShardReader {
             throw InputError(.file(index.path), .invalid("ends before run \(run)"))
         }
         let fields = line.split(separator: ",").compactMap { Int($0) }
-        let count = chunks == nil ? 3 : 4
+        let count = 3 + tables.count
         guard fields.count == count, fields[0] == run, fields.allSatisfy({ $0 >= 0 }) else {
             throw InputError(
                 .line(index.path, index.lineNumber),
-                .invalid("expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES" + (chunks == nil ? "" : ",CHUNK_BYTES")))
+                .invalid(
+                    "expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES"
+                        + tables.map { "," + $0.indexPlaceholder }.joined()))
         }
         return SweepIndexRow(
-            run: run, summaryBytes: fields[1], segmentsBytes: fields[2], chunksBytes: count == 4 ? fields[3] : 0)
+            run: run, summaryBytes: fields[1], segmentsBytes: fields[2], extraBytes: Array(fields[3...]))
     }
 
     /// Checks that the index has no runs left over.

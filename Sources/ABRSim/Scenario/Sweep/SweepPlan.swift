@@ -23,8 +23,10 @@ public struct SweepPlan: Sendable {
     public var policies: [PolicySpec]
     /// RTT in seconds of trace networks whose trace carries no latency (the scenario's `network.rttMs`).
     public var rttSeconds: Double
-    /// The seed of every run (default: the scenario's).
+    /// The seed of every run (default: the scenario's), unless a grid axis sets it (``seedsFromGrid``).
     public var seed: UInt64
+    /// Whether a grid axis sets the seed (`--grid seed=1|2|3`): each run then has its grid point's.
+    public var seedsFromGrid: Bool
     /// Whether `segments.csv` is written (it holds one row per segment request, by far the largest table).
     public var writesSegments = true
     /// Whether a player of the scenario plays live content: `summary.csv` then has the latency columns.
@@ -35,6 +37,11 @@ public struct SweepPlan: Sendable {
     }
     /// Whether `chunks.csv` is written: one row per CMAF chunk, for chunked content when segments are written.
     public var writesChunks: Bool { writesSegments && isChunked }
+    /// Whether the scenario is a feed (`docs/feed.md`): every run then writes `feed.csv` and `items.csv` rows, and
+    /// `segments.csv` has the `item` column.
+    public var isFeed: Bool { scenario.feed != nil }
+    /// The tables written beside `summary.csv` and `segments.csv`, in `runs.csv`'s order.
+    public var extraTables: [SweepTable] { (writesChunks ? [.chunks] : []) + (isFeed ? [.feed, .items] : []) }
     /// A fingerprint of the scenario file's bytes (FNV-1a, hex), so a resumed sweep notices an edited scenario.
     public var scenarioFingerprint: String
     /// The `--set` edits every run's scenario was loaded with.
@@ -63,6 +70,7 @@ public struct SweepPlan: Sendable {
         self.seed = seed ?? scenario.seed
         self.edits = loader.settings
         self.grid = grid
+        seedsFromGrid = seed == nil && grid.contains { $0.values[0].touches(["seed"]) }
         let bytes = try scenarioBytes ?? InputFile.readAll(scenario.file)
         scenarioFingerprint = FNV1a64.hex(FNV1a64.hash(bytes))
         let document =
@@ -129,12 +137,17 @@ public struct SweepPlan: Sendable {
     public func scenario(forRun index: Int, trace: Trace?, privateContent: Bool = true) throws -> Scenario {
         let point = points[point(ofRun: index)]
         var run = point.scenario
-        run.seed = seed
+        if !seedsFromGrid { run.seed = seed }
         let (_, policy) = coordinates(ofRun: index)
         if !traces.isEmpty, let trace {
             run.network = try NetworkTimeline.build(
                 [.trace(trace, seconds: nil, rttSeconds: nil)], defaultRttSeconds: point.rttSeconds, atEnd: .loop)
             run.networkLabel = trace.name
+        }
+        if privateContent { run.feed = run.feed?.withPrivateContent() }
+        if !policies.isEmpty {
+            run.feed?.viewer.policy = policies[policy]
+            run.feed?.viewer.policyLocation = "--policies"
         }
         // Each run gets its own copy of the content, so parallel runs share no reference-counted object in the
         // hot loop; players that shared content within the scenario still share it (a shared cache keys on it).
@@ -175,6 +188,12 @@ public struct SweepPlan: Sendable {
         if isLive { lines.append(Self.liveTablesLine) }
         // Only sweeps writing chunk rows have this line, so sweeps of other content keep their manifests.
         if writesChunks { lines.append(Self.chunkTablesLine) }
+        // Only feed sweeps have this line (with their tables' columns), so other sweeps keep their manifests.
+        if isFeed {
+            let columns =
+                (RunTables.feedSegments.names + ["|"] + FeedTables.session.names + ["|"] + FeedTables.items.names)
+            lines.append(Self.feedTablesPrefix + FNV1a64.hex(FNV1a64.hash(Array(columns.joined(separator: ",").utf8))))
+        }
         lines += traces.isEmpty ? ["trace (scenario network: \(scenario.networkLabel))"] : traces.map { "trace \($0)" }
         lines += policies.isEmpty ? ["policy (scenario policies)"] : policies.map { "policy \($0.label)" }
         // Only sweeps with edits or a grid have these lines, so older sweep folders still resume.
@@ -198,6 +217,19 @@ public struct SweepPlan: Sendable {
     /// Whether the sweep of `manifest` writes `chunks.csv` (what `merge` writes).
     public static func writesChunks(manifest: String) -> Bool {
         manifest.split(separator: "\n").contains { $0 == chunkTablesLine }
+    }
+
+    /// The manifest line of a feed sweep starts so, then a fingerprint of its tables' columns.
+    static let feedTablesPrefix = "tables feed "
+
+    /// Whether the sweep of `manifest` is of a feed (what `merge` writes).
+    public static func isFeed(manifest: String) -> Bool {
+        manifest.split(separator: "\n").contains { $0.hasPrefix(feedTablesPrefix) }
+    }
+
+    /// The ``SweepTable``s the sweep of `manifest` writes, in `runs.csv`'s order.
+    public static func extraTables(manifest: String) -> [SweepTable] {
+        (writesChunks(manifest: manifest) ? [.chunks] : []) + (isFeed(manifest: manifest) ? [.feed, .items] : [])
     }
 
     /// Whether the sweep of `manifest` has the live columns (what `merge` writes).

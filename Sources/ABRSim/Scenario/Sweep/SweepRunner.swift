@@ -110,7 +110,9 @@ public struct SweepRunner {
             if shouldStop() { return false }
             next += count
             if batchRuns == nil {
-                let bytes = rows.reduce(0) { $0 + $1.summary.count + $1.segments.count + $1.chunks.count }
+                let bytes = rows.reduce(0) {
+                    $0 + $1.summary.count + $1.segments.count + $1.chunks.count + $1.feed.count + $1.items.count
+                }
                 batch = nextBatchSize(count: count, seconds: seconds, bytes: bytes)
             }
             pending = PendingCommit(rows, into: store)
@@ -160,7 +162,7 @@ public struct SweepRunner {
         if writesSegments {
             // One buffer for the run's rows, sized from its segment count (rows are about 200 bytes).
             let rows = report.players.reduce(0) { $0 + $1.segments.count }
-            var segments = RunTables.segments.writer(
+            var segments = RunTables.segments(feed: report.isFeed).writer(
                 extraColumns: extraColumns, reservingBytes: max(1 << 14, rows * 256))
             _ = segments.takeBytes()
             RunTables.appendSegments(report, to: &segments, extra: extra)
@@ -176,12 +178,23 @@ public struct SweepRunner {
             RunTables.appendPlacedChunks(report, to: &chunks, extra: extra)
             chunkBytes = chunks.takeBytes()
         }
+        var feedBytes: [UInt8] = []
+        var itemBytes: [UInt8] = []
+        if let feed = report.feed {
+            var session = FeedTables.session.writer(extraColumns: extraColumns, writingHeader: false)
+            FeedTables.session.append(FeedTables.sessionRow(report, feed), to: &session, extra: extra)
+            feedBytes = session.takeBytes()
+            var items = FeedTables.items.writer(extraColumns: extraColumns, writingHeader: false)
+            FeedTables.appendItems(report, feed, to: &items, extra: extra)
+            itemBytes = items.takeBytes()
+        }
         let failed = report.players.filter { player in
             if case .failed = player.summary.finalState { return true }
             return false
         }.count
         return SweepRunRows(
-            run: run, summary: summary.takeBytes(), segments: segmentBytes, chunks: chunkBytes, failedPlayers: failed)
+            run: run, summary: summary.takeBytes(), segments: segmentBytes, chunks: chunkBytes, feed: feedBytes,
+            items: itemBytes, failedPlayers: failed)
     }
 
     /// The next adaptive batch size: about `targetBatchSeconds` at the last batch's pace, within the byte cap,

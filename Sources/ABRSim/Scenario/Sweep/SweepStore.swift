@@ -12,15 +12,23 @@ public struct SweepRunRows: Sendable {
     public var segments: [UInt8]
     /// Its `chunks.csv` rows (empty unless the sweep writes chunk rows).
     public var chunks: [UInt8]
+    /// Its `feed.csv` and `items.csv` rows (empty unless the sweep is of a feed).
+    public var feed: [UInt8]
+    public var items: [UInt8]
     /// How many of its players ended `failed` (an external policy that crashed, say).
     public var failedPlayers: Int
 
     /// Rows of run `run`.
-    public init(run: Int, summary: [UInt8], segments: [UInt8], chunks: [UInt8] = [], failedPlayers: Int = 0) {
+    public init(
+        run: Int, summary: [UInt8], segments: [UInt8], chunks: [UInt8] = [], feed: [UInt8] = [], items: [UInt8] = [],
+        failedPlayers: Int = 0
+    ) {
         self.run = run
         self.summary = summary
         self.segments = segments
         self.chunks = chunks
+        self.feed = feed
+        self.items = items
         self.failedPlayers = failedPlayers
     }
 }
@@ -28,11 +36,11 @@ public struct SweepRunRows: Sendable {
 /// A sweep's output folder, written so that an interrupted sweep loses nothing and resumes where it stopped.
 ///
 /// Layout of `DIR`:
-/// - `summary.csv`, `segments.csv` (unless segments are off), `chunks.csv` (chunked content only): the tables,
-///   rows in run order;
+/// - `summary.csv`, `segments.csv` (unless segments are off), then the ``SweepTable``s the sweep writes
+///   (`chunks.csv` for chunked content, `feed.csv` and `items.csv` for a feed): the tables, rows in run order;
 /// - `.sweep/manifest`: what the sweep is (``SweepPlan/manifest(shard:)``); a resume must match it exactly;
-/// - `.sweep/runs.csv`: one line `run,summary_bytes,segments_bytes` (then `,chunks_bytes` when chunk rows are
-///   written) per committed run (what `merge` reads);
+/// - `.sweep/runs.csv`: one line `run,summary_bytes,segments_bytes` (then one count per ``SweepTable`` written,
+///   `,chunks_bytes` or `,feed_bytes,items_bytes`) per committed run (what `merge` reads);
 /// - `.sweep/progress`: the committed state — runs done, runs with a failed player, and the committed length of
 ///   each file;
 /// - `.sweep/lock`: held (flock) while a process writes here, so two writers never share a folder.
@@ -52,7 +60,9 @@ public final class SweepStore {
     /// Whether `segments.csv` is written.
     public let writesSegments: Bool
     /// Whether `chunks.csv` is written.
-    public let writesChunks: Bool
+    public var writesChunks: Bool { tables.contains(.chunks) }
+    /// The tables written beside `summary.csv` and `segments.csv`, in `runs.csv`'s order.
+    public let tables: [SweepTable]
     /// Runs committed so far.
     public private(set) var completedRuns: Int
     /// Runs that were already committed when the store was opened (a resumed sweep).
@@ -62,25 +72,26 @@ public final class SweepStore {
     public private(set) var failedRuns: Int
     private let summary: AppendFile
     private let segments: AppendFile?
-    private let chunks: AppendFile?
+    private let extraFiles: [AppendFile]
     private let index: AppendFile
     private let lockDescriptor: Int32
 
     /// Opens `directory` for the sweep described by `manifest`: resumes it when its state folder holds the same
     /// manifest, starts it afresh when it holds none, and throws an ``InputError`` when it holds another sweep's
     /// (unless `replacing`: then that sweep is discarded and this one starts afresh, as `--force` asks).
-    /// `extraColumns` (a grid's settings) follow the tables' own columns. `chunks.csv` is written when the
-    /// manifest says so (``SweepPlan/writesChunks``).
+    /// `extraColumns` (a grid's settings) follow the tables' own columns. The ``SweepTable``s are those the
+    /// manifest names (``SweepPlan/extraTables(manifest:)``).
     public init(
         directory: String, manifest: String, runCount: Int, writesSegments: Bool, replacing: Bool = false,
         extraColumns: [String] = []
     ) throws {
         let live = SweepPlan.isLive(manifest: manifest)
-        let writesChunks = SweepPlan.writesChunks(manifest: manifest)
+        let isFeed = SweepPlan.isFeed(manifest: manifest)
+        let tables = SweepPlan.extraTables(manifest: manifest)
         self.directory = directory
         self.runCount = runCount
         self.writesSegments = writesSegments
-        self.writesChunks = writesChunks
+        self.tables = tables
         let state = InputFile.resolve(Self.stateFolder, against: directory)
         try AtomicFileWriter.createDirectory(state)
         lockDescriptor = try Self.lock(InputFile.resolve("lock", against: state), directory: directory)
@@ -106,7 +117,7 @@ public final class SweepStore {
                             "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
                                 + "use --force to replace it, or another --out"))
                 }
-                lengths = try Self.readProgress(state: state, directory: directory, chunks: writesChunks)
+                lengths = try Self.readProgress(state: state, directory: directory, tables: tables)
             }
             if let done = lengths?.done, done > runCount {
                 throw InputError(
@@ -121,16 +132,20 @@ public final class SweepStore {
             let files = SweepFiles(directory: directory)
             summary = try AppendFile(path: files.summary, truncatingTo: lengths?.summary ?? 0)
             segments = writesSegments ? try AppendFile(path: files.segments, truncatingTo: lengths?.segments ?? 0) : nil
-            chunks = writesChunks ? try AppendFile(path: files.chunks, truncatingTo: lengths?.chunks ?? 0) : nil
+            extraFiles = try tables.map {
+                try AppendFile(path: files.table($0), truncatingTo: lengths?.extra[$0] ?? 0)
+            }
             index = try AppendFile(path: files.index, truncatingTo: lengths?.index ?? 0)
             if fresh {
                 try summary.append(RunTables.summary(live: live).writer(extraColumns: extraColumns).bytes)
-                try segments?.append(RunTables.segments.writer(extraColumns: extraColumns).bytes)
-                try chunks?.append(RunTables.placedChunks.writer(extraColumns: extraColumns).bytes)
-                try index.append(Array(SweepFiles.indexHeader(chunks: writesChunks).utf8))
+                try segments?.append(RunTables.segments(feed: isFeed).writer(extraColumns: extraColumns).bytes)
+                for (table, file) in zip(tables, extraFiles) {
+                    try file.append(table.header(extraColumns: extraColumns))
+                }
+                try index.append(Array(SweepFiles.indexHeader(tables: tables).utf8))
                 try summary.sync()
                 try segments?.sync()
-                try chunks?.sync()
+                for file in extraFiles { try file.sync() }
                 try index.sync()
             }
             completedRuns = lengths?.done ?? 0
@@ -148,34 +163,46 @@ public final class SweepStore {
     /// Whether every run is committed.
     public var isComplete: Bool { completedRuns == runCount }
 
+    /// Removes every file of the sweep and its state folder: after a fresh sweep found its scenario's error while
+    /// running (a feed's preload policy naming an item outside the window), which a resume would meet again. The
+    /// store must not be used afterwards.
+    public func discard() {
+        let files = SweepFiles(directory: directory)
+        for path in [files.summary, files.segments] + tables.map(files.table) { unlink(path) }
+        for name in ["manifest", "runs.csv", "progress", "lock"] {
+            unlink(InputFile.resolve(name, against: files.state))
+        }
+        rmdir(files.state)
+    }
+
     /// Appends `batch` (the next runs, in order), flushes every file, and records the new committed state.
     public func commit(_ batch: [SweepRunRows]) throws {
         guard !batch.isEmpty else { return }
-        let committed = (summary.length, segments?.length ?? 0, chunks?.length ?? 0, index.length)
+        let committed = (summary.length, segments?.length ?? 0, extraFiles.map(\.length), index.length)
         let failedInBatch = batch.count { $0.failedPlayers > 0 }
         do {
-            let schema = SweepFiles.index(chunks: writesChunks)
+            let schema = SweepFiles.index(tables: tables)
             var indexRows = schema.writer(writingHeader: false)
             for rows in batch {
                 try summary.append(rows.summary)
                 try segments?.append(rows.segments)
-                try chunks?.append(rows.chunks)
+                for (table, file) in zip(tables, extraFiles) { try file.append(table.rows(of: rows)) }
                 schema.append(
                     SweepIndexRow(
                         run: rows.run, summaryBytes: rows.summary.count, segmentsBytes: rows.segments.count,
-                        chunksBytes: rows.chunks.count), to: &indexRows)
+                        extraBytes: tables.map { $0.rows(of: rows).count }), to: &indexRows)
             }
             try index.append(indexRows.takeBytes())
             try summary.sync()
             try segments?.sync()
-            try chunks?.sync()
+            for file in extraFiles { try file.sync() }
             try index.sync()
             try writeProgress(done: completedRuns + batch.count, failed: failedRuns + failedInBatch)
         } catch {
             // A write error (full disk): cut the files back to the last commit, so no torn row stays behind.
             try? summary.truncate(to: committed.0)
             try? segments?.truncate(to: committed.1)
-            try? chunks?.truncate(to: committed.2)
+            for (file, length) in zip(extraFiles, committed.2) { try? file.truncate(to: length) }
             try? index.truncate(to: committed.3)
             throw error
         }
@@ -186,7 +213,7 @@ public final class SweepStore {
     private func writeProgress(done: Int, failed: Int) throws {
         var text = "done \(done)\nsummary.csv \(summary.length)\n"
         if let segments { text += "segments.csv \(segments.length)\n" }
-        if let chunks { text += "chunks.csv \(chunks.length)\n" }
+        for (table, file) in zip(tables, extraFiles) { text += "\(table.fileName) \(file.length)\n" }
         text += "runs.csv \(index.length)\nfailed \(failed)\n"
         try AtomicFileWriter.write(Array(text.utf8), to: SweepFiles(directory: directory).progress)
     }
@@ -198,13 +225,14 @@ public final class SweepStore {
         var failed: Int
         var summary: Int
         var segments: Int?
-        var chunks: Int?
+        /// The committed length of each ``SweepTable`` it records.
+        var extra: [SweepTable: Int]
         var index: Int
     }
 
-    /// Reads `progress` (nil when missing) and checks that every file is at least as long as it records (and, for
-    /// a sweep writing chunk rows, that it records `chunks.csv`).
-    static func readProgress(state: String, directory: String, chunks: Bool = false) throws -> Progress? {
+    /// Reads `progress` (nil when missing) and checks that every file is at least as long as it records (and that
+    /// it records each of `tables`).
+    static func readProgress(state: String, directory: String, tables: [SweepTable] = []) throws -> Progress? {
         let files = SweepFiles(directory: directory)
         guard let bytes = try? InputFile.readAll(files.progress) else { return nil }
         var values: [String: Int] = [:]
@@ -217,18 +245,20 @@ public final class SweepStore {
             values[String(parts[0])] = value
         }
         guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"],
-            !chunks || values["chunks.csv"] != nil
+            tables.allSatisfy({ values[$0.fileName] != nil })
         else {
             throw InputError(.file(files.progress), .invalid("incomplete; remove the folder to start over"))
         }
         let progress = Progress(
             done: done, failed: values["failed"] ?? 0, summary: summary, segments: values["segments.csv"],
-            chunks: values["chunks.csv"], index: index)
-        for (path, length) in [
-            (files.summary, summary), (files.index, index), (files.segments, progress.segments ?? 0),
-            (files.chunks, progress.chunks ?? 0),
-        ]
-        where length > 0 {
+            extra: Dictionary(
+                uniqueKeysWithValues: SweepTable.allCases.compactMap { table in
+                    values[table.fileName].map { (table, $0) }
+                }), index: index)
+        let lengths =
+            [(files.summary, summary), (files.index, index), (files.segments, progress.segments ?? 0)]
+            + SweepTable.allCases.map { (files.table($0), progress.extra[$0] ?? 0) }
+        for (path, length) in lengths where length > 0 {
             let size = (try? InputFile.size(path)) ?? -1
             guard size >= length else {
                 throw InputError(
@@ -296,28 +326,33 @@ struct SweepIndexRow {
     var run: Int
     var summaryBytes: Int
     var segmentsBytes: Int
-    var chunksBytes: Int
+    /// Per ``SweepTable`` the sweep writes, in its order.
+    var extraBytes: [Int]
 }
 
 /// The paths of a sweep folder's files.
 struct SweepFiles {
     /// `runs.csv`: each committed run's number and the bytes its rows take in `summary.csv` and `segments.csv`,
-    /// and in `chunks.csv` when the sweep writes chunk rows (`chunks`).
-    static func index(chunks: Bool) -> CSVSchema<SweepIndexRow> {
+    /// and in each of `tables` the sweep writes.
+    static func index(tables: [SweepTable]) -> CSVSchema<SweepIndexRow> {
         CSVSchema(
             [
                 .integer("run") { $0.run }, .integer("summary_bytes") { $0.summaryBytes },
                 .integer("segments_bytes") { $0.segmentsBytes },
-            ] + (chunks ? [.integer("chunks_bytes") { $0.chunksBytes }] : []))
+            ] + tables.indices.map { position in .integer(tables[position].indexColumn) { $0.extraBytes[position] } })
     }
     /// The header line of `runs.csv`, with its line feed.
-    static func indexHeader(chunks: Bool) -> String {
-        String(decoding: index(chunks: chunks).writer().bytes, as: UTF8.self)
+    static func indexHeader(tables: [SweepTable]) -> String {
+        String(decoding: index(tables: tables).writer().bytes, as: UTF8.self)
     }
+    /// The header line of `runs.csv` of a sweep writing chunk rows (`chunks`) or no extra table.
+    static func indexHeader(chunks: Bool) -> String { indexHeader(tables: chunks ? [.chunks] : []) }
     let directory: String
     var summary: String { InputFile.resolve("summary.csv", against: directory) }
     var segments: String { InputFile.resolve("segments.csv", against: directory) }
-    var chunks: String { InputFile.resolve("chunks.csv", against: directory) }
+    var chunks: String { table(.chunks) }
+    /// The path of `table`.
+    func table(_ table: SweepTable) -> String { InputFile.resolve(table.fileName, against: directory) }
     var state: String { InputFile.resolve(SweepStore.stateFolder, against: directory) }
     var manifest: String { InputFile.resolve("manifest", against: state) }
     var index: String { InputFile.resolve("runs.csv", against: state) }
