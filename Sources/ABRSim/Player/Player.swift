@@ -68,6 +68,9 @@ public final class Player {
     @exclusivity(unchecked) var download: Downloader
     /// The live mode's state (`nil` for video on demand).
     @exclusivity(unchecked) var live: LivePlayback?
+    /// Whether ``live`` is set, found once: testing the optional itself copies the whole live state, at every
+    /// request and arrival of a video-on-demand player.
+    let isLive: Bool
 
     /// Where the player is in its life (`AVPlayerItem.status` and `AVPlayer.timeControlStatus` together).
     public var state: PlaybackState { playback.state }
@@ -142,6 +145,7 @@ public final class Player {
         if let stream = configuration.content.live {
             live = LivePlayback(stream: stream, settings: configuration.settings.live ?? LivePlaybackSettings())
         }
+        isLive = configuration.content.live != nil
         if keepsSegmentRecords {
             segments.reserveCapacity(content.segmentCount)
         } else {
@@ -186,13 +190,12 @@ public final class Player {
             if playback.waitKind != .none { startIfReady(at: now) }
         case .firstByte:
             download.firstByteTimer = nil
-            guard var current = download.request else { return }
-            current.firstByteTime = now
-            if current.isChunked {
-                download.request = current
+            guard download.request != nil else { return }
+            download.request!.firstByteTime = now
+            if download.request!.isChunked {
                 startNextChunk(at: now)
             } else {
-                download.request = startDownload(current, at: now)
+                startDownload(at: now)
             }
             scheduleProgressCheck(at: now)
         case .bufferRunsOut:
@@ -323,6 +326,6 @@ public final class Player {
             playbackRate: playback.isPlayRequested ? playhead.rate : 0,
             lastVariant: lastVariant, maxVariant: maxVariant, startVariant: content.startVariantIndex,
             history: history, isAfterSeek: isAfterSeek, stallSeconds: stallSeconds(at: now),
-            liveLatencySeconds: latency(at: now), targetLatencySeconds: live?.targetLatency)
+            liveLatencySeconds: latency(at: now), targetLatencySeconds: isLive ? live?.targetLatency : nil)
     }
 }

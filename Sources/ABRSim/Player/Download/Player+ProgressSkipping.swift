@@ -18,7 +18,7 @@ extension Player {
     /// not from the cache, not chunked, for a player outside a coordination group and not live.
     var canSkipProgressChecks: Bool {
         guard let current = download.request, download.isFluid, !current.fromCache, !current.isChunked,
-            current.firstByteTime != nil, live == nil, coordinator == nil
+            current.firstByteTime != nil, !isLive, coordinator == nil
         else { return false }
         return true
     }
@@ -150,7 +150,7 @@ extension Player {
 /// may be taken at any check); shared by its players.
 final class SkippedProgressChecks {
     /// Per link, the players that may owe it checks (some may owe none any more; they are dropped when found).
-    private var owing: [[Player]]
+    @exclusivity(unchecked) private var owing: [[Player]]
     private let links: [SharedLink]
 
     /// A ledger for `links`, each of which it makes ask for the checks owed to it.
@@ -170,6 +170,11 @@ final class SkippedProgressChecks {
 
     /// A player's owed checks on `link` changed: the link's earliest owed check is found again.
     func noteChanged(link: Int) {
+        // No player owes the link anything (every request of a policy without progress checks): nothing to find.
+        if owing[link].isEmpty {
+            links[link].pendingCheckTime = .infinity
+            return
+        }
         owing[link].removeAll { $0.download.nextCheck == nil || $0.linkIndex != link }
         links[link].pendingCheckTime = owing[link].reduce(Double.infinity) { min($0, $1.download.nextCheck!) }
     }
@@ -187,6 +192,10 @@ final class SkippedProgressChecks {
 
     /// After a change of `link`'s flows: every player owing it checks plans them again.
     func flowsChanged(on link: Int) {
+        if owing[link].isEmpty {
+            links[link].pendingCheckTime = .infinity
+            return
+        }
         let changes = links[link].flowChangeCount
         for player in owing[link] {
             guard let next = player.download.nextCheck, player.linkIndex == link,

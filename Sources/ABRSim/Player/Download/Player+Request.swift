@@ -32,7 +32,8 @@ extension Player {
             scheduleProgressCheck(at: now)
         } else {
             sent.firstByteTime = now
-            download.request = startDownload(sent, at: now)
+            download.request = sent
+            startDownload(at: now)
             scheduleProgressCheck(at: now)
         }
     }
