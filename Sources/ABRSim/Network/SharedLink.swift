@@ -188,6 +188,11 @@ public final class SharedLink {
     /// Makes `array` hold `count` copies of `value`, keeping its storage.
     @inline(__always)
     private static func refill<T>(_ array: inout [T], with value: T, count: Int) {
+        // The same count as before (every change of a one-player link): overwrite in place.
+        if array.count == count {
+            array.withUnsafeMutableBufferPointer { $0.update(repeating: value) }
+            return
+        }
         array.removeAll(keepingCapacity: true)
         for _ in 0..<count { array.append(value) }
     }

@@ -20,10 +20,10 @@ public final class Player {
     /// The predictor the player waits on: the policy's own when it decides the start (the offline optimum),
     /// else the settings'.
     let keepUpPredictor: any KeepUpPredictor
-    var estimator: any ThroughputEstimator
+    @exclusivity(unchecked) var estimator: any ThroughputEstimator
     /// The estimator's answer for the keep-up predictor, kept until the next sample (whoever adds a sample marks
     /// it stale): the predictor asks at every timeline row, and an EWMA's answer costs two `pow` calls.
-    var keepUpEstimate = CachedEstimate.stale
+    @exclusivity(unchecked) var keepUpEstimate = CachedEstimate.stale
     /// The run's kernel. Held strongly: the kernel holds events, never a player, so there is no cycle, and a
     /// strong `let` is read without the atomic check an `unowned` reference costs on every access.
     let kernel: Kernel<SimulationEvent>
@@ -75,12 +75,12 @@ public final class Player {
     /// Where the player is in its life (`AVPlayerItem.status` and `AVPlayer.timeControlStatus` together).
     public var state: PlaybackState { playback.state }
 
-    // Loading.
-    var nextSegment = 0
-    var lastVariant: Int?
-    var isAfterSeek = false
+    // Loading. Read at every request and arrival (unchecked exclusivity, as the parts).
+    @exclusivity(unchecked) var nextSegment = 0
+    @exclusivity(unchecked) var lastVariant: Int?
+    @exclusivity(unchecked) var isAfterSeek = false
     /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).
-    var isPolicyWaiting = false
+    @exclusivity(unchecked) var isPolicyWaiting = false
     /// Segments at or past this index are not requested (`Int.max`: no limit). A feed's preload policy moves it for
     /// an item not yet playing (``FeedSession``); other players never change it.
     var segmentLimit = Int.max
@@ -101,14 +101,14 @@ public final class Player {
     // a player runs on its simulation's one thread, so the run-time exclusivity check is dropped.
     @exclusivity(unchecked) public internal(set) var segments: [SegmentRecord] = []
     /// The tally of the records when they are not kept (``keepsSegmentRecords`` false), else `nil`.
-    public internal(set) var segmentTally: SegmentTally?
+    @exclusivity(unchecked) public internal(set) var segmentTally: SegmentTally?
     /// Whether every segment record is kept in ``segments``; without them only ``segmentTally`` grows (not at
     /// all: it is a fixed set of sums), so a long run that writes no `segments.csv` holds nothing per segment.
     public var keepsSegmentRecords: Bool { segmentTally == nil }
     @exclusivity(unchecked) public internal(set) var timeline: [TimelineRecord] = []
-    public internal(set) var totals = PlayerTotals()
-    var stallSecondsAtLastArrival = 0.0
-    var lastRow: TimelineRecord?
+    @exclusivity(unchecked) public internal(set) var totals = PlayerTotals()
+    @exclusivity(unchecked) var stallSecondsAtLastArrival = 0.0
+    @exclusivity(unchecked) var lastRow: TimelineRecord?
 
     /// A player of `configuration` scheduling on `kernel` and downloading over `links` (the shared link first);
     /// `roster` is told when it ends, `timeoutReviews` reviews its request timeouts, `rowsWithShare` is told the
