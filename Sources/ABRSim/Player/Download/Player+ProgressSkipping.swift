@@ -179,7 +179,9 @@ final class SkippedProgressChecks {
             links[link].pendingCheckTime = .infinity
             return
         }
-        owing[link].removeAll { $0.download.nextCheck == nil || $0.linkIndex != link }
+        // Most calls find nobody to drop (after each skipped check): look before rebuilding the array.
+        let settled: (Player) -> Bool = { $0.download.nextCheck == nil || $0.linkIndex != link }
+        if owing[link].contains(where: settled) { owing[link].removeAll(where: settled) }
         links[link].pendingCheckTime = owing[link].reduce(Double.infinity) { min($0, $1.download.nextCheck!) }
     }
 
