@@ -136,12 +136,14 @@ public enum ProgressDecision: Equatable, Sendable {
 public final class ThroughputHistory {
     /// The fewest newest samples kept.
     public static let retainedCount = PolicyArguments.maximumCount
+    // Unchecked exclusivity: a history belongs to one player of one run, on one thread, and no access to these
+    // arrays spans a call that could reach them (a dynamic check per access cost more than the append itself).
     /// The kept samples, oldest first (the newest ``retainedCount`` or more).
-    public private(set) var samples: [ThroughputSample] = []
+    @exclusivity(unchecked) public private(set) var samples: [ThroughputSample] = []
     /// Variant of each kept sample's segment.
-    public private(set) var variants: [Int] = []
+    @exclusivity(unchecked) public private(set) var variants: [Int] = []
     /// The number of completed downloads so far, including those no longer kept.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
 
     /// An empty history.
     public init() {}

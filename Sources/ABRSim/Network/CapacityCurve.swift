@@ -199,12 +199,33 @@ public struct CapacityCurve: Sendable {
         return withUnsafeLookup { $0.piece($0.pieceIndex(u)).rateBps }
     }
 
+    /// ``rate(at:)`` for a caller that keeps a cursor between look-ups (see ``cumulativeBits(at:after:)``):
+    /// `piece` is the piece an earlier look-up landed in (−1 for none) and is left at this one's.
+    @inlinable public func rate(at t: Double, after piece: inout Int) -> Double {
+        guard t >= 0 else { return 0 }
+        guard let u = local(t).u else { return atEnd == .hold ? holdRateBps : 0 }
+        return withUnsafeLookup { lookup in
+            piece = lookup.pieceIndex(u, from: piece, duration: duration)
+            return lookup.piece(piece).rateBps
+        }
+    }
+
     /// The latency (seconds before the first byte) of the piece in force at `t`, if the curve has latencies.
     /// Before 0 it is the first piece's; after the end it is the hold latency for `hold` and `end`.
     @inlinable public func latency(at t: Double) -> Double? {
         guard latencySeconds != nil else { return nil }
         guard let u = local(max(t, 0)).u else { return holdLatencySeconds }
         return withUnsafeLookup { $0.piece($0.pieceIndex(u)).latency }
+    }
+
+    /// ``latency(at:)`` from a cursor (see ``rate(at:after:)``).
+    @inlinable public func latency(at t: Double, after piece: inout Int) -> Double? {
+        guard latencySeconds != nil else { return nil }
+        guard let u = local(max(t, 0)).u else { return holdLatencySeconds }
+        return withUnsafeLookup { lookup in
+            piece = lookup.pieceIndex(u, from: piece, duration: duration)
+            return lookup.piece(piece).latency
+        }
     }
 
     /// The loss rate of the piece in force at `t`, if the curve has loss rates (same conventions as latency).
@@ -252,31 +273,19 @@ public struct CapacityCurve: Sendable {
         return k * totalBitsPerPeriod + periodBits(u)
     }
 
-    /// ``cumulativeBits(at:)`` for a caller that moves forward in small steps (the shared link, advanced at every
-    /// progress check and first byte): `piece` is the piece its previous call landed in (−1 for none) and is left
-    /// at this one. The piece is found by stepping forward at most ``nearbyPieces`` pieces from there, in memory
-    /// the previous call just read, before falling back to the grid; the answer is the same either way.
+    /// ``cumulativeBits(at:)`` for a caller that keeps a cursor between look-ups (the shared link: its
+    /// successive look-ups of every kind are at nearby or equal instants): `piece` is the piece an earlier look-up
+    /// landed in (−1 for none) and is left at this one's. The piece is the cursor's own when `t` falls in it, else
+    /// found by stepping at most one piece back or ``nearbyPieces`` forward, in memory the previous look-up just
+    /// read, before falling back to the grid; the answer is the same either way, bit for bit.
     @inlinable public func cumulativeBits(at t: Double, after piece: inout Int) -> Double {
         guard t > 0 else { return 0 }
         let (k, u) = local(t)
         guard let u else {
             return atEnd == .hold ? totalBitsPerPeriod + holdRateBps * (t - duration) : totalBitsPerPeriod
         }
-        let index = table.withUnsafeBufferPointer { pieces -> Int in
-            var i = piece
-            // pieces[n] starts at the duration, beyond u, so the step stops within the table. A step of more than
-            // twice `nearbyPieces` average pieces (a completion seconds ahead, say) goes straight to the grid.
-            guard i >= 0, i < pieces.count - 1, pieces[i].start <= u,
-                (u - pieces[i].start) * Double(pieces.count - 1) <= Double(2 * Self.nearbyPieces) * duration
-            else { return -1 }
-            for _ in 0..<Self.nearbyPieces {
-                if pieces[i + 1].start > u { return i }
-                i += 1
-            }
-            return -1
-        }
         let found = withUnsafeLookup { lookup -> CapacityPiece in
-            piece = index >= 0 ? index : lookup.pieceIndex(u)
+            piece = lookup.pieceIndex(u, from: piece, duration: duration)
             return lookup.piece(piece)
         }
         return k * totalBitsPerPeriod + (found.bitsBefore + found.rateBps * (u - found.start))
@@ -297,6 +306,24 @@ public struct CapacityCurve: Sendable {
             guard total > 0 else { return .infinity }
             let (k, remainder) = splitLoops(s)
             return k * duration + periodTime(remainder)
+        case .hold:
+            return holdRateBps > 0 ? duration + (s - total) / holdRateBps : .infinity
+        case .end:
+            return .infinity
+        }
+    }
+
+    /// ``time(atCumulativeBits:)`` from a cursor (see ``cumulativeBits(at:after:)``): `piece` is left at the piece
+    /// the answer falls in, where the look-up of S at that time finds it at once.
+    @inlinable public func time(atCumulativeBits s: Double, after piece: inout Int) -> Double {
+        guard s > 0 else { return 0 }
+        let total = totalBitsPerPeriod
+        if s <= total { return withUnsafeLookup { $0.periodTime(s, from: &piece) } }
+        switch atEnd {
+        case .loop:
+            guard total > 0 else { return .infinity }
+            let (k, remainder) = splitLoops(s)
+            return k * duration + withUnsafeLookup { $0.periodTime(remainder, from: &piece) }
         case .hold:
             return holdRateBps > 0 ? duration + (s - total) / holdRateBps : .infinity
         case .end:
@@ -451,10 +478,66 @@ public struct CapacityCurve: Sendable {
             return base
         }
 
+        /// ``pieceIndex(_:)`` from a cursor: `hint` (a piece index from an earlier look-up, or −1) itself when u
+        /// falls in it, else the piece before it, else a step forward of at most ``CapacityCurve/nearbyPieces``,
+        /// else the grid. The same answer as ``pieceIndex(_:)``: each shortcut returns i only after checking
+        /// `start[i] ≤ u < start[i + 1]`, which holds for exactly one i (the closing record starts at `duration`,
+        /// beyond u, so each step stays within the table).
+        @inlinable @inline(__always) func pieceIndex(_ u: Double, from hint: Int, duration: Double) -> Int {
+            let n = pieces.count &- 1
+            var i = hint
+            guard i >= 0, i < n else { return pieceIndex(u) }
+            let start = piece(i).start
+            if start > u {
+                if i > 0, piece(i &- 1).start <= u { return i &- 1 }
+                return pieceIndex(u)
+            }
+            // A step of more than twice `nearbyPieces` average pieces (a completion seconds ahead, say) goes
+            // straight to the grid.
+            guard (u - start) * Double(n) <= Double(2 * CapacityCurve.nearbyPieces) * duration else {
+                return pieceIndex(u)
+            }
+            for _ in 0..<CapacityCurve.nearbyPieces {
+                if piece(i &+ 1).start > u { return i }
+                i &+= 1
+            }
+            return pieceIndex(u)
+        }
+
+        /// ``periodTime(_:)`` from a cursor: when s falls in the cursor's piece c or the next one (bitsBefore[c] <
+        /// s ≤ bitsBefore[c + 1], true of exactly one c), that piece without a search; `hint` is left at the piece
+        /// the answer falls in. The same answer as ``periodTime(_:)``, by the same last steps.
+        @inlinable @inline(__always) func periodTime(_ s: Double, from hint: inout Int) -> Double {
+            let n = pieces.count &- 1
+            var c = hint
+            if c >= 0, c < n, piece(c).bitsBefore < s {
+                if s > piece(c &+ 1).bitsBefore { c &+= 1 }
+                if c < n, s <= piece(c &+ 1).bitsBefore, piece(c).bitsBefore < s {
+                    hint = c
+                    return periodEnd(s, in: c)
+                }
+            }
+            let j = firstPieceReaching(s)
+            hint = j &- 1
+            return periodEnd(s, in: j &- 1)
+        }
+
         /// The smallest u in [0, duration] with periodBits(u) ≥ s, for s in (0, total].
         @inlinable @inline(__always) func periodTime(_ s: Double) -> Double {
-            // The first j in 1...n with bitsBefore[j] ≥ s; piece j − 1 then has bitsBefore[j−1] < s ≤
-            // bitsBefore[j], so its rate is > 0.
+            periodEnd(s, in: firstPieceReaching(s) &- 1)
+        }
+
+        /// Where in piece `i` (bitsBefore[i] < s ≤ bitsBefore[i + 1]) the period's bits reach s.
+        @inlinable @inline(__always) func periodEnd(_ s: Double, in i: Int) -> Double {
+            let found = piece(i)
+            let end = piece(i &+ 1).start
+            guard found.rateBps > 0 else { return end }
+            return min(end, found.start + (s - found.bitsBefore) / found.rateBps)
+        }
+
+        /// The first j in 1...n with bitsBefore[j] ≥ s, for s in (0, total]; piece j − 1 then has bitsBefore[j−1] <
+        /// s ≤ bitsBefore[j], so its rate is > 0.
+        @inlinable @inline(__always) func firstPieceReaching(_ s: Double) -> Int {
             let cell = min(Int(s * bitsCellsPerBit), bitsGrid.count &- 2)
             var base = bitsCell(cell)
             var last = bitsCell(cell &+ 1)
@@ -466,10 +549,7 @@ public struct CapacityCurve: Sendable {
                 base = piece(base &+ half &- 1).bitsBefore < s ? base &+ half : base
                 length &-= half
             }
-            let found = piece(base &- 1)
-            let end = piece(base).start
-            guard found.rateBps > 0 else { return end }
-            return min(end, found.start + (s - found.bitsBefore) / found.rateBps)
+            return base
         }
     }
 

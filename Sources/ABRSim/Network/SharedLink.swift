@@ -71,8 +71,11 @@ public final class SharedLink {
     @exclusivity(unchecked) var scratchDemands: [FlowDemand] = []
     @exclusivity(unchecked) var lastUpdate = 0.0
     @exclusivity(unchecked) var lastCumulativeBits = 0.0
-    /// The curve piece `lastUpdate` fell in (−1: none yet), where the next ``advance(to:)`` starts looking.
-    @exclusivity(unchecked) var lastUpdatePiece = -1
+    /// The curve piece the link's latest look-up at the current instant fell in (−1: none yet), where the next
+    /// one (``advance(to:)``, the latency, the capacity) starts looking; and the piece of the predicted completion,
+    /// where the completion's ``advance(to:)`` starts. Cursors only: the answers are the same without them.
+    @exclusivity(unchecked) var lookupPiece = -1
+    @exclusivity(unchecked) var completionPiece = -1
     /// The flow whose finish ``nextCompletionTime()`` predicted last (`nil`: the time was a re-evaluation point).
     @exclusivity(unchecked) var predictedOwner: Int?
     /// Whether the flows changed since the simulation last scheduled the link's next completion (it clears this).
@@ -101,7 +104,11 @@ public final class SharedLink {
     /// The curve's latency at `t` (seconds; `nil` when the curve has none), read in place: a caller writing
     /// `link.curve.latency(at:)` copies the whole curve value (a retain per array) before asking it.
     @inline(__always)
-    public func latency(at t: Double) -> Double? { curve.latency(at: t) }
+    public func latency(at t: Double) -> Double? {
+        var piece = lookupPiece
+        defer { lookupPiece = piece }
+        return curve.latency(at: t, after: &piece)
+    }
 
     /// The number of flows transferring now.
     public var activeFlowCount: Int { flows.count }
@@ -181,6 +188,11 @@ public final class SharedLink {
     /// Makes `array` hold `count` copies of `value`, keeping its storage.
     @inline(__always)
     private static func refill<T>(_ array: inout [T], with value: T, count: Int) {
+        // The same count as before (every change of a one-player link): overwrite in place.
+        if array.count == count {
+            array.withUnsafeMutableBufferPointer { $0.update(repeating: value) }
+            return
+        }
         array.removeAll(keepingCapacity: true)
         for _ in 0..<count { array.append(value) }
     }
@@ -194,9 +206,9 @@ public final class SharedLink {
             runPendingChecks(t)
             if t <= lastUpdate { return }
         }
-        var piece = lastUpdatePiece  // through a local: passing the property inout would copy the curve value
+        var piece = lookupPiece  // through a local: passing the property inout would copy the curve value
         let cumulative = curve.cumulativeBits(at: t, after: &piece)
-        lastUpdatePiece = piece
+        lookupPiece = piece
         if flows.isEmpty {
             lastUpdate = t
             lastCumulativeBits = cumulative
@@ -297,7 +309,10 @@ public final class SharedLink {
                     predictedOwner = flow.owner
                 }
             }
-            return needed.isFinite ? curve.time(atCumulativeBits: lastCumulativeBits + needed) : .infinity
+            guard needed.isFinite else { return .infinity }
+            var piece = completionPiece
+            defer { completionPiece = piece }
+            return curve.time(atCumulativeBits: lastCumulativeBits + needed, after: &piece)
         }
         // No capacity ahead at all: nothing will ever finish.
         if curve.time(atCumulativeBits: lastCumulativeBits + 1).isInfinite { return .infinity }
@@ -343,6 +358,7 @@ public final class SharedLink {
     /// order the flows started: the flow the event was computed for, and any other within rounding of done.
     /// After a re-evaluation point it returns none but still invalidates the event, so the next is scheduled.
     public func takeFinished(at t: Double) -> [Int] {
+        if t > lastUpdate { lookupPiece = completionPiece }
         advance(to: t)
         var finished: [Int] = []
         var index = 0
@@ -365,6 +381,7 @@ public final class SharedLink {
     /// Finishes the single uncapped flow due at `t` without allocating (the one-player fast path).
     public func takeFinishedSingle(at t: Double) -> Int? {
         guard flows.count == 1, !isCapped else { return nil }
+        if t > lastUpdate { lookupPiece = completionPiece }
         advance(to: t)
         let owner = flows[0].owner
         predictedOwner = nil

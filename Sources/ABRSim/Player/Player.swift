@@ -20,10 +20,10 @@ public final class Player {
     /// The predictor the player waits on: the policy's own when it decides the start (the offline optimum),
     /// else the settings'.
     let keepUpPredictor: any KeepUpPredictor
-    var estimator: any ThroughputEstimator
+    @exclusivity(unchecked) var estimator: any ThroughputEstimator
     /// The estimator's answer for the keep-up predictor, kept until the next sample (whoever adds a sample marks
     /// it stale): the predictor asks at every timeline row, and an EWMA's answer costs two `pow` calls.
-    var keepUpEstimate = CachedEstimate.stale
+    @exclusivity(unchecked) var keepUpEstimate = CachedEstimate.stale
     /// The run's kernel. Held strongly: the kernel holds events, never a player, so there is no cycle, and a
     /// strong `let` is read without the atomic check an `unowned` reference costs on every access.
     let kernel: Kernel<SimulationEvent>
@@ -69,16 +69,19 @@ public final class Player {
     @exclusivity(unchecked) var download: Downloader
     /// The live mode's state (`nil` for video on demand).
     @exclusivity(unchecked) var live: LivePlayback?
+    /// Whether ``live`` is set, found once: testing the optional itself copies the whole live state, at every
+    /// request and arrival of a video-on-demand player.
+    let isLive: Bool
 
     /// Where the player is in its life (`AVPlayerItem.status` and `AVPlayer.timeControlStatus` together).
     public var state: PlaybackState { playback.state }
 
-    // Loading.
-    var nextSegment = 0
-    var lastVariant: Int?
-    var isAfterSeek = false
+    // Loading. Read at every request and arrival (unchecked exclusivity, as the parts).
+    @exclusivity(unchecked) var nextSegment = 0
+    @exclusivity(unchecked) var lastVariant: Int?
+    @exclusivity(unchecked) var isAfterSeek = false
     /// Whether the policy's last answer was a wait (loading suspended by the policy until the wake).
-    var isPolicyWaiting = false
+    @exclusivity(unchecked) var isPolicyWaiting = false
     /// Segments at or past this index are not requested (`Int.max`: no limit). A feed's preload policy moves it for
     /// an item not yet playing (``FeedSession``); other players never change it.
     var segmentLimit = Int.max
@@ -99,14 +102,14 @@ public final class Player {
     // a player runs on its simulation's one thread, so the run-time exclusivity check is dropped.
     @exclusivity(unchecked) public internal(set) var segments: [SegmentRecord] = []
     /// The tally of the records when they are not kept (``keepsSegmentRecords`` false), else `nil`.
-    public internal(set) var segmentTally: SegmentTally?
+    @exclusivity(unchecked) public internal(set) var segmentTally: SegmentTally?
     /// Whether every segment record is kept in ``segments``; without them only ``segmentTally`` grows (not at
     /// all: it is a fixed set of sums), so a long run that writes no `segments.csv` holds nothing per segment.
     public var keepsSegmentRecords: Bool { segmentTally == nil }
     @exclusivity(unchecked) public internal(set) var timeline: [TimelineRecord] = []
-    public internal(set) var totals = PlayerTotals()
-    var stallSecondsAtLastArrival = 0.0
-    var lastRow: TimelineRecord?
+    @exclusivity(unchecked) public internal(set) var totals = PlayerTotals()
+    @exclusivity(unchecked) var stallSecondsAtLastArrival = 0.0
+    @exclusivity(unchecked) var lastRow: TimelineRecord?
 
     /// A player of `configuration` scheduling on `kernel` and downloading over `links` (the shared link first);
     /// `roster` is told when it ends, `timeoutReviews` reviews its request timeouts, `rowsWithShare` is told the
@@ -143,6 +146,7 @@ public final class Player {
         if let stream = configuration.content.live {
             live = LivePlayback(stream: stream, settings: configuration.settings.live ?? LivePlaybackSettings())
         }
+        isLive = configuration.content.live != nil
         if keepsSegmentRecords {
             segments.reserveCapacity(content.segmentCount)
         } else {
@@ -187,13 +191,12 @@ public final class Player {
             if playback.waitKind != .none { startIfReady(at: now) }
         case .firstByte:
             download.firstByteTimer = nil
-            guard var current = download.request else { return }
-            current.firstByteTime = now
-            if current.isChunked {
-                download.request = current
+            guard download.request != nil else { return }
+            download.request!.firstByteTime = now
+            if download.request!.isChunked {
                 startNextChunk(at: now)
             } else {
-                download.request = startDownload(current, at: now)
+                startDownload(at: now)
             }
             scheduleProgressCheck(at: now)
         case .bufferRunsOut:
@@ -324,6 +327,6 @@ public final class Player {
             playbackRate: playback.isPlayRequested ? playhead.rate : 0,
             lastVariant: lastVariant, maxVariant: maxVariant, startVariant: content.startVariantIndex,
             history: history, isAfterSeek: isAfterSeek, stallSeconds: stallSeconds(at: now),
-            liveLatencySeconds: latency(at: now), targetLatencySeconds: live?.targetLatency)
+            liveLatencySeconds: latency(at: now), targetLatencySeconds: isLive ? live?.targetLatency : nil)
     }
 }

@@ -26,8 +26,8 @@ public final class Simulation {
     let rowsWithShare: PlayersWithRecordedShare
     /// Per player, the last pass of ``recordShareChanges(on:)`` that reviewed it through its flow, and the number
     /// of passes so far.
-    var shareReviewedIn: [Int]
-    var shareReviewCount = 0
+    @exclusivity(unchecked) var shareReviewedIn: [Int]
+    @exclusivity(unchecked) var shareReviewCount = 0
     /// The players of live content, whose latency is observed after every event.
     let livePlayers: [Player]
     /// The feed whose items the players are (`nil` outside feed runs): reviewed after every event.
@@ -37,6 +37,8 @@ public final class Simulation {
     /// (Player+ProgressSkipping.swift; the records are the same either way). Only a run without timeline rows and
     /// without live players skips them. Tests switch it off to compare.
     var plansProgressChecks = true
+    /// The ledger of the checks skipped in this run (`nil` while not running, or when every check is an event).
+    var skippedChecks: SkippedProgressChecks?
 
     /// Events processed so far (cancelled ones included), for benchmarks.
     public var eventCount: Int { kernel.processedCount }
@@ -109,9 +111,11 @@ public final class Simulation {
         for player in players { player.scheduleStart() }
         let skippedChecks =
             plansProgressChecks && !recordsTimeline && livePlayers.isEmpty ? SkippedProgressChecks(links: links) : nil
+        self.skippedChecks = skippedChecks
         for player in players { player.skippedChecks = skippedChecks }
         defer {
             skippedChecks?.removeAll()
+            self.skippedChecks = nil
             for player in players { player.skippedChecks = nil }
         }
         kernel.run(until: timeLimit) { event in
@@ -174,7 +178,7 @@ public final class Simulation {
         let link = links[linkIndex]
         guard link.flowsChanged else { return }
         link.flowsChanged = false
-        players.first?.skippedChecks?.flowsChanged(on: linkIndex)
+        skippedChecks?.flowsChanged(on: linkIndex)
         kernel.cancel(&completionTimers[linkIndex])
         let next = link.nextCompletionTime()
         let now = kernel.now
@@ -245,10 +249,11 @@ extension Simulation {
 /// The players of a run whose latest timeline row shows a link share other than 0, kept as rows are recorded so
 /// that finding them costs nothing per player. Insertion and removal are O(1).
 final class PlayersWithRecordedShare {
-    /// The players, in no particular order.
-    private(set) var members: [Int] = []
+    /// The players, in no particular order. (Unchecked exclusivity, as every part of a run: one thread, and no
+    /// access spans a call.)
+    @exclusivity(unchecked) private(set) var members: [Int] = []
     /// Each player's position in `members` (−1: absent).
-    private var positions: [Int]
+    @exclusivity(unchecked) private var positions: [Int]
 
     /// None of `playerCount` players.
     init(playerCount: Int) {

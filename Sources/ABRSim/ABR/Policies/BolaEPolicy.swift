@@ -40,27 +40,30 @@ public final class BolaERule {
     public let bufferTimeDefault: Double
     /// Safety factor on the throughput estimate (`bandwidthSafetyFactor`).
     public let safety: Double
+    // The rule's state is read and updated at every decision and progress check: unchecked exclusivity, since a
+    // rule belongs to one policy of one player, runs on its simulation's one thread and calls nothing that
+    // reaches these properties while it accesses them.
     /// The throughput estimate (dash.js dual EWMA), fed by ``downloadFinished(_:context:)``.
-    public private(set) var estimator = DualEWMAEstimator.dashjs
+    @exclusivity(unchecked) public private(set) var estimator = DualEWMAEstimator.dashjs
     /// The current state (set on the first decision).
-    public private(set) var state = State.startup
+    @exclusivity(unchecked) public private(set) var state = State.startup
     /// The placeholder (virtual) buffer, seconds.
-    public internal(set) var placeholder = 0.0
+    @exclusivity(unchecked) public internal(set) var placeholder = 0.0
     /// Utilities u_i = ln(b_i/b_0) + 1.
-    public private(set) var utilities: [Double] = []
+    @exclusivity(unchecked) public private(set) var utilities: [Double] = []
     /// gp (dimensionless).
-    public private(set) var gp = 0.0
+    @exclusivity(unchecked) public private(set) var gp = 0.0
     /// Vp (seconds).
-    public private(set) var vp = 0.0
+    @exclusivity(unchecked) public private(set) var vp = 0.0
     /// The variant of the last downloaded segment (or the last choice).
-    public private(set) var lastQuality = 0
-    private var bitrates: [Double] = []
-    private var content: ObjectIdentifier?
-    private var lastCallTime: Double?
-    private var lastFinishTime: Double?
-    private var lastSegmentDuration: Double?
-    private var requestedSegment = 0
-    private var bufferAtRequest = 0.0
+    @exclusivity(unchecked) public private(set) var lastQuality = 0
+    @exclusivity(unchecked) private var bitrates: [Double] = []
+    @exclusivity(unchecked) private var content: ObjectIdentifier?
+    @exclusivity(unchecked) private var lastCallTime: Double?
+    @exclusivity(unchecked) private var lastFinishTime: Double?
+    @exclusivity(unchecked) private var lastSegmentDuration: Double?
+    @exclusivity(unchecked) private var requestedSegment = 0
+    @exclusivity(unchecked) private var bufferAtRequest = 0.0
 
     /// The rule with dash.js's defaults unless given.
     public init(
@@ -233,7 +236,8 @@ public final class BolaERule {
 public final class BolaEPolicy: ABRPolicy {
     /// The BOLA machinery (exposed for inspection).
     public let rule: BolaERule
-    private var abandonRule: DashAbandonRule?
+    /// Evaluated in place at every progress check (unchecked exclusivity, as ``DynamicPolicy``'s).
+    @exclusivity(unchecked) private var abandonRule: DashAbandonRule?
 
     /// BOLA-E with dash.js's defaults unless given.
     public init(

@@ -29,13 +29,13 @@ public final class DynamicPolicy: ABRPolicy {
     /// Safety factor of the ThroughputRule and the abandonment target.
     public let safety: Double
     /// Whether BolaRule is the active throughput/buffer rule now.
-    public private(set) var usingBola = false
+    @exclusivity(unchecked) public private(set) var usingBola = false
     /// Evaluated in place at every progress check (0.05 s of each download): unchecked exclusivity, since the rule
     /// calls nothing that reaches this policy and a policy runs on its simulation's one thread.
     @exclusivity(unchecked) private var abandonRule: DashAbandonRule?
-    private var current: Int?
-    private var segmentsLoaded = 0
-    private var requestedSegment = 0
+    @exclusivity(unchecked) private var current: Int?
+    @exclusivity(unchecked) private var segmentsLoaded = 0
+    @exclusivity(unchecked) private var requestedSegment = 0
 
     /// DYNAMIC with dash.js's defaults unless given.
     public init(

@@ -55,14 +55,24 @@ public struct LoLpWeightSelector: Sendable {
     }
 
     /// `findWeightVector`: the winning weights, or `nil` when no candidate meets the constraints (dash.js's −1).
+    ///
+    /// The QoE of a candidate depends on its neuron and on two of its four weights only (latency w_l and buffer
+    /// w_b), and the constraints on its neuron only. So among a neuron's 625 vectors, the first 125 (w_t = 0.2)
+    /// already hold every QoE the neuron can give, and within them each (w_l, w_b) first with w_s = 0.2; a later
+    /// vector repeats a QoE already seen, which cannot be strictly better than the maximum by then. The search
+    /// visits just those 25 vectors per neuron, in dash.js's order, and returns the same winner as the full one.
     public mutating func findWeightVector(
         neurons: [LoLpNeuron], latency: Double, buffer: Double, throughputBps: Double, playbackRate: Double
     ) -> [Double]? {
         var maxQoE: Double?
         var winner: [Double]?
         let deltaLatency = abs(latency - previousLatency)
+        let options = Self.weightOptions
+        let n = Self.values.count
         for neuron in neurons {
-            for weights in Self.weightOptions {
+            for index in 0..<n * n {
+                // (w_t, w_l, w_b, w_s) = (0.2, values[index / n], values[index % n], 0.2)
+                let weights = options[index * n]
                 let downloadTime = neuron.bitrateBps * segmentDuration / throughputBps
                 let next = nextBuffer(buffer, downloadTime: downloadTime)
                 let rebuffer = max(0.00001, downloadTime - next)

@@ -21,29 +21,39 @@
 /// best constant sequence's score as a threshold. Owned by one ``MPCPolicy``; reuses its storage, no allocation
 /// per decision once warm.
 final class MPCPlanner {
+    // Every stored property has unchecked exclusivity: a planner belongs to one policy of one player, used on one
+    // thread, and no access spans a call that could reach the same property; the policy fills these arrays element
+    // by element at every decision, where a run-time check per access cost as much as the search.
     /// Positions planned.
-    private(set) var horizon = 0
+    @exclusivity(unchecked) private(set) var horizon = 0
     /// Variants considered, `0..<choices`.
-    private(set) var choices = 0
+    @exclusivity(unchecked) private(set) var choices = 0
     /// Predicted download seconds, `position * choices + variant`. Filled by the caller after ``reset``.
-    var downloadSeconds: [Double] = []
+    @exclusivity(unchecked) var downloadSeconds: [Double] = []
     /// Media seconds each position adds to the buffer. Filled by the caller after ``reset``.
-    var segmentSeconds: [Double] = []
+    @exclusivity(unchecked) var segmentSeconds: [Double] = []
     /// Bitrate of each variant, kbit/s (at least `choices` entries, and the last variant's).
-    var bitratesKbps: [Double] = []
+    @exclusivity(unchecked) var bitratesKbps: [Double] = []
     /// Buffer when the plan starts, seconds.
-    var startBuffer = 0.0
+    @exclusivity(unchecked) var startBuffer = 0.0
     /// The variant of the previous segment, for the first smoothness term (`nil`: no penalty on the first).
-    var lastVariant: Int?
+    @exclusivity(unchecked) var lastVariant: Int?
     /// Score lost per second of rebuffering (Pensieve 4.3).
-    var rebufferPenalty = 4.3
+    @exclusivity(unchecked) var rebufferPenalty = 4.3
     /// Weight of |Δbitrate| in Mbit/s (Pensieve 1).
-    var smoothnessPenalty = 1.0
+    @exclusivity(unchecked) var smoothnessPenalty = 1.0
 
     // Bounds and scratch for the search: smallest download per position, best chains, per-depth prefix state.
-    private var smallestDownload: [Double] = []
-    private var bestChain: [Double] = []  // remaining * choices + last variant, kbit/s
-    private var scratch: [Double] = []
+    @exclusivity(unchecked) private var smallestDownload: [Double] = []
+    @exclusivity(unchecked) private var bestChain: [Double] = []  // remaining * choices + last variant, kbit/s
+    @exclusivity(unchecked) private var scratch: [Double] = []
+    /// What `bestChain` was computed from: it depends only on the bitrates of `0..<choices`, the smoothness
+    /// penalty and `choices`, not on the downloads or the buffer, so it is kept from one decision to the next
+    /// while they stay the same (`chainLevels`: the remaining-position counts it holds, 0 when none).
+    @exclusivity(unchecked) private var chainBitrates: [Double] = []
+    @exclusivity(unchecked) private var chainPenalty = 0.0
+    @exclusivity(unchecked) private var chainChoices = 0
+    @exclusivity(unchecked) private var chainLevels = 0
 
     /// Sizes the problem; the caller then fills ``downloadSeconds`` and ``segmentSeconds``.
     func reset(horizon: Int, choices: Int) {
@@ -55,8 +65,9 @@ final class MPCPlanner {
         }
         if segmentSeconds.count != horizon { segmentSeconds = [Double](repeating: 0, count: horizon) }
         if smallestDownload.count != horizon { smallestDownload = [Double](repeating: 0, count: horizon) }
-        if bestChain.count != (horizon + 1) * choices {
+        if choices != chainChoices || bestChain.count < (horizon + 1) * choices {
             bestChain = [Double](repeating: 0, count: (horizon + 1) * choices)
+            chainLevels = 0
         }
         if scratch.count != 5 * (horizon + 1) { scratch = [Double](repeating: 0, count: 5 * (horizon + 1)) }
     }
@@ -143,6 +154,21 @@ final class MPCPlanner {
             for variant in 0..<choices { smallest = min(smallest, downloads[position * choices + variant]) }
             smallestPerPosition[position] = smallest
         }
+        // The chains from the last decision still hold when their inputs are the same (bit for bit).
+        var chainIsCurrent =
+            chainLevels >= horizon && chainChoices == choices
+            && chainPenalty.bitPattern == penalty.bitPattern && chainBitrates.count == choices
+        if chainIsCurrent {
+            for variant in 0..<choices where chainBitrates[variant].bitPattern != bitrates[variant].bitPattern {
+                chainIsCurrent = false
+                break
+            }
+        }
+        if chainIsCurrent { return }
+        chainBitrates = Array(bitrates[0..<choices])
+        chainPenalty = penalty
+        chainChoices = choices
+        chainLevels = horizon
         for last in 0..<choices { chain[last] = 0 }
         for remaining in 1...horizon {
             for last in 0..<choices {

@@ -2,22 +2,20 @@
 /// ``DownloadModel`` for a plan and gives the flow its window on the shared link; at the end it keeps what a
 /// persistent connection carries to the next request, and records the model's view of the download.
 extension Player {
-    /// Starts the flow of `current` on the link at `now` (its first byte) under the player's download model, and
-    /// returns the request with its share and plan filled in.
-    func startDownload(_ current: InFlightRequest, at now: Double) -> InFlightRequest {
-        var started = current
-        link.startFlow(
-            owner: index, bits: current.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
+    /// Starts the flow of the request in flight (``Downloader/request``) on the link at `now` (its first byte) under
+    /// the player's download model, and fills in its share and plan, in place (the request is a large value: a
+    /// copy in and out cost more than the rest of the first byte).
+    func startDownload(at now: Double) {
+        guard let bits = download.request?.bits, let requestTime = download.request?.requestTime else { return }
+        link.startFlow(owner: index, bits: bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
         let share = link.fairShare(owner: index)
-        started.fairShare = share
-        started.bitsAtFirstByte = link.lastCumulativeBits
-        started.firstByteLink = linkIndex
-        guard let (asked, plan) = planFlow(bits: current.bits, requestTime: current.requestTime, at: now) else {
-            return started
-        }
-        started.modelRequest = asked
-        started.plan = plan
-        return started
+        let bitsAtFirstByte = link.lastCumulativeBits
+        download.request!.fairShare = share
+        download.request!.bitsAtFirstByte = bitsAtFirstByte
+        download.request!.firstByteLink = linkIndex
+        guard let (asked, plan) = planFlow(bits: bits, requestTime: requestTime, at: now) else { return }
+        download.request!.modelRequest = asked
+        download.request!.plan = plan
     }
 
     /// Asks the download model for the plan of a flow of `bits` just started at `now` (for a request sent at

@@ -17,8 +17,10 @@ extension Player {
     /// Whether the checks of the request in flight may be planned rather than polled: a fluid transfer on the link,
     /// not from the cache, not chunked, for a player outside a coordination group and not live.
     var canSkipProgressChecks: Bool {
-        guard let current = download.request, download.isFluid, !current.fromCache, !current.isChunked,
-            current.firstByteTime != nil, live == nil, coordinator == nil
+        // Field by field: binding the request would copy the whole value at every check.
+        guard download.request != nil, download.isFluid, download.request?.fromCache == false,
+            download.request?.chunks.isEmpty == true, download.request?.firstByteTime != nil, !isLive,
+            coordinator == nil
         else { return false }
         return true
     }
@@ -63,7 +65,9 @@ extension Player {
     /// The first check from `next` on, along the polling chain, at which the policy may act (`.infinity`: none
     /// before the transfer finishes); `nil` when the checks cannot be bounded (the link is capped).
     func firstCheckThatMayAct(from next: Double) -> Double? {
-        guard let current = download.request, let firstByte = current.firstByteTime,
+        guard let firstByte = download.request?.firstByteTime, let segment = download.request?.segment,
+            let variant = download.request?.variant, let totalBits = download.request?.bits,
+            let requestTime = download.request?.requestTime,
             let receivedNow = link.projectedReceivedBits(owner: index, at: link.lastUpdate)
         else { return nil }
         let step = download.checkInterval
@@ -96,9 +100,9 @@ extension Player {
             let elapsedAtMost = (last - firstByte) * (1 + margin)
             // First with what is known without looking at the curve again (the bits at an earlier instant).
             var window = ProgressWindow(
-                segment: current.segment, variant: current.variant, totalBits: current.bits,
-                requestTime: current.requestTime, firstByteTime: firstByte, firstTime: start, lastTime: last,
-                uncountedChecks: counted + count, receivedAtLeast: known.bits, receivedAtMost: current.bits,
+                segment: segment, variant: variant, totalBits: totalBits,
+                requestTime: requestTime, firstByteTime: firstByte, firstTime: start, lastTime: last,
+                uncountedChecks: counted + count, receivedAtLeast: known.bits, receivedAtMost: totalBits,
                 averageRateFloor: min(floor, known.bits / elapsedAtMost), windowRateFloor: known.bits / elapsedAtMost,
                 earlierChecks: recordedChecks, earlierRateFloorSum: floorSum, everyCheckReceives: false,
                 earlierBufferHigh: recordedBufferHigh, bufferLow: min(bufferAtStart, bufferAtLast),
@@ -150,7 +154,7 @@ extension Player {
 /// may be taken at any check); shared by its players.
 final class SkippedProgressChecks {
     /// Per link, the players that may owe it checks (some may owe none any more; they are dropped when found).
-    private var owing: [[Player]]
+    @exclusivity(unchecked) private var owing: [[Player]]
     private let links: [SharedLink]
 
     /// A ledger for `links`, each of which it makes ask for the checks owed to it.
@@ -170,7 +174,14 @@ final class SkippedProgressChecks {
 
     /// A player's owed checks on `link` changed: the link's earliest owed check is found again.
     func noteChanged(link: Int) {
-        owing[link].removeAll { $0.download.nextCheck == nil || $0.linkIndex != link }
+        // No player owes the link anything (every request of a policy without progress checks): nothing to find.
+        if owing[link].isEmpty {
+            links[link].pendingCheckTime = .infinity
+            return
+        }
+        // Most calls find nobody to drop (after each skipped check): look before rebuilding the array.
+        let settled: (Player) -> Bool = { $0.download.nextCheck == nil || $0.linkIndex != link }
+        if owing[link].contains(where: settled) { owing[link].removeAll(where: settled) }
         links[link].pendingCheckTime = owing[link].reduce(Double.infinity) { min($0, $1.download.nextCheck!) }
     }
 
@@ -187,6 +198,10 @@ final class SkippedProgressChecks {
 
     /// After a change of `link`'s flows: every player owing it checks plans them again.
     func flowsChanged(on link: Int) {
+        if owing[link].isEmpty {
+            links[link].pendingCheckTime = .infinity
+            return
+        }
         let changes = links[link].flowChangeCount
         for player in owing[link] {
             guard let next = player.download.nextCheck, player.linkIndex == link,

@@ -32,7 +32,8 @@ extension Player {
             scheduleProgressCheck(at: now)
         } else {
             sent.firstByteTime = now
-            download.request = startDownload(sent, at: now)
+            download.request = sent
+            startDownload(at: now)
             scheduleProgressCheck(at: now)
         }
     }
@@ -61,15 +62,21 @@ extension Player {
 
     /// The policy's answer to the progress of the request in flight at `now` (the link brought up to `now` first).
     func progressDecision(at now: Double) -> ProgressDecision {
-        guard let current = download.request, let firstByte = current.firstByteTime else { return .keepGoing }
+        // Field by field: binding the request would copy the whole value at every check (skipped ones included).
+        guard let firstByte = download.request?.firstByteTime, let bits = download.request?.bits,
+            let segment = download.request?.segment, let variant = download.request?.variant,
+            let requestTime = download.request?.requestTime
+        else { return .keepGoing }
         link.advance(to: now)
-        let received =
-            current.isChunked
-            ? chunkedReceivedBits(current) : current.bits - (link.remainingBits(owner: index) ?? 0)
+        let received: Double
+        if download.request?.isChunked == true, let current = download.request {
+            received = chunkedReceivedBits(current)
+        } else {
+            received = bits - (link.remainingBits(owner: index) ?? 0)
+        }
         let progress = DownloadProgress(
-            segment: current.segment, variant: current.variant, totalBits: current.bits,
-            receivedBits: received, requestTime: current.requestTime, firstByteTime: firstByte,
-            time: now)
+            segment: segment, variant: variant, totalBits: bits, receivedBits: received, requestTime: requestTime,
+            firstByteTime: firstByte, time: now)
         let buffer = playhead.bufferLevel(at: now)
         return policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer))
     }
@@ -90,14 +97,18 @@ extension Player {
 
     /// The link finished this player's transfer at `now`.
     func downloadFinished(at now: Double) {
-        guard var finished = download.request else { return }
+        guard download.request != nil else { return }
         download.nextCheck = nil
-        if finished.isChunked {
+        let finished: InFlightRequest
+        if download.request?.isChunked == true {
             guard let complete = chunkArrived(at: now) else { return }
             finished = complete
             totals.chunks.append(contentsOf: finished.chunkTimings)
+            download.request = nil
+        } else {
+            // Moved out rather than copied (the request is a large value).
+            finished = download.request.take()!
         }
-        download.request = nil
         let firstByte = finished.firstByteTime ?? now
         let sample =
             finished.isChunked

@@ -192,14 +192,22 @@ extension Player {
 
 extension SharedLink {
     /// c(t) in bit/s (read through the link, so the curve is not copied).
-    func capacity(at t: Double) -> Double { curve.rate(at: t) }
+    func capacity(at t: Double) -> Double {
+        var piece = lookupPiece
+        defer { lookupPiece = piece }
+        return curve.rate(at: t, after: &piece)
+    }
 
     /// The curve's next piece boundary after `t` (read through the link, so the curve is not copied).
     func nextChange(after t: Double) -> Double { curve.nextChange(after: t) }
 
     /// The start of the zero-capacity stretch that ends at `t` (`t` itself if the capacity just before is
     /// positive): when a flow with a positive share last received a bit.
-    func lastDelivery(before t: Double) -> Double { curve.time(atCumulativeBits: curve.cumulativeBits(at: t)) }
+    func lastDelivery(before t: Double) -> Double {
+        var piece = lookupPiece
+        defer { lookupPiece = piece }
+        return curve.time(atCumulativeBits: curve.cumulativeBits(at: t, after: &piece), after: &piece)
+    }
 
     /// Where the zero capacity at `t` ends: the first piece boundary after `t` with a positive rate (`.infinity`
     /// if none; after ``Player/maximumTimeoutPieces`` zero pieces, the boundary reached).

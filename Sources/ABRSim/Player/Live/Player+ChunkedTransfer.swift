@@ -7,7 +7,7 @@
 extension Player {
     /// The CMAF chunks of `segment` at `bits` when the content is chunked (empty otherwise).
     func chunksToRequest(segment: Int, bits: Double) -> [CMAFChunk] {
-        guard let stream = live?.stream, stream.chunkDurationSeconds != nil else { return [] }
+        guard isLive, let stream = live?.stream, stream.chunkDurationSeconds != nil else { return [] }
         return stream.chunks(of: segment, in: content, bits: bits)
     }
 

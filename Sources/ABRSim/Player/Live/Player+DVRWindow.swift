@@ -11,7 +11,9 @@ extension Player {
 
     /// The start of the DVR window at `now` (`nil` without one).
     func dvrWindowStart(at now: Double) -> Double? {
-        guard let stream = live?.stream, stream.kind == .live, stream.dvrWindowSeconds != nil else { return nil }
+        guard isLive, let stream = live?.stream, stream.kind == .live, stream.dvrWindowSeconds != nil else {
+            return nil
+        }
         return stream.seekableRange(at: now, in: content).lowerBound
     }
 

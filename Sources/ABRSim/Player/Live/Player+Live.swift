@@ -4,7 +4,7 @@
 extension Player {
     /// Latency at `now`: the live edge's media time minus the playhead's (`nil` for video on demand).
     func latency(at now: Double) -> Double? {
-        guard let live else { return nil }
+        guard isLive, let live else { return nil }
         return now - live.stream.availabilityStartSeconds - playhead.position(at: now)
     }
 
@@ -57,7 +57,7 @@ extension Player {
 
     /// When the next unit's request may be sent, if that is later than `now` (`nil`: now, or video on demand).
     func liveRequestWait(at now: Double) -> Double? {
-        guard let live else { return nil }
+        guard isLive, let live else { return nil }
         let known = live.stream.requestTime(
             of: nextSegment, in: content, refresh: live.refresh, origin: live.playlistOrigin,
             rttSeconds: link.latency(at: now) ?? 0)
@@ -91,7 +91,7 @@ extension Player {
     /// Playback state changed at `now`: (re)plans the controller's next update, or drops it when the playhead is
     /// not moving.
     func liveStateChanged(at now: Double) {
-        guard var state = live, state.isCatchingUp else { return }
+        guard isLive, var state = live, state.isCatchingUp else { return }
         defer { live = state }
         guard playhead.isAdvancing, playback.state == .playing else {
             kernel.cancel(&state.updateTimer)
@@ -170,7 +170,7 @@ extension Player {
 
     /// The buffer ran dry at `now`: the controller hears of the rebuffer.
     func liveRebuffered(at now: Double) {
-        guard live != nil else { return }
+        guard isLive, live != nil else { return }
         live!.controller.notifyRebuffer(nowSeconds: now)
         liveStateChanged(at: now)
     }
@@ -180,7 +180,7 @@ extension Player {
     /// the new buffer (that flag changed, or LoL+'s buffer rule applied before the arrival) or none is pending (the
     /// buffer was to run out first).
     func liveArrived(at now: Double, addedSeconds: Double) {
-        guard var state = live, state.isCatchingUp else { return }
+        guard isLive, var state = live, state.isCatchingUp else { return }
         var dependsOnBuffer = false
         if var dash = state.controller as? DashCatchupController {
             let wasStalled = dash.catchupStalled
@@ -220,7 +220,9 @@ extension Player {
 
     /// Records the latency at `now` and its slope until the next event (from the first frame until the end).
     func observeLatency(at now: Double) {
-        guard live != nil, playback.hasStarted, !playback.state.isFinal, let value = latency(at: now) else { return }
+        guard isLive, live != nil, playback.hasStarted, !playback.state.isFinal, let value = latency(at: now) else {
+            return
+        }
         let slope = 1 - (playhead.isAdvancing ? playhead.rate : 0)
         live!.meter.observe(time: now, latency: value, slope: slope)
     }

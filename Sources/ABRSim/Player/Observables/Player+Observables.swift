@@ -50,8 +50,8 @@ extension Player {
             isPlaybackBufferEmpty: playback.state != .idle && !playback.state.isFinal
                 && buffer <= SimulationTime.tolerance,
             isPlaybackBufferFull: playback.state != .idle && !playback.state.isFinal && isBufferFull(at: now),
-            latencySeconds: live != nil && playback.hasStarted ? latency(at: now) : nil,
-            rate: live != nil ? (playhead.isAdvancing ? playhead.rate : 0) : nil)
+            latencySeconds: isLive && playback.hasStarted ? latency(at: now) : nil,
+            rate: isLive ? (playhead.isAdvancing ? playhead.rate : 0) : nil)
         if let last = lastRow, last.state == row.state, last.timeControlStatus == row.timeControlStatus,
             last.waitingReason == row.waitingReason, last.bitrateBps == row.bitrateBps, last.linkShare == row.linkShare,
             last.isPlaybackLikelyToKeepUp == row.isPlaybackLikelyToKeepUp,

@@ -104,7 +104,7 @@ extension Player {
     }
 
     func beginPlaying(at now: Double) {
-        if live != nil, !liveResumes(after: playback.waitKind, at: now) { return }
+        if isLive, !liveResumes(after: playback.waitKind, at: now) { return }
         playback.beginPlaying(at: now, totals: &totals)
         playhead.isAdvancing = true
         playhead.since = now

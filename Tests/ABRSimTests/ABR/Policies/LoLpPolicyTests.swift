@@ -71,6 +71,66 @@ struct LoLpPolicyTests {
         #expect(none == nil)
     }
 
+    /// dash.js's `findWeightVector` as written: every neuron × all 625 vectors, the first strictly better QoE
+    /// that meets the constraints.
+    func everyVectorWinner(
+        _ selector: LoLpWeightSelector, neurons: [LoLpNeuron], latency: Double, buffer: Double, throughput: Double,
+        rate: Double
+    ) -> [Double]? {
+        var maxQoE: Double?
+        var winner: [Double]?
+        for neuron in neurons {
+            for weights in LoLpWeightSelector.weightOptions {
+                let downloadTime = neuron.bitrateBps * selector.segmentDuration / throughput
+                let next = selector.nextBuffer(buffer, downloadTime: downloadTime)
+                let rebuffer = max(0.00001, downloadTime - next)
+                let qoe = LiveNQoE.singleUseQoe(
+                    segmentDurationSeconds: selector.segmentDuration, maxBitrateKbps: selector.maxBitrateKbps,
+                    minBitrateKbps: selector.minBitrateKbps, bitrateKbps: neuron.bitrateBps,
+                    rebufferSeconds: (weights[2] == 0 ? 10 : 1 / weights[2]) * rebuffer,
+                    latencySeconds: (weights[1] == 0 ? 10 : 1 / weights[1]) * neuron.latency,
+                    playbackSpeed: rate)
+                if maxQoE.map({ qoe > $0 }) ?? true, latency <= selector.targetLatency + abs(latency),
+                    next >= selector.bufferMin
+                {
+                    maxQoE = qoe
+                    winner = weights
+                }
+            }
+        }
+        return winner
+    }
+
+    @Test(
+        "the selector's 25 vectors per neuron pick the vector the full 625-vector search picks, on 1,000 random cases")
+    func theSelectorMatchesTheFullSearch() {
+        let random = RandomSource(seed: 21)
+        var chosen = Set<[Double]>()
+        var none = 0
+        for _ in 0..<1000 {
+            var controller = LoLpLearningController(
+                random: RandomSource(seed: UInt64(random.integer(below: 1_000_000))))
+            controller.prepare(bitratesBps: ladder)
+            var neurons = controller.neurons
+            for index in neurons.indices { neurons[index].latency = random.uniform() < 0.3 ? 0 : 4 * random.uniform() }
+            let latency = random.uniform() < 0.5 ? 0 : 3 * random.uniform()
+            let buffer = 3 * random.uniform()
+            let throughput = 100_000 + 1_500_000 * random.uniform()
+            let rate = 0.9 + 0.2 * random.uniform()
+            var fresh = selector
+            let found = fresh.findWeightVector(
+                neurons: neurons, latency: latency, buffer: buffer, throughputBps: throughput, playbackRate: rate)
+            let expected = everyVectorWinner(
+                selector, neurons: neurons, latency: latency, buffer: buffer, throughput: throughput, rate: rate)
+            #expect(found == expected)
+            if let found { chosen.insert(found) } else { none += 1 }
+        }
+        // The cases reach both winners a larger weight can give (w_b = 1 always lowers the rebuffer penalty; w_l
+        // matters only for a neuron with latency) and the no-candidate answer.
+        #expect(chosen == [[0.2, 0.2, 1, 0.2], [0.2, 1, 1, 0.2]])
+        #expect(none > 0)
+    }
+
     @Test("at 800 kbit/s the map picks the nearest neuron, 600 kbit/s, and moves it twice 1 % towards the throughput")
     func theMapPicksTheNearestNeuronAndLearns() {
         // ‖b‖ = √1.4 × 10⁶; t = 800 000/‖b‖. Neuron states b_i/‖b‖. Distances to (t, 0, 0, 0) with weights
