@@ -77,6 +77,9 @@ public final class SharedLink {
     @exclusivity(unchecked) var mayHaveWindows = false
     /// Whether some flow's uncapped fraction is 0 (found with the fractions at every change of the flows).
     @exclusivity(unchecked) public internal(set) var hasIdleFraction = false
+    /// After the last ``assignFractions()``: the number of flows, the top tier and the sum of its shares (count −1:
+    /// not known).
+    @exclusivity(unchecked) var fractionTotals = (count: -1, top: 0, total: 0.0)
     /// Which built-in allocator `allocator` is, if any: its tiers and shares are then written without a call.
     let allocatorKind: AllocatorKind
     @exclusivity(unchecked) var lastUpdate = 0.0
@@ -142,7 +145,7 @@ public final class SharedLink {
                 minimumDataRateBps: minimumDataRateBps, cappedDataUntil: lastData, window: window, windowStart: t))
         if window != nil { mayHaveWindows = true }
         dropEndedWindows(at: t)
-        reassign()
+        reassign(appended: true)
     }
 
     /// Stops `owner`'s transfer at time `t` (abandoned, or the player left), returning the bits it had received.
@@ -164,10 +167,28 @@ public final class SharedLink {
     }
 
     /// Recomputes tiers, shares and uncapped fractions after a change, and invalidates pending completions.
-    func reassign() {
+    ///
+    /// `appended`: the only change is a flow added at the end. Then, with a built-in allocator and two flows or
+    /// more before, only the new flow's tier and share are written, and the top tier's total is the last one plus
+    /// the new share — the same sum, in the same order, as adding them all again.
+    func reassign(appended: Bool = false) {
         let count = flows.count
         if allocatorKind == .other {
             reassignThroughAllocator()
+        } else if appended, count >= 3, fractionTotals.count == count - 1 {
+            Self.resize(&tiers, to: count, with: 0)
+            Self.resize(&shares, to: count, with: 0)
+            Self.resize(&fractions, to: count, with: 0)
+            Self.resize(&scratchCaps, to: count, with: .infinity)
+            Self.resize(&scratchRates, to: count, with: 0)
+            let last = count - 1
+            let demand = flows[last].demand
+            let hasWindow = flows[last].window != nil
+            tiers[last] = allocatorKind == .strict ? demand.priority.rank : 0
+            shares[last] = allocatorKind == .equal ? 1 : demand.weight
+            anyFlowCapped = anyFlowCapped || hasWindow || demand.rateLimitBps.isFinite
+            mayHaveWindows = mayHaveWindows || hasWindow
+            assignFractions(appendedShare: shares[last], tier: tiers[last])
         } else {
             // A built-in allocator gives each flow its tier and share from its own demand: written in one pass over
             // buffers resized by the change (one flow more or less), with the same values `assign` writes.
@@ -235,6 +256,7 @@ public final class SharedLink {
         guard count > 1 else {
             if count == 1 { fractions[0] = 1 }
             hasIdleFraction = false
+            fractionTotals = (-1, 0, 0)
             return
         }
         var idle = false
@@ -249,10 +271,41 @@ public final class SharedLink {
                         fractions[index] = tiers[index] == top && total > 0 ? shares[index] / total : 0
                         idle = idle || fractions[index] <= 0
                     }
+                    fractionTotals = (count, top, total)
                 }
             }
         }
         hasIdleFraction = idle
+    }
+
+    /// ``assignFractions()`` after a flow of `share` in `tier` was added at the end of flows whose fractions
+    /// ``fractionTotals`` describes: the same top tier and total without summing again, and the other flows'
+    /// fractions kept when the total did not change.
+    private func assignFractions(appendedShare share: Double, tier: Int) {
+        let count = flows.count
+        let (_, top, before) = fractionTotals
+        if share > 0 && tier < top {
+            assignFractions()  // a new top tier
+            return
+        }
+        let total = tier == top ? before + share : before
+        let last = count - 1
+        fractions[last] = tier == top && total > 0 ? share / total : 0
+        if total != before {
+            fractions.withUnsafeMutableBufferPointer { fractions in
+                tiers.withUnsafeBufferPointer { tiers in
+                    shares.withUnsafeBufferPointer { shares in
+                        for index in 0..<last {
+                            fractions[index] = tiers[index] == top && total > 0 ? shares[index] / total : 0
+                        }
+                    }
+                }
+            }
+            hasIdleFraction = fractions.withUnsafeBufferPointer { $0.contains { $0 <= 0 } }
+        } else {
+            hasIdleFraction = hasIdleFraction || fractions[last] <= 0
+        }
+        fractionTotals = (count, top, total)
     }
 
     /// Makes `array` hold `count` elements, appending `value` or dropping the last ones (its other elements are
@@ -506,6 +559,7 @@ public final class SharedLink {
         anyFlowCapped = false
         mayHaveWindows = false
         hasIdleFraction = false
+        fractionTotals = (-1, 0, 0)
         flowsChanged = true
         flowChangeCount &+= 1
         return owner

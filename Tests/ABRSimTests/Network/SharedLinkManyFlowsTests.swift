@@ -82,6 +82,48 @@ struct SharedLinkManyFlowsTests {
         #expect(!link.hasSharedOwners)
     }
 
+    @Test("flows joining, leaving and changing priority get the fractions a call through the protocol gives")
+    func incrementalFractionsMatchTheProtocolPath() throws {
+        let curve = try CapacityCurve(starts: [0], ratesBps: [8_000_000], duration: 10_000, latencySeconds: [0])
+        let priorities: [NetworkResourcePriority] = [.low, .default, .high]
+        for base in [WeightedAllocator(), EqualAllocator(), StrictPriorityAllocator()] as [any BandwidthAllocator] {
+            let direct = SharedLink(curve: curve, allocator: base)
+            let general = SharedLink(curve: curve, allocator: ThroughTheProtocol(base: base))
+            var random = NetworkTestSupport.SplitMix(state: 7)
+            var now = 0.0
+            var mostFlows = 0
+            for _ in 0..<400 {
+                let owner = Int(random.next() % 40)
+                let demand = FlowDemand(
+                    priority: priorities[Int(random.next() % 3)], weight: [0, 1, 2, 4][Int(random.next() % 4)])
+                let roll = random.uniform()
+                for link in [direct, general] {
+                    if link.remainingBits(owner: owner) == nil, roll < 0.55 {
+                        link.startFlow(owner: owner, bits: 200_000 + 50_000 * Double(owner), demand: demand, at: now)
+                    } else if roll < 0.7 {
+                        link.setDemand(owner: owner, demand, at: now)
+                    } else if roll < 0.8 {
+                        link.cancelFlow(owner: owner, at: now)
+                    }
+                }
+                if roll >= 0.8 {
+                    let next = direct.nextCompletionTime()
+                    #expect(next == general.nextCompletionTime())
+                    if next.isFinite {
+                        now = next
+                        #expect(direct.takeFinished(at: now) == general.takeFinished(at: now))
+                    }
+                }
+                #expect(direct.tiers == general.tiers)
+                #expect(direct.shares == general.shares)
+                #expect(direct.fractions == general.fractions)
+                #expect(direct.hasIdleFraction == general.hasIdleFraction)
+                mostFlows = max(mostFlows, direct.activeFlowCount)
+            }
+            #expect(mostFlows >= 8)  // flows were added to two or more: the incremental path ran
+        }
+    }
+
     @Test("flows finishing together leave in the order they started, and the others keep theirs")
     func flowsFinishingTogetherLeaveInStartOrder() throws {
         let curve = try CapacityCurve(starts: [0], ratesBps: [1_000_000], duration: 10_000, latencySeconds: [0])

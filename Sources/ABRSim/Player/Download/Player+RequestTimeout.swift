@@ -40,8 +40,7 @@ extension Player {
     /// `fraction` of the capacity (`nil` when flows are capped): updates the stretch without data and arms the
     /// timeout event for the new allocation.
     func reviewRequestTimeout(received: Double, fraction: Double?, moment: LinkMoment) {
-        // Read in place rather than bound: a copy of the request costs more than the review.
-        guard download.request?.fromCache == false, download.request?.firstByteTime != nil else { return }
+        guard download.timeoutReviewBits != nil else { return }  // none in flight, before its first byte, or cached
         let timeout = settings.requests.timeoutSeconds
         guard timeout.isFinite else { return }
         let now = moment.time

@@ -25,8 +25,7 @@ final class RequestTimeoutReviews {
         let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: allFlowsReceivingAt[linkIndex])
         for position in link.flows.indices {
             let owner = link.flows[position].owner
-            // Read in place: binding the request would copy it (its chunk lists and plans) for every flow.
-            guard let bits = players[owner].download.request?.bits else { continue }
+            guard let bits = players[owner].download.timeoutReviewBits else { continue }
             players[owner].reviewRequestTimeout(
                 received: bits - max(link.flows[position].remainingBits, 0),
                 fraction: capped ? nil : link.fractions[position], moment: moment)
