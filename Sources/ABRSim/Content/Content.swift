@@ -1,9 +1,9 @@
 /// A video as the player downloads it: a bitrate ladder and, for every segment, its duration and its size at
 /// every variant (DESIGN §2.3).
 ///
-/// Immutable and shared by every player and run that plays it, so it is a `final class`; sizes sit in one
-/// contiguous `[Double]` indexed `segment * variantCount + variant` so the simulation's hot loop reads them in
-/// O(1) without nested arrays. Built by `constantBitrate(ladderKbps:…)`, ``PensieveSizes``, ``SabreMovie`` and
+/// Immutable and shared by every player and run that plays it, so it is a `final class`; its per-segment tables
+/// (``ContentTables``) are read in O(1), and held in closed form, O(variants) memory, when every segment but the
+/// last has one duration and one size per variant (constant-bitrate content). Built by `constantBitrate(ladderKbps:…)`, ``PensieveSizes``, ``SabreMovie`` and
 /// the HLS reader; read by players, policies and metrics.
 public final class Content: Sendable {
     /// The most segments content may have: a million (over 11 days of 1-s segments). A larger count is almost
@@ -15,36 +15,28 @@ public final class Content: Sendable {
     /// The number of segments.
     public let segmentCount: Int
     /// Each segment's media duration, seconds (the last may be shorter).
-    public let segmentDurations: [Double]
+    public let segmentDurations: SegmentColumn
     /// The media time at which each segment starts, seconds, plus the total duration at the end
     /// (`segmentCount + 1` entries, starting at 0).
-    public let segmentStarts: [Double]
+    public let segmentStarts: SegmentColumn
     /// The variant a player starts with unless told otherwise (0 unless the source says otherwise).
     public let startVariantIndex: Int
     /// The live presentation this content is played as (`nil`: video on demand, every segment available).
     public let live: LiveStream?
-    /// Segment sizes in bits, `segment * variantCount + variant`.
-    private let sizes: [Double]
-    /// For `segment * variantCount + variant`: the largest size (bits) of that variant from that segment to the
-    /// end, for the keep-up predictor's early exit.
-    let suffixMaximumBits: [Double]
-    /// For `segment * variantCount + variant`: the smallest size (bits) of that variant from that segment to the
-    /// end, for the keep-up predictor's shortcut when every later segment only adds lateness.
-    let suffixMinimumBits: [Double]
-    /// For each segment: the shortest segment duration from it to the end.
-    let suffixMinimumDuration: [Double]
-    /// For each segment: the longest segment duration from it to the end.
-    let suffixMaximumDuration: [Double]
-    /// For `segment * variantCount + variant`: the bits of that variant in the segments before `segment`
-    /// (`segmentCount + 1` rows), so that the keep-up predictor sums any run of segments in O(1).
-    let prefixBits: [Double]
+    /// The per-segment tables, or their closed form (see ``ContentTables``).
+    let tables: ContentTables
+
+    /// Whether the sizes are held in closed form (every segment but the last of one duration and one size per
+    /// variant): O(variants) memory whatever the segment count.
+    public var isClosedForm: Bool { tables.isClosedForm }
 
     /// Creates content from a ladder, per-segment durations in seconds and sizes in bits (`[segment][variant]`).
     ///
     /// Throws an ``InputError`` (with `file` and `path` as its context) unless there is at least one variant and
     /// one segment, bitrates are positive and strictly ascending, durations are positive and finite, every
-    /// segment has one positive finite size per variant, and `startVariantIndex` names a variant.
-    public init(
+    /// segment has one positive finite size per variant, and `startVariantIndex` names a variant. Content whose
+    /// segments all share one duration and one row of sizes, but the last, is held in closed form.
+    public convenience init(
         variants: [Variant], segmentDurations: [Double], sizesBits: [[Double]], startVariantIndex: Int = 0,
         file: String? = nil, path: String? = nil, live: LiveStream? = nil
     ) throws {
@@ -63,16 +55,11 @@ public final class Content: Sendable {
             throw fail(
                 .invalid("start variant \(startVariantIndex) is not in the ladder of \(variants.count) variants"))
         }
-        var starts = [0.0]
-        starts.reserveCapacity(segmentDurations.count + 1)
-        var flat: [Double] = []
-        flat.reserveCapacity(segmentDurations.count * variants.count)
         for (segment, duration) in segmentDurations.enumerated() {
             guard duration.isFinite, duration > 0 else {
                 throw fail(
                     .mustBe("segment \(segment): duration", rule: "a positive number of seconds", found: "\(duration)"))
             }
-            starts.append(starts[segment] + duration)
             let row = sizesBits[segment]
             guard row.count == variants.count else {
                 throw fail(
@@ -86,63 +73,31 @@ public final class Content: Sendable {
                             found: "\(bits)"))
                 }
             }
-            flat.append(contentsOf: row)
         }
+        let tables =
+            ContentTables.closedForm(durations: segmentDurations, sizesBits: sizesBits)
+            ?? ContentTables.tabulated(durations: segmentDurations, sizesBits: sizesBits)
+        self.init(variants: variants, tables: tables, startVariantIndex: startVariantIndex, live: live)
+    }
+
+    /// Content over validated `tables`.
+    init(variants: [Variant], tables: ContentTables, startVariantIndex: Int, live: LiveStream?) {
         self.variants = variants
-        self.segmentCount = segmentDurations.count
-        self.segmentDurations = segmentDurations
-        self.segmentStarts = starts
+        self.tables = tables
+        segmentCount = tables.segmentCount
+        segmentDurations = tables.durations
+        segmentStarts = tables.starts
         self.startVariantIndex = startVariantIndex
         self.live = live
-        self.sizes = flat
-        let count = segmentDurations.count
-        let width = variants.count
-        var peak = [Double](repeating: 0, count: count * width)
-        var least = [Double](repeating: 0, count: count * width)
-        var shortest = [Double](repeating: .infinity, count: count)
-        var longest = [Double](repeating: 0, count: count)
-        for segment in stride(from: count - 1, through: 0, by: -1) {
-            let duration = segmentDurations[segment]
-            let isLast = segment + 1 == count
-            shortest[segment] = isLast ? duration : min(duration, shortest[segment + 1])
-            longest[segment] = isLast ? duration : max(duration, longest[segment + 1])
-            for variant in 0..<width {
-                let here = flat[segment * width + variant]
-                let later = (segment + 1) * width + variant
-                peak[segment * width + variant] = isLast ? here : max(here, peak[later])
-                least[segment * width + variant] = isLast ? here : min(here, least[later])
-            }
-        }
-        var prefix = [Double](repeating: 0, count: (count + 1) * width)
-        for index in 0..<(count * width) { prefix[index + width] = prefix[index] + flat[index] }
-        suffixMaximumBits = peak
-        suffixMinimumBits = least
-        suffixMinimumDuration = shortest
-        suffixMaximumDuration = longest
-        prefixBits = prefix
     }
 
     /// A copy with its own storage: equal in every value, sharing no buffer (and no reference count) with this
     /// one. Parallel runs each take one, so that threads do not contend for the reference counts of one shared
-    /// object in the hot loop (``SweepPlan`` does).
+    /// object in the hot loop (``SweepPlan`` does). A copy of closed-form content costs O(variants).
     public func privateCopy() -> Content {
-        Content(copying: self)
-    }
-
-    private init(copying other: Content) {
         func fresh<T>(_ array: [T]) -> [T] { array.withUnsafeBufferPointer { Array($0) } }
-        variants = fresh(other.variants)
-        segmentCount = other.segmentCount
-        segmentDurations = fresh(other.segmentDurations)
-        segmentStarts = fresh(other.segmentStarts)
-        startVariantIndex = other.startVariantIndex
-        live = other.live
-        sizes = fresh(other.sizes)
-        suffixMaximumBits = fresh(other.suffixMaximumBits)
-        suffixMinimumBits = fresh(other.suffixMinimumBits)
-        suffixMinimumDuration = fresh(other.suffixMinimumDuration)
-        suffixMaximumDuration = fresh(other.suffixMaximumDuration)
-        prefixBits = fresh(other.prefixBits)
+        return Content(
+            variants: fresh(variants), tables: tables.privateCopy(), startVariantIndex: startVariantIndex, live: live)
     }
 
     /// Total media duration, seconds.
@@ -154,8 +109,36 @@ public final class Content: Sendable {
     /// The size of `segment` at `variant`, bits. O(1); both indices must be in range.
     @inline(__always)
     public func sizeBits(segment: Int, variant: Int) -> Double {
-        sizes[segment * variants.count + variant]
+        tables.sizeBits(segment: segment, variant: variant)
     }
+
+    /// The bits of `variant` in the segments before `segment` (0…``segmentCount``), for the keep-up predictor's
+    /// sums over any run of segments in O(1).
+    @inline(__always)
+    func prefixBits(before segment: Int, variant: Int) -> Double {
+        tables.prefixBits(before: segment, variant: variant)
+    }
+
+    /// The largest size (bits) of `variant` from `segment` to the end, for the keep-up predictor's early exit.
+    @inline(__always)
+    func suffixMaximumBits(segment: Int, variant: Int) -> Double {
+        tables.suffixMaximumBits(segment: segment, variant: variant)
+    }
+
+    /// The smallest size (bits) of `variant` from `segment` to the end, for the keep-up predictor's shortcut when
+    /// every later segment only adds lateness.
+    @inline(__always)
+    func suffixMinimumBits(segment: Int, variant: Int) -> Double {
+        tables.suffixMinimumBits(segment: segment, variant: variant)
+    }
+
+    /// The shortest segment duration from `segment` to the end (seconds).
+    @inline(__always)
+    func suffixMinimumDuration(segment: Int) -> Double { tables.suffixMinimumDuration(segment: segment) }
+
+    /// The longest segment duration from `segment` to the end (seconds).
+    @inline(__always)
+    func suffixMaximumDuration(segment: Int) -> Double { tables.suffixMaximumDuration(segment: segment) }
 
     /// The size of `segment` at `variant`, bytes. O(1); both indices must be in range.
     @inline(__always)
@@ -195,14 +178,14 @@ public final class Content: Sendable {
                 .countMismatch(
                     found: resolutions.count, of: "resolutions", expected: ladderKbps.count, per: "ladder rungs"))
         }
-        let durations: [Double]
+        let shape: (count: Int, last: Double)
         switch (segmentCount, durationSeconds) {
         case (let count?, nil):
             guard count > 0 else { throw fail(.mustBe("segment count", rule: "at least 1", found: "\(count)")) }
             guard count <= maximumSegmentCount else {
                 throw fail(.overLimit("\(count) segments", limit: "\(maximumSegmentCount)"))
             }
-            durations = Array(repeating: segmentSeconds, count: count)
+            shape = (count, segmentSeconds)
         case (nil, let total?):
             guard total.isFinite, total > 0 else {
                 throw fail(.mustBe("duration", rule: "a positive number of seconds", found: "\(total)"))
@@ -213,26 +196,46 @@ public final class Content: Sendable {
                         "\(total) s in segments of \(segmentSeconds) s is more than the limit of \(maximumSegmentCount)"
                             + " segments"))
             }
-            durations = splitDuration(total, into: segmentSeconds)
+            shape = splitShape(total, into: segmentSeconds)
         default:
             throw fail(.invalid("give exactly one of a segment count and a duration"))
         }
         let variants = ladderKbps.enumerated().map { index, kbps in
             Variant(bitrateBps: kbps * 1000, resolution: resolutions?[index] ?? nil)
         }
+        let fullRow = variants.map { $0.bitrateBps * segmentSeconds }
+        let lastRow = variants.map { $0.bitrateBps * shape.last }
+        try Ladder.validate(bitratesBps: variants.map(\.bitrateBps), file: file, path: path)
+        let valid = (fullRow + lastRow).allSatisfy { $0.isFinite && $0 > 0 } && shape.last > 0
+        if valid,
+            let tables = ContentTables.closedForm(
+                count: shape.count, duration: segmentSeconds, lastDuration: shape.last, row: fullRow, lastRow: lastRow)
+        {
+            return Content(variants: variants, tables: tables, startVariantIndex: 0, live: nil)
+        }
+        // Not representable in closed form (or invalid, which the table form reports): the tables.
+        var durations = Array(repeating: segmentSeconds, count: shape.count - 1)
+        durations.append(shape.last)
         let sizes = durations.map { seconds in variants.map { $0.bitrateBps * seconds } }
         return try Content(variants: variants, segmentDurations: durations, sizesBits: sizes, file: file, path: path)
+    }
+
+    /// The number of segments of `segmentSeconds` covering `total` and the last one's duration (shorter when
+    /// `total` is not a multiple; a remainder below a millionth of a segment is treated as rounding error).
+    static func splitShape(_ total: Double, into segmentSeconds: Double) -> (count: Int, last: Double) {
+        let ratio = total / segmentSeconds
+        let nearest = ratio.rounded()
+        if nearest >= 1, abs(ratio - nearest) < 1e-6 { return (Int(nearest), segmentSeconds) }
+        let whole = Int(ratio.rounded(.down))
+        return (whole + 1, total - Double(whole) * segmentSeconds)
     }
 
     /// Whole segments of `segmentSeconds` covering `total`, the last one shorter when `total` is not a multiple
     /// (a remainder below a millionth of a segment is treated as rounding error).
     static func splitDuration(_ total: Double, into segmentSeconds: Double) -> [Double] {
-        let ratio = total / segmentSeconds
-        let nearest = ratio.rounded()
-        if nearest >= 1, abs(ratio - nearest) < 1e-6 { return Array(repeating: segmentSeconds, count: Int(nearest)) }
-        let whole = Int(ratio.rounded(.down))
-        var durations = Array(repeating: segmentSeconds, count: whole)
-        durations.append(total - Double(whole) * segmentSeconds)
+        let shape = splitShape(total, into: segmentSeconds)
+        var durations = Array(repeating: segmentSeconds, count: shape.count - 1)
+        durations.append(shape.last)
         return durations
     }
 }

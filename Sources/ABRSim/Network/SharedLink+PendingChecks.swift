@@ -5,7 +5,7 @@ extension SharedLink {
     /// the uncapped regime (`nil` under a cap, or without a flow): received so far plus its fraction of S(t) − S(last
     /// update). The link's own accounting reaches the same value within rounding.
     func projectedReceivedBits(owner: Int, at t: Double) -> Double? {
-        guard !isCapped, let position = flows.firstIndex(where: { $0.owner == owner }) else { return nil }
+        guard !isCapped, let position = position(of: owner) else { return nil }
         let flow = flows[position]
         let received = flow.totalBits - max(flow.remainingBits, 0)
         guard t > lastUpdate else { return received }

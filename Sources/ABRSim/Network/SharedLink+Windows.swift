@@ -9,8 +9,9 @@ extension SharedLink {
     /// Gives `owner`'s flow `window` from time `t` on, its rounds counted from `start` (its first byte).
     public func setWindow(owner: Int, _ window: TransferWindow?, start: Double, at t: Double) {
         advance(to: t)
-        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return }
+        guard let index = position(of: owner) else { return }
         flows[index].window = window
+        if window != nil { mayHaveWindows = true }
         flows[index].windowStart = start
         dropEndedWindows(at: t)
         reassign()
@@ -18,7 +19,7 @@ extension SharedLink {
 
     /// `owner`'s share of the capacity with no window (weight over the weights of its tier; 0 without a flow).
     public func fairShare(owner: Int) -> Double {
-        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return 0 }
+        guard let index = position(of: owner) else { return 0 }
         return fractions[index]
     }
 
@@ -81,6 +82,7 @@ extension SharedLink {
 
     /// Removes the windows that no longer limit at `t` (ramp over, no final cap).
     func dropEndedWindows(at t: Double) {
+        guard mayHaveWindows else { return }
         var dropped = false
         for index in flows.indices {
             guard let window = flows[index].window, !window.finalRateBps.isFinite else { continue }

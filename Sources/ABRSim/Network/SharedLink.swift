@@ -69,6 +69,19 @@ public final class SharedLink {
     @exclusivity(unchecked) var scratchCaps: [Double] = []
     @exclusivity(unchecked) var scratchRates: [Double] = []
     @exclusivity(unchecked) var scratchDemands: [FlowDemand] = []
+    /// Each owner's position in `flows` (−1: no flow), so that a query by owner costs O(1), not a search.
+    @exclusivity(unchecked) var positions: [Int] = []
+    /// Set if an owner ever had two flows at once: queries by owner then search for its first flow.
+    var hasSharedOwners = false
+    /// Whether some flow may have a window (``dropEndedWindows(at:)`` has nothing to do otherwise).
+    @exclusivity(unchecked) var mayHaveWindows = false
+    /// Whether some flow's uncapped fraction is 0 (found with the fractions at every change of the flows).
+    @exclusivity(unchecked) public internal(set) var hasIdleFraction = false
+    /// After the last ``assignFractions()``: the number of flows, the top tier and the sum of its shares (count −1:
+    /// not known).
+    @exclusivity(unchecked) var fractionTotals = (count: -1, top: 0, total: 0.0)
+    /// Which built-in allocator `allocator` is, if any: its tiers and shares are then written without a call.
+    let allocatorKind: AllocatorKind
     @exclusivity(unchecked) var lastUpdate = 0.0
     @exclusivity(unchecked) var lastCumulativeBits = 0.0
     /// The curve piece the link's latest look-up at the current instant fell in (−1: none yet), where the next
@@ -97,6 +110,7 @@ public final class SharedLink {
     public init(curve: CapacityCurve, allocator: any BandwidthAllocator = WeightedAllocator()) {
         self.curve = curve
         self.allocator = allocator
+        allocatorKind = AllocatorKind(allocator)
         curveHasLoss = curve.hasLoss
         flows.reserveCapacity(8)
     }
@@ -131,19 +145,22 @@ public final class SharedLink {
         lastData: Double = -.infinity, window: TransferWindow? = nil
     ) {
         advance(to: t)
+        notePosition(of: owner, at: flows.count)
         flows.append(
             Flow(
                 owner: owner, remainingBits: bits, totalBits: bits, demand: demand,
                 minimumDataRateBps: minimumDataRateBps, cappedDataUntil: lastData, window: window, windowStart: t))
+        if window != nil { mayHaveWindows = true }
         dropEndedWindows(at: t)
-        reassign()
+        reassign(appended: true)
     }
 
     /// Stops `owner`'s transfer at time `t` (abandoned, or the player left), returning the bits it had received.
     @discardableResult public func cancelFlow(owner: Int, at t: Double) -> Double {
         advance(to: t)
-        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return 0 }
+        guard let index = position(of: owner) else { return 0 }
         let flow = flows.remove(at: index)
+        renumberPositions(from: index, removed: [owner])
         reassign()
         return flow.totalBits - max(flow.remainingBits, 0)
     }
@@ -151,15 +168,77 @@ public final class SharedLink {
     /// Changes `owner`'s demand from time `t` on (a priority change mid-download re-times every completion).
     public func setDemand(owner: Int, _ demand: FlowDemand, at t: Double) {
         advance(to: t)
-        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return }
+        guard let index = position(of: owner) else { return }
         flows[index].demand = demand
         reassign()
     }
 
     /// Recomputes tiers, shares and uncapped fractions after a change, and invalidates pending completions.
-    func reassign() {
+    ///
+    /// `appended`: the only change is a flow added at the end. Then, with a built-in allocator and two flows or
+    /// more before, only the new flow's tier and share are written, and the top tier's total is the last one plus
+    /// the new share — the same sum, in the same order, as adding them all again.
+    func reassign(appended: Bool = false) {
+        let count = flows.count
+        if allocatorKind == .other {
+            reassignThroughAllocator()
+        } else if appended, count >= 3, fractionTotals.count == count - 1 {
+            Self.resize(&tiers, to: count, with: 0)
+            Self.resize(&shares, to: count, with: 0)
+            Self.resize(&fractions, to: count, with: 0)
+            Self.resize(&scratchCaps, to: count, with: .infinity)
+            Self.resize(&scratchRates, to: count, with: 0)
+            let last = count - 1
+            let demand = flows[last].demand
+            let hasWindow = flows[last].window != nil
+            tiers[last] = allocatorKind == .strict ? demand.priority.rank : 0
+            shares[last] = allocatorKind == .equal ? 1 : demand.weight
+            anyFlowCapped = anyFlowCapped || hasWindow || demand.rateLimitBps.isFinite
+            mayHaveWindows = mayHaveWindows || hasWindow
+            assignFractions(appendedShare: shares[last], tier: tiers[last])
+        } else {
+            // A built-in allocator gives each flow its tier and share from its own demand: written in one pass over
+            // buffers resized by the change (one flow more or less), with the same values `assign` writes.
+            Self.resize(&tiers, to: count, with: 0)
+            Self.resize(&shares, to: count, with: 0)
+            Self.resize(&fractions, to: count, with: 0)
+            Self.resize(&scratchCaps, to: count, with: .infinity)
+            Self.resize(&scratchRates, to: count, with: 0)
+            let kind = allocatorKind
+            var capped = false
+            var windows = false
+            flows.withUnsafeBufferPointer { flows in
+                tiers.withUnsafeMutableBufferPointer { tiers in
+                    shares.withUnsafeMutableBufferPointer { shares in
+                        for index in 0..<count {
+                            let demand = flows[index].demand
+                            let hasWindow = flows[index].window != nil
+                            windows = windows || hasWindow
+                            capped = capped || hasWindow || demand.rateLimitBps.isFinite
+                            if count == 1 {
+                                tiers[index] = 0
+                                shares[index] = 1
+                            } else {
+                                tiers[index] = kind == .strict ? demand.priority.rank : 0
+                                shares[index] = kind == .equal ? 1 : demand.weight
+                            }
+                        }
+                    }
+                }
+            }
+            anyFlowCapped = capped
+            mayHaveWindows = windows
+            assignFractions()
+        }
+        flowsChanged = true
+        flowChangeCount &+= 1
+    }
+
+    /// The general path of ``reassign()``, for an allocator that is not one of the built-in three.
+    private func reassignThroughAllocator() {
         let count = flows.count
         anyFlowCapped = flows.contains { $0.demand.rateLimitBps.isFinite || $0.window != nil }
+        mayHaveWindows = flows.contains { $0.window != nil }
         // Refilled in place: after the first few events these buffers have their capacity, so the hot loop does
         // not allocate.
         Self.refill(&tiers, with: 0, count: count)
@@ -168,21 +247,117 @@ public final class SharedLink {
         Self.refill(&scratchCaps, with: .infinity, count: count)
         Self.refill(&scratchRates, with: 0, count: count)
         if count == 1 {
-            fractions[0] = 1
             shares[0] = 1
         } else if count > 1 {
             scratchDemands.removeAll(keepingCapacity: true)
             for flow in flows { scratchDemands.append(flow.demand) }
             allocator.assign(scratchDemands, tiers: &tiers, shares: &shares)
-            // Uncapped, the lowest tier with a positive share takes everything, split by shares.
-            var top = Int.max
-            for index in 0..<count where shares[index] > 0 { top = min(top, tiers[index]) }
-            var total = 0.0
-            for index in 0..<count where tiers[index] == top { total += shares[index] }
-            for index in 0..<count where tiers[index] == top && total > 0 { fractions[index] = shares[index] / total }
         }
-        flowsChanged = true
-        flowChangeCount &+= 1
+        assignFractions()
+    }
+
+    /// Uncapped, the lowest tier with a positive share takes everything, split by shares: writes `fractions` (a
+    /// single flow takes 1) and ``hasIdleFraction``.
+    private func assignFractions() {
+        let count = flows.count
+        guard count > 1 else {
+            if count == 1 { fractions[0] = 1 }
+            hasIdleFraction = false
+            fractionTotals = (-1, 0, 0)
+            return
+        }
+        var idle = false
+        tiers.withUnsafeBufferPointer { tiers in
+            shares.withUnsafeBufferPointer { shares in
+                fractions.withUnsafeMutableBufferPointer { fractions in
+                    var top = Int.max
+                    for index in 0..<count where shares[index] > 0 { top = min(top, tiers[index]) }
+                    var total = 0.0
+                    for index in 0..<count where tiers[index] == top { total += shares[index] }
+                    for index in 0..<count {
+                        fractions[index] = tiers[index] == top && total > 0 ? shares[index] / total : 0
+                        idle = idle || fractions[index] <= 0
+                    }
+                    fractionTotals = (count, top, total)
+                }
+            }
+        }
+        hasIdleFraction = idle
+    }
+
+    /// ``assignFractions()`` after a flow of `share` in `tier` was added at the end of flows whose fractions
+    /// ``fractionTotals`` describes: the same top tier and total without summing again, and the other flows'
+    /// fractions kept when the total did not change.
+    private func assignFractions(appendedShare share: Double, tier: Int) {
+        let count = flows.count
+        let (_, top, before) = fractionTotals
+        if share > 0 && tier < top {
+            assignFractions()  // a new top tier
+            return
+        }
+        let total = tier == top ? before + share : before
+        let last = count - 1
+        fractions[last] = tier == top && total > 0 ? share / total : 0
+        if total != before {
+            fractions.withUnsafeMutableBufferPointer { fractions in
+                tiers.withUnsafeBufferPointer { tiers in
+                    shares.withUnsafeBufferPointer { shares in
+                        for index in 0..<last {
+                            fractions[index] = tiers[index] == top && total > 0 ? shares[index] / total : 0
+                        }
+                    }
+                }
+            }
+            hasIdleFraction = fractions.withUnsafeBufferPointer { $0.contains { $0 <= 0 } }
+        } else {
+            hasIdleFraction = hasIdleFraction || fractions[last] <= 0
+        }
+        fractionTotals = (count, top, total)
+    }
+
+    /// Makes `array` hold `count` elements, appending `value` or dropping the last ones (its other elements are
+    /// overwritten by the caller).
+    @inline(__always)
+    private static func resize<T>(_ array: inout [T], to count: Int, with value: T) {
+        if array.count > count { array.removeLast(array.count - count) }
+        while array.count < count { array.append(value) }
+    }
+
+    // MARK: - Positions
+
+    /// `owner`'s position in ``flows`` (its first flow), `nil` without one.
+    @inline(__always)
+    func position(of owner: Int) -> Int? {
+        if hasSharedOwners { return flows.firstIndex(where: { $0.owner == owner }) }
+        guard owner >= 0, owner < positions.count else { return nil }
+        let position = positions[owner]
+        return position >= 0 ? position : nil
+    }
+
+    /// Records that `owner`'s new flow goes at `position` (the end of ``flows``).
+    private func notePosition(of owner: Int, at position: Int) {
+        // Owners are player indices; another number (a test's) is looked up by search.
+        guard owner >= 0, owner < 1 << 20 else {
+            hasSharedOwners = true
+            return
+        }
+        if owner >= positions.count {
+            positions.append(contentsOf: repeatElement(-1, count: owner + 1 - positions.count))
+        }
+        if positions[owner] >= 0 { hasSharedOwners = true }
+        positions[owner] = position
+    }
+
+    /// After flows were removed from position `start` on: the positions of the `removed` owners are cleared and
+    /// those of the flows from `start` on written again.
+    func renumberPositions(from start: Int, removed: [Int]) {
+        guard !hasSharedOwners else { return }
+        for owner in removed { positions[owner] = -1 }
+        flows.withUnsafeBufferPointer { flows in
+            positions.withUnsafeMutableBufferPointer { positions in
+                for index in start..<flows.count { positions[flows[index].owner] = index }
+            }
+        }
     }
 
     /// Makes `array` hold `count` copies of `value`, keeping its storage.
@@ -269,19 +444,20 @@ public final class SharedLink {
     /// When `owner`'s flow last received data, as of the last ``advance(to:)`` (seconds; `-.infinity` if it has
     /// received none on this link, or has no flow). Rates below the flow's minimum data rate do not count.
     public func lastDataTime(owner: Int) -> Double {
-        guard let flow = flows.first(where: { $0.owner == owner }) else { return -.infinity }
+        guard let position = position(of: owner) else { return -.infinity }
+        let flow = flows[position]
         guard flow.uncappedDataUntil > flow.cappedDataUntil else { return flow.cappedDataUntil }
         return max(flow.cappedDataUntil, lastDelivery(before: flow.uncappedDataUntil))
     }
 
     /// Bits `owner` still has to receive, as of the last ``advance(to:)``; `nil` when it has no flow.
     public func remainingBits(owner: Int) -> Double? {
-        flows.first(where: { $0.owner == owner }).map { max($0.remainingBits, 0) }
+        position(of: owner).map { max(flows[$0].remainingBits, 0) }
     }
 
     /// The fraction of the link's capacity `owner` receives at the last update (0 when it has no flow).
     public func share(owner: Int) -> Double {
-        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return 0 }
+        guard let index = position(of: owner) else { return 0 }
         return share(at: index)
     }
 
@@ -342,7 +518,7 @@ public final class SharedLink {
 
     /// When `owner`'s flow would finish if nothing changes (`.infinity` without a flow).
     public func projectedFinish(owner: Int) -> Double {
-        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return .infinity }
+        guard let index = position(of: owner) else { return .infinity }
         if !isCapped {
             guard fractions[index] > 0 else { return .infinity }
             let needed = max(flows[index].remainingBits, 0) / fractions[index]
@@ -361,17 +537,27 @@ public final class SharedLink {
         if t > lastUpdate { lookupPiece = completionPiece }
         advance(to: t)
         var finished: [Int] = []
-        var index = 0
         let tolerance = completionToleranceBits
-        while index < flows.count {
+        let capped = isCapped
+        let count = flows.count
+        // One pass that keeps the unfinished flows in order. A flow's tolerance is scaled by the fraction at its
+        // position once the finished flows before it are gone (`kept`), as when they were removed one by one.
+        var kept = 0
+        var firstMoved = count
+        for index in 0..<count {
             let flow = flows[index]
-            let scale = isCapped ? 1 : max(fractions[index], 1e-300)
+            let scale = capped ? 1 : max(fractions[kept], 1e-300)
             if flow.owner == predictedOwner || flow.remainingBits <= tolerance * scale {
                 finished.append(flow.owner)
-                flows.remove(at: index)
+                firstMoved = min(firstMoved, index)
             } else {
-                index += 1
+                if kept != index { flows[kept] = flow }
+                kept += 1
             }
+        }
+        if kept < count {
+            flows.removeLast(count - kept)
+            renumberPositions(from: firstMoved, removed: finished)
         }
         predictedOwner = nil
         reassign()
@@ -386,9 +572,28 @@ public final class SharedLink {
         let owner = flows[0].owner
         predictedOwner = nil
         flows.removeAll(keepingCapacity: true)
+        renumberPositions(from: 0, removed: [owner])
         anyFlowCapped = false
+        mayHaveWindows = false
+        hasIdleFraction = false
+        fractionTotals = (-1, 0, 0)
         flowsChanged = true
         flowChangeCount &+= 1
         return owner
+    }
+}
+
+/// The built-in allocators ``SharedLink`` recognises, whose tiers and shares it writes itself.
+enum AllocatorKind: Equatable {
+    case weighted, equal, strict, other
+
+    /// The kind of `allocator`.
+    init(_ allocator: any BandwidthAllocator) {
+        switch allocator {
+        case is WeightedAllocator: self = .weighted
+        case is EqualAllocator: self = .equal
+        case is StrictPriorityAllocator: self = .strict
+        default: self = .other
+        }
     }
 }

@@ -4,7 +4,7 @@ extension Content {
     /// the segment's bits by duration: the units an LL-HLS player requests (`EXT-X-PART`) or a CMAF chunk. Called by
     /// the scenario decoder and the HLS reader.
     public func playedLive(as stream: LiveStream) throws -> Content {
-        var durations = segmentDurations
+        var durations = Array(segmentDurations)
         var sizes = (0..<segmentCount).map { segment in
             (0..<variantCount).map { sizeBits(segment: segment, variant: $0) }
         }

@@ -41,7 +41,13 @@ struct InFlightRequest {
 /// and retry; Player+Download.swift: the download model).
 struct Downloader {
     /// The request in flight.
-    var request: InFlightRequest?
+    var request: InFlightRequest? {
+        didSet { timeoutReviewBits = Self.reviewBits(of: request) }
+    }
+    /// The bits of the request in flight if its timeout is reviewed (past its first byte, not from the cache), else
+    /// `nil`: what the timeout review of every flow on a link reads, kept with the request so that the review does
+    /// not copy the request (its chunk lists and plans) for each flow.
+    private(set) var timeoutReviewBits: Double?
     /// The timed-out request waiting for its back-off delay before it is sent again.
     var pendingRetry: InFlightRequest?
     /// Pending events of the request in flight, and of the retry.
@@ -85,6 +91,12 @@ struct Downloader {
     init(model: any DownloadModel) {
         self.model = model
         isFluid = model is FluidModel
+    }
+
+    /// The bits of `request` if its timeout is reviewed, else `nil`.
+    private static func reviewBits(of request: InFlightRequest?) -> Double? {
+        guard let request, !request.fromCache, request.firstByteTime != nil else { return nil }
+        return request.bits
     }
 
     /// Cancels the timers of the request in flight (first byte, cache read, progress report) and of a pending

@@ -40,7 +40,7 @@ extension Player {
     /// `fraction` of the capacity (`nil` when flows are capped): updates the stretch without data and arms the
     /// timeout event for the new allocation.
     func reviewRequestTimeout(received: Double, fraction: Double?, moment: LinkMoment) {
-        guard let current = download.request, !current.fromCache, current.firstByteTime != nil else { return }
+        guard download.timeoutReviewBits != nil else { return }  // none in flight, before its first byte, or cached
         let timeout = settings.requests.timeoutSeconds
         guard timeout.isFinite else { return }
         let now = moment.time
@@ -56,6 +56,7 @@ extension Player {
         download.timeoutReviewedAt = now
         guard let fraction else {
             // Capped: a trickle below one byte per timeout adds bits but no data, so the link's record decides.
+            guard let current = download.request else { return }
             download.idleSince = cappedIdleSince(of: current, at: now)
             arm(walkedDeadline(from: now, horizon: moment.horizon, timeout: timeout), at: now)
             return
@@ -227,7 +228,7 @@ extension SharedLink {
 
     /// `owner`'s fraction of the capacity when no flow is capped (`nil` when capped or without a flow).
     func uncappedFraction(owner: Int) -> Double? {
-        guard !isCapped, let index = flows.firstIndex(where: { $0.owner == owner }) else { return nil }
+        guard !isCapped, let index = position(of: owner) else { return nil }
         return fractions[index]
     }
 
@@ -235,7 +236,7 @@ extension SharedLink {
     /// share, or a water-filled rate below the flow's minimum data rate: so low that not one byte arrives within
     /// the request timeout, e.g. a rate limit of a millibit per second); `true` without a flow.
     func deliversNothing(owner: Int, at t: Double) -> Bool {
-        guard let index = flows.firstIndex(where: { $0.owner == owner }) else { return true }
+        guard let index = position(of: owner) else { return true }
         if !isCapped { return fractions[index] <= 0 || curve.rate(at: t) <= 0 }
         fillRates(at: t)
         return receivesNothing(index)

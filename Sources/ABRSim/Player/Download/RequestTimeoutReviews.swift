@@ -18,19 +18,17 @@ final class RequestTimeoutReviews {
     /// timeout of every request flowing on it (`players` indexed as the flows' owners).
     func review(link linkIndex: Int, of link: SharedLink, horizon: Double, players: [Player], now: Double) {
         let capped = link.isCapped
-        if !capped, horizon - now < minimumTimeout, link.capacity(at: now) > 0,
-            !link.fractions.contains(where: { $0 <= 0 })
-        {
+        if !capped, horizon - now < minimumTimeout, link.capacity(at: now) > 0, !link.hasIdleFraction {
             allFlowsReceivingAt[linkIndex] = now  // the players' next reviews start from here
             return
         }
         let moment = LinkMoment(link, at: now, horizon: horizon, receivingAt: allFlowsReceivingAt[linkIndex])
         for position in link.flows.indices {
-            let flow = link.flows[position]
-            guard let current = players[flow.owner].download.request else { continue }
-            players[flow.owner].reviewRequestTimeout(
-                received: current.bits - max(flow.remainingBits, 0), fraction: capped ? nil : link.fractions[position],
-                moment: moment)
+            let owner = link.flows[position].owner
+            guard let bits = players[owner].download.timeoutReviewBits else { continue }
+            players[owner].reviewRequestTimeout(
+                received: bits - max(link.flows[position].remainingBits, 0),
+                fraction: capped ? nil : link.fractions[position], moment: moment)
         }
     }
 }

@@ -159,42 +159,36 @@ public struct PlayThroughPredictor: KeepUpPredictor {
         }
         let first = context.nextSegment
         let count = min(end ?? content.segmentCount, content.segmentCount)
-        let width = content.variantCount
         let rtt = context.rttSeconds
         let playRate = context.rate
-        return content.prefixBits.withUnsafeBufferPointer { prefix in
-            content.segmentStarts.withUnsafeBufferPointer { starts in
-                let bitsBefore = first < count ? prefix[first * width + variant] : 0
-                func lateness(_ segment: Int) -> Double {
-                    let bits = prefix[(segment + 1) * width + variant] - bitsBefore
-                    return inFlightSeconds + Double(segment - first + 1) * rtt + bits / rate
-                        - (starts[segment] - context.playhead) / playRate
-                }
-                var segment = first
-                while segment < count {
-                    worst = max(worst, lateness(segment))
-                    let next = segment + 1
-                    guard next < count else { break }
-                    let later = next * width + variant
-                    // Every later step adds at most this much lateness (largest size, shortest duration; the
-                    // extremes run to the content's end, a superset of the steps left before `end`)…
-                    if rtt + content.suffixMaximumBits[later] / rate - content.suffixMinimumDuration[segment] / playRate
-                        <= 0
-                    {
-                        break
-                    }
-                    // …and at least this much (smallest size, longest duration).
-                    if rtt + content.suffixMinimumBits[later] / rate - content.suffixMaximumDuration[segment] / playRate
-                        >= 0
-                    {
-                        worst = max(worst, lateness(count - 1))
-                        break
-                    }
-                    segment = next
-                }
-                return worst
-            }
+        let bitsBefore = first < count ? content.prefixBits(before: first, variant: variant) : 0
+        func lateness(_ segment: Int) -> Double {
+            let bits = content.prefixBits(before: segment + 1, variant: variant) - bitsBefore
+            return inFlightSeconds + Double(segment - first + 1) * rtt + bits / rate
+                - (content.segmentStarts[segment] - context.playhead) / playRate
         }
+        var segment = first
+        while segment < count {
+            worst = max(worst, lateness(segment))
+            let next = segment + 1
+            guard next < count else { break }
+            // Every later step adds at most this much lateness (largest size, shortest duration; the extremes run
+            // to the content's end, a superset of the steps left before `end`)…
+            if rtt + content.suffixMaximumBits(segment: next, variant: variant) / rate
+                - content.suffixMinimumDuration(segment: segment) / playRate <= 0
+            {
+                break
+            }
+            // …and at least this much (smallest size, longest duration).
+            if rtt + content.suffixMinimumBits(segment: next, variant: variant) / rate
+                - content.suffixMaximumDuration(segment: segment) / playRate >= 0
+            {
+                worst = max(worst, lateness(count - 1))
+                break
+            }
+            segment = next
+        }
+        return worst
     }
 }
 
