@@ -27,6 +27,7 @@ struct SabreAbandonPlan {
     private var size = Double.nan
 
     /// Makes the plan describe a download of `size` bits at `quality` under `vp` and `gp`; free when it already does.
+    /// `utilities` must be the same at every call (the rule's own, fixed when it starts).
     @inline(__always)
     mutating func prepare(
         _ sim: SabreSimulation, utilities: [Double], vp: Double, gp: Double, quality: Int, size: Double

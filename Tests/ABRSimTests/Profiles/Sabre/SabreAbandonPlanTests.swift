@@ -35,9 +35,10 @@ struct SabreAbandonPlanTests {
         plan.prepare(sim, utilities: [0, 1, 2], vp: 1000, gp: 5, quality: 0, size: 8000)
         #expect(plan.otherSizes.isEmpty && plan.quietLevel == -.infinity)
         // A lower quality with a higher target than the download's own: never quiet.
-        plan.prepare(sim, utilities: [0, 3, 2], vp: 1000, gp: 5, quality: 2, size: 8000)
-        #expect(plan.targets == [5000, 8000, 7000])
-        #expect(plan.quietLevel.isNaN)
+        var unordered = SabreAbandonPlan()
+        unordered.prepare(sim, utilities: [0, 3, 2], vp: 1000, gp: 5, quality: 2, size: 8000)
+        #expect(unordered.targets == [5000, 8000, 7000])
+        #expect(unordered.quietLevel.isNaN)
         // A new Vp is picked up: targets 10,000, 12,000, 14,000.
         plan.prepare(sim, utilities: [0, 1, 2], vp: 2000, gp: 5, quality: 2, size: 8000)
         #expect(plan.targets == [10_000, 12_000, 14_000] && plan.quietLevel == 12_000)

@@ -34,7 +34,9 @@ struct SabrePythonFormatTests {
     @Test("%f gives C's snprintf text for doubles of every magnitude, halfway cases and signed zeros included")
     func percentFMatchesSnprintf() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 0.0000005, -0.0000005, 0.0000015, 0.0000025, 1e-300, .leastNonzeroMagnitude, 999_999.9999995]
+        var values: [Double] = [
+            0, -0.0, 0.0000005, -0.0000005, 0.0000015, 0.0000025, 1e-300, .leastNonzeroMagnitude, 999_999.9999995,
+        ]
         values += [
             1e12 - 1, 1e12, -1e12, 999_999_999_999.9999, 2.5e-7, 1.0000005, 123.4567895, .greatestFiniteMagnitude,
             0.5e-6 + 1e-22,
