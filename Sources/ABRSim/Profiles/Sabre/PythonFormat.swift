@@ -24,8 +24,31 @@ public enum PythonFormat {
     /// `'%d' % n`.
     public static func percentD(_ n: Int) -> String { String(n) }
 
-    /// `'%f' % x`.
-    public static func percentF(_ x: Double) -> String { printf("%f", x) }
+    /// `'%f' % x`. Below 10¹² in magnitude from the exact binary value in integers (x = m·2ᵉ, so 10⁶·x is
+    /// m·10⁶·2ᵉ, rounded half to even as glibc rounds it), else by `snprintf`.
+    public static func percentF(_ x: Double) -> String {
+        guard x.isFinite, x.magnitude < 1e12 else { return printf("%f", x) }
+        var millionths: UInt64 = 0
+        // Subnormals (and zero) are far below half a millionth.
+        if x.isNormal {
+            let exponent = Int(x.exponent) - Double.significandBitCount
+            let significand = x.significandBitPattern | 1 << UInt64(Double.significandBitCount)
+            let exact = UInt128(significand) * 1_000_000
+            if exponent >= 0 {
+                millionths = UInt64(exact << exponent)
+            } else if exponent > -128 {
+                let shift = -exponent
+                var quotient = exact >> shift
+                let remainder = exact & ((1 << shift) - 1)
+                let half = UInt128(1) << (shift - 1)
+                if remainder > half || (remainder == half && quotient & 1 == 1) { quotient += 1 }
+                millionths = UInt64(quotient)
+            }  // else below 2⁻¹²⁸ × 2⁷³: less than half a millionth
+        }
+        let fraction = String(millionths % 1_000_000)
+        return (x.sign == .minus ? "-" : "") + String(millionths / 1_000_000) + "."
+            + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
 
     /// `round(x)`, as a Double holding an integer.
     public static func round(_ x: Double) -> Double { x.rounded(.toNearestOrEven) }

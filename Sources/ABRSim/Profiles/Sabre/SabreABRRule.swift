@@ -1,8 +1,30 @@
+/// Who sabre asks, between the steps of a download, whether to abandon it: an ABR rule (``SabreABRRule``) or the
+/// replacement strategy (``SabreReplace``). ``SabreSimulation/download(size:index:quality:bufferLevel:check:)``
+/// runs the stepped download through ``steppedDownload(_:size:index:quality:bufferLevel:)``, so that the loop is
+/// compiled for each rule's own type with its ``checkAbandon(_:_:bufferLevel:)`` inline.
+protocol SabreAbandonRule: AnyObject {
+    /// `check_abandon(progress, buffer_level)`: a lower quality to abandon to (`-1` for a replacement that is too
+    /// late), or `nil`. `bufferLevel` is the buffer left at this step, ms. Called only between the steps of one
+    /// download, so a rule may keep what is the same at every step of it (see ``SabreAbandonPlan``).
+    func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int?
+    /// The download of `size` bits of segment `index` at `quality`, in steps with this rule's checks between them.
+    func steppedDownload(_ sim: SabreSimulation, size: Double, index: Int, quality: Int, bufferLevel: Double)
+        -> SabreDownloadProgress
+}
+
+extension SabreAbandonRule {
+    func steppedDownload(_ sim: SabreSimulation, size: Double, index: Int, quality: Int, bufferLevel: Double)
+        -> SabreDownloadProgress
+    {
+        sim.steppedDownload(size: size, index: index, quality: quality, bufferLevel: bufferLevel, rule: self)
+    }
+}
+
 /// One of sabre's ABR rules (its `Abr` class), called by ``SabreSimulation``'s main loop: before each request
 /// (``qualityDelay(_:segmentIndex:)``: a quality and a delay in ms to wait first), after each wait and download,
-/// between the steps of a download (``checkAbandon(_:_:bufferLevel:)``), and on a seek. The rules read the
-/// simulation's buffer and estimates as sabre's read its globals.
-protocol SabreABRRule: AnyObject {
+/// between the steps of a download (``SabreAbandonRule/checkAbandon(_:_:bufferLevel:)``), and on a seek. The rules
+/// read the simulation's buffer and estimates as sabre's read its globals.
+protocol SabreABRRule: SabreAbandonRule {
     /// `get_first_quality()`: the quality of segment 0.
     func firstQuality() -> Int
     /// `get_quality_delay(segment_index)`: (quality, delay ms).
@@ -13,8 +35,6 @@ protocol SabreABRRule: AnyObject {
     func reportDownload(_ sim: SabreSimulation, _ metrics: SabreDownloadProgress, isReplacement: Bool)
     /// `report_seek(where)`, `where` in ms.
     func reportSeek(_ sim: SabreSimulation, to position: Double)
-    /// `check_abandon(progress, buffer_level)`: a lower quality to abandon to, or `nil`.
-    func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int?
 }
 
 extension SabreABRRule {

@@ -18,6 +18,8 @@ final class SabreBola: SabreABRRule {
     @exclusivity(unchecked) var vp: Double
     @exclusivity(unchecked) var lastSeekIndex = 0
     @exclusivity(unchecked) var lastQuality = 0
+    /// The abandonment rule's per-download values.
+    @exclusivity(unchecked) var plan = SabreAbandonPlan()
 
     init(_ sim: SabreSimulation) {
         let offset = -log(sim.bitrates[0])
@@ -74,13 +76,16 @@ final class SabreBola: SabreABRRule {
         if abrBasic { return nil }
         let remain = progress.size - progress.downloaded
         if progress.downloaded <= 0 || remain <= 0 { return nil }
+        plan.prepare(sim, utilities: utilities, vp: vp, gp: gp, quality: progress.quality, size: progress.size)
+        if bufferLevel >= plan.quietLevel { return nil }
         var abandonTo: Int? = nil
-        var score = (vp * (gp + utilities[progress.quality]) - bufferLevel) / remain
+        var score = (plan.targets[progress.quality] - bufferLevel) / remain
         if score < 0 { return nil }
         for q in 0..<progress.quality {
-            let otherSize = progress.size * sim.bitrates[q] / sim.bitrates[progress.quality]
-            let otherScore = (vp * (gp + utilities[q]) - bufferLevel) / otherSize
-            if otherSize < remain && otherScore > score {
+            let otherSize = plan.otherSizes[q]
+            guard otherSize < remain else { continue }
+            let otherScore = (plan.targets[q] - bufferLevel) / otherSize
+            if otherScore > score {
                 score = otherScore
                 abandonTo = q
             }

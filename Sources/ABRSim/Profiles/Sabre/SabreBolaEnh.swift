@@ -29,6 +29,8 @@ final class SabreBolaEnh: SabreABRRule {
     @exclusivity(unchecked) var placeholder = 0.0
     @exclusivity(unchecked) var lastQuality = 0
     @exclusivity(unchecked) var ibrSafety = 0.0
+    /// The abandonment rule's per-download values.
+    @exclusivity(unchecked) var plan = SabreAbandonPlan()
 
     init(_ sim: SabreSimulation) {
         abrOsc = sim.options.abrOsc
@@ -160,15 +162,18 @@ final class SabreBolaEnh: SabreABRRule {
         if progress.downloaded <= 0 || remain <= 0 { return nil }
         // An abandonment costs a new latency: estimate the state after it.
         let bl = max(0, bufferLevel + placeholder - progress.timeToFirstBit)
+        plan.prepare(sim, utilities: utilities, vp: vp, gp: gp, quality: progress.quality, size: progress.size)
+        if bl >= plan.quietLevel { return nil }
         let tp = progress.downloaded / (progress.time - progress.timeToFirstBit)
         let sz = remain - progress.timeToFirstBit * tp
         if sz <= 0 { return nil }
         var abandonTo: Int? = nil
-        var score = (vp * (gp + utilities[progress.quality]) - bl) / sz
+        var score = (plan.targets[progress.quality] - bl) / sz
         for q in 0..<progress.quality {
-            let otherSize = progress.size * sim.bitrates[q] / sim.bitrates[progress.quality]
-            let otherScore = (vp * (gp + utilities[q]) - bl) / otherSize
-            if otherSize < sz && otherScore > score {
+            let otherSize = plan.otherSizes[q]
+            guard otherSize < sz else { continue }
+            let otherScore = (plan.targets[q] - bl) / otherSize
+            if otherScore > score {
                 score = otherScore
                 abandonTo = q
             }

@@ -2,7 +2,7 @@
 /// next ⌈1.5 + played fraction⌉) below the quality the ABR chose, the first (`left`) or the last (`right`), and
 /// download that one again at the new quality instead; abandon the replacement once its segment would start
 /// playing. ``replacing`` is a negative index from the buffer's end, as sabre keeps it.
-final class SabreReplace {
+final class SabreReplace: SabreAbandonRule {
     let strategy: SabreOptions.Replacement
     var replacing: Int? = nil
 

@@ -162,13 +162,28 @@ extension SabreSimulation {
                 index: index, quality: quality, size: 0, downloaded: 0, time: 0, timeToFirstBit: 0,
                 abandonToQuality: nil)
         }
-        if check == .none {
+        switch check {
+        case .none:
             let latency = latencyDelay()
             let time = latency + transfer(size)
             return SabreDownloadProgress(
                 index: index, quality: quality, size: size, downloaded: size, time: time, timeToFirstBit: latency,
                 abandonToQuality: nil)
+        case .abr:
+            return abr.steppedDownload(self, size: size, index: index, quality: quality, bufferLevel: bufferLevel)
+        case .replacer:
+            return replacer!.steppedDownload(
+                self, size: size, index: index, quality: quality, bufferLevel: bufferLevel)
         }
+    }
+
+    /// The stepped part of `NetworkModel.download` (``download(size:index:quality:bufferLevel:check:)`` with a
+    /// check): the latency, then steps of ``minimalTransfer(_:minSize:minTime:)``, `rule` asked after each step
+    /// that leaves bits to download. Generic so that each rule gets its own copy with its check inline.
+    @inline(__always)
+    func steppedDownload<Rule: SabreAbandonRule>(
+        size: Double, index: Int, quality: Int, bufferLevel: Double, rule: Rule
+    ) -> SabreDownloadProgress {
         var totalDownloadTime = 0.0
         var totalDownloadSize = 0.0
         var minTimeToProgress = Self.minProgressTime
@@ -187,10 +202,7 @@ extension SabreSimulation {
                 time: totalDownloadTime, timeToFirstBit: latency, abandonToQuality: nil)
             if totalDownloadSize < size {
                 let level = max(0, bufferLevel - totalDownloadTime)
-                abandonQuality =
-                    check == .abr
-                    ? abr.checkAbandon(self, progress, bufferLevel: level)
-                    : replacer!.checkAbandon(self, progress, bufferLevel: level)
+                abandonQuality = rule.checkAbandon(self, progress, bufferLevel: level)
                 if let to = abandonQuality, verbose {
                     say("\(index) abandoning \(quality)->\(to)")
                     say(

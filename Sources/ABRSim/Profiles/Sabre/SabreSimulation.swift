@@ -89,12 +89,12 @@ public final class SabreSimulation {
     }
 
     /// `Abr.quality_from_throughput`: the highest quality whose segment, after the latency estimate, downloads
-    /// within a segment time at `tput`.
-    func qualityFromThroughput(_ tput: Double) -> Int {
+    /// within a segment time at `tput`; with `limit`, that quality or `limit`, whichever is lower.
+    func qualityFromThroughput(_ tput: Double, atMost limit: Int = .max) -> Int {
         let p = segmentTime
         let latency = self.latency!
         var quality = 0
-        while quality + 1 < bitrates.count && latency + p * bitrates[quality + 1] / tput <= p {
+        while quality < limit && quality + 1 < bitrates.count && latency + p * bitrates[quality + 1] / tput <= p {
             quality += 1
         }
         return quality

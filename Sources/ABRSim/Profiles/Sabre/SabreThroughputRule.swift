@@ -32,12 +32,14 @@ final class SabreThroughputRule: SabreABRRule {
 
     func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int? {
         let downloadTime = progress.time - progress.timeToFirstBit
-        guard progress.time >= Self.abandonGraceTime && downloadTime > 0 else { return nil }
+        // At quality 0 there is nothing lower to abandon to.
+        guard progress.quality > 0 && progress.time >= Self.abandonGraceTime && downloadTime > 0 else { return nil }
         let tput = progress.downloaded / downloadTime
         let sizeLeft = progress.size - progress.downloaded
         let estimateTimeLeft = sizeLeft / tput
         guard progress.time + estimateTimeLeft > Self.abandonMultiplier * sim.segmentTime else { return nil }
-        let quality = sim.qualityFromThroughput(tput * Self.safetyFactor)
+        // Counting stops at the download's own quality: from there on the answer is no abandonment.
+        let quality = sim.qualityFromThroughput(tput * Self.safetyFactor, atMost: progress.quality)
         let estimateSize = progress.size * sim.bitrates[quality] / sim.bitrates[progress.quality]
         if quality >= progress.quality || estimateSize >= sizeLeft { return nil }
         return quality

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ABRSim
@@ -28,5 +29,25 @@ struct SabrePythonFormatTests {
         #expect(PythonFormat.percentF(123456.7890125) == "123456.789012")
         #expect(PythonFormat.percentF(-0.0000004) == "-0.000000")
         #expect(PythonFormat.round(2.5) == 2 && PythonFormat.round(3.5) == 4 && PythonFormat.round(-0.5) == 0)
+    }
+
+    @Test("%f gives C's snprintf text for doubles of every magnitude, halfway cases and signed zeros included")
+    func percentFMatchesSnprintf() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [
+            0, -0.0, 0.0000005, -0.0000005, 0.0000015, 0.0000025, 1e-300, .leastNonzeroMagnitude, 999_999.9999995,
+        ]
+        values += [
+            1e12 - 1, 1e12, -1e12, 999_999_999_999.9999, 2.5e-7, 1.0000005, 123.4567895, .greatestFiniteMagnitude,
+            0.5e-6 + 1e-22,
+        ]
+        for _ in 0..<100_000 {
+            let bits = Double(bitPattern: generator.next() & 0xC3FF_FFFF_FFFF_FFFF)  // magnitudes up to 2^1024
+            let scaled = Double.random(in: -1e7...1e7, using: &generator) * pow(10, Double(Int.random(in: -12...8)))
+            values += [bits, scaled, (scaled * 1e6).rounded() / 1e6 + 5e-7]
+        }
+        for value in values where value.isFinite {
+            #expect(PythonFormat.percentF(value) == PythonFormat.printf("%f", value), "\(value.bitPattern)")
+        }
     }
 }
