@@ -146,23 +146,11 @@ public enum AtomicFileWriter {
         close(descriptor)
     }
 
-    /// Flushes every file written so far on the file system holding `directory` to disk: one syncfs(2) (Linux)
-    /// instead of an fsync(2) per file, each of which makes the device flush its cache. Where syncfs is not
-    /// available, fsyncs each of `files` instead. Throws the ``OutputError`` of the first failure, for `paths`'
-    /// matching entry of `files` (the whole set when syncfs fails).
-    static func flush(_ files: [String], in directory: String, reportingAs paths: [String]) throws {
-        if let syncfs = fileSystemSync {
-            let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if descriptor >= 0 {
-                let status = syncfs(descriptor)
-                let code = errno
-                close(descriptor)
-                guard status == 0 else {
-                    throw OutputError(path: directory, "cannot flush to disk: \(reason(code))", code: code)
-                }
-                return
-            }
-        }
+    /// Flushes each of `files` to disk with fsync(2), after all of them were written (so the device works through
+    /// them together). Throws the ``OutputError`` of the first failure, for `paths`' matching entry of `files`.
+    /// Each file is flushed on its own rather than with one syncfs(2), which would also wait for every other
+    /// program's pending writes on the same file system.
+    static func flush(_ files: [String], reportingAs paths: [String]) throws {
         for (file, path) in zip(files, paths) {
             let descriptor = open(file, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
@@ -204,24 +192,13 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ coun
     write(descriptor, buffer, count)
 }
 
-/// The C library's syncfs(2), looked up at run time (the Glibc module does not declare it); `nil` where absent.
-private let fileSystemSync: (@convention(c) (Int32) -> Int32)? = {
-    #if os(Linux)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    #else
-        return nil
-    #endif
-}()
-
 /// Numbers the temporary files of this process, so concurrent writers never pick the same name.
 private let temporaryCounter = Atomic<Int>(0)
 
 /// A set of output files written so that either all of them land or none do (for one run's CSV tables).
 ///
 /// ``commit(to:)`` creates the directory if needed, checks that no target is a directory, then writes every file
-/// to a temporary beside its target, flushes them all to disk at once (one syncfs(2) of the file system, see
-/// ``AtomicFileWriter/flush(_:in:reportingAs:)``), and only when all of them are safely on disk renames each over
+/// to a temporary beside its target, flushes them to disk (``AtomicFileWriter/flush(_:reportingAs:)``), and only when all of them are safely on disk renames each over
 /// its target, then flushes the directory. A failure while writing or flushing (disk full, say) removes all
 /// temporaries and leaves every old file untouched. So after a crash or power cut each target holds either its
 /// old or its new complete contents, never a partial file; with ``OutputFolder``'s manifest a reader also tells a
@@ -301,7 +278,7 @@ public struct OutputBundle: Sendable {
                 }
             }
             if !temporaries.isEmpty {
-                try AtomicFileWriter.flush(temporaries, in: directory, reportingAs: targets)
+                try AtomicFileWriter.flush(temporaries, reportingAs: targets)
             }
         } catch {
             for temporary in temporaries { unlink(temporary) }

@@ -20,7 +20,7 @@ public final class SweepLockHold: Sendable {
             let lockPath = InputFile.resolve(SweepStore.stateFolder + "/lock", against: candidate)
             let descriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
-            guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else {
+            guard SweepStore.lockBriefly(descriptor, LOCK_SH) else {
                 close(descriptor)
                 for other in held { close(other) }
                 throw InputError(

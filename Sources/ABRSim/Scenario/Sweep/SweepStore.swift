@@ -275,11 +275,24 @@ public final class SweepStore {
         guard descriptor >= 0 else {
             throw OutputError(path: path, "cannot create: \(AtomicFileWriter.reason(errno))", code: errno)
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard lockBriefly(descriptor, LOCK_EX) else {
             close(descriptor)
             throw InputError(.file(directory), .invalid("another abrsim sweep is writing this folder"))
         }
         return descriptor
+    }
+
+    /// Takes `operation` (`LOCK_EX` or `LOCK_SH`) on `descriptor` without blocking, trying again for up to about
+    /// 0.25 s while it is refused: a process being started by another thread holds a copy of every descriptor
+    /// (and so of the lock) from its fork until its exec closes it, which is not a sweep at work. False when the
+    /// lock stays taken, i.e. another sweep holds it. Called by ``lock(_:directory:)`` and ``SweepLockHold``.
+    static func lockBriefly(_ descriptor: Int32, _ operation: Int32) -> Bool {
+        for attempt in 0..<50 {
+            if flock(descriptor, operation | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK || errno == EINTR, attempt < 49 else { return false }
+            usleep(5_000)
+        }
+        return false
     }
 
     /// The prefix of a manifest line recording an input file: `input FINGERPRINT PATH`.
