@@ -94,15 +94,14 @@ public enum AtomicFileWriter {
 
     /// Writes `bytes` to a new temporary file beside `path`, fsyncs and closes it, and returns its path; on
     /// failure removes it and throws. Shared with ``OutputBundle``.
-    static func writeTemporary(_ bytes: [UInt8], for path: String, flush: Bool = true) throws -> String {
-        try writeTemporary(for: path, flush: flush) { write in try write(bytes) }
+    static func writeTemporary(_ bytes: [UInt8], for path: String) throws -> String {
+        try writeTemporary(for: path) { write in try write(bytes) }
     }
 
-    /// ``writeTemporary(_:for:flush:)`` for a file written in pieces: `produce` is handed a function that writes
-    /// one piece (and throws the ``OutputError`` of a failed write). Without `flush` the file is not fsynced (the
-    /// caller flushes it with others, see ``OutputBundle``).
+    /// ``writeTemporary(_:for:)`` for a file written in pieces: `produce` is handed a function that writes one
+    /// piece (and throws the ``OutputError`` of a failed write).
     static func writeTemporary(
-        for path: String, flush: Bool = true, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+        for path: String, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
     ) throws -> String {
         let name = InputFile.fileName(of: path)
         if name.isEmpty || name == "." || name == ".." || InputFile.isDirectory(path) {
@@ -127,7 +126,7 @@ public enum AtomicFileWriter {
             unlink(temporary)
             throw error
         }
-        if flush && fsync(descriptor) != 0 {
+        if fsync(descriptor) != 0 {
             failure = ("cannot flush to disk", errno)
         }
         if close(descriptor) != 0, failure == nil { failure = ("cannot write", errno) }
@@ -144,26 +143,6 @@ public enum AtomicFileWriter {
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)
-    }
-
-    /// Flushes each of `files` to disk with fsync(2), after all of them were written (so the device works through
-    /// them together). Throws the ``OutputError`` of the first failure, for `paths`' matching entry of `files`.
-    /// Each file is flushed on its own rather than with one syncfs(2), which would also wait for every other
-    /// program's pending writes on the same file system.
-    static func flush(_ files: [String], reportingAs paths: [String]) throws {
-        for (file, path) in zip(files, paths) {
-            let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let code = errno
-                throw OutputError(path: path, "cannot flush to disk: \(reason(code))", code: code)
-            }
-            let status = fsync(descriptor)
-            let code = errno
-            close(descriptor)
-            guard status == 0 else {
-                throw OutputError(path: path, "cannot flush to disk: \(reason(code))", code: code)
-            }
-        }
     }
 
     /// The system's text for `code`.
@@ -197,12 +176,9 @@ private let temporaryCounter = Atomic<Int>(0)
 
 /// A set of output files written so that either all of them land or none do (for one run's CSV tables).
 ///
-/// ``commit(to:)`` creates the directory if needed, checks that no target is a directory, then writes every file
-/// to a temporary beside its target, flushes them to disk (``AtomicFileWriter/flush(_:reportingAs:)``), and only when all of them are safely on disk renames each over
-/// its target, then flushes the directory. A failure while writing or flushing (disk full, say) removes all
-/// temporaries and leaves every old file untouched. So after a crash or power cut each target holds either its
-/// old or its new complete contents, never a partial file; with ``OutputFolder``'s manifest a reader also tells a
-/// complete set from one the crash cut short.
+/// ``commit(to:)`` creates the directory if needed, checks that no target is a directory, then writes and fsyncs
+/// every file to a temporary beside its target, and only when all of them are safely on disk renames each over its
+/// target. A failure while writing (disk full, say) removes all temporaries and leaves every old file untouched.
 ///
 /// The remaining window: the renames are atomic one by one but not as a group. If the process dies between two
 /// renames, or a rename fails (which, after the checks above, needs something like a concurrent change to the
@@ -271,14 +247,10 @@ public struct OutputBundle: Sendable {
             for (file, target) in zip(files, targets) {
                 switch file.contents {
                 case .bytes(let bytes):
-                    temporaries.append(try AtomicFileWriter.writeTemporary(bytes, for: target, flush: false))
+                    temporaries.append(try AtomicFileWriter.writeTemporary(bytes, for: target))
                 case .streamed(let produce):
-                    temporaries.append(
-                        try AtomicFileWriter.writeTemporary(for: target, flush: false, producing: produce))
+                    temporaries.append(try AtomicFileWriter.writeTemporary(for: target, producing: produce))
                 }
-            }
-            if !temporaries.isEmpty {
-                try AtomicFileWriter.flush(temporaries, reportingAs: targets)
             }
         } catch {
             for temporary in temporaries { unlink(temporary) }
