@@ -15,13 +15,14 @@ final class ExternalPreloadPolicy: PreloadPolicy {
     /// Starts `command` in `directory`; errors name the spec's place.
     init(command: [String], directory: String?, arguments: PolicyArguments) throws {
         guard !command.isEmpty else {
-            throw arguments.error("needs a command, e.g. \"command\": [\"python3\", \"preload.py\"]")
+            throw arguments.error(
+                .withAdvice(.missing("parameter 'command'"), advice: "e.g. \"command\": [\"python3\", \"preload.py\"]"))
         }
         label = arguments.spec.label
         do {
             process = try ChildProcess(command: command, directory: directory)
         } catch let failure as ChildProcess.Failure {
-            throw arguments.error(failure.message)
+            throw arguments.error(.invalid(failure.message))
         }
     }
 

@@ -55,7 +55,7 @@ public enum FeedComparison {
         -> [RunReport]
     {
         guard let feed = plan.scenario.feed else {
-            throw InputError(.jsonPath(plan.scenario.file, "$.feed"), .invalid("is required for a feed comparison"))
+            throw InputError(.jsonPath(plan.scenario.file, "$.feed"), .required("a feed, for a feed comparison,"))
         }
         for spec in plan.policies {
             try registry.validate(spec, location: "--policies", content: feed.items[0].content)

@@ -13,7 +13,7 @@ struct FeedDecoder {
         let object = try reader.object()
         let itemReaders = try object.required("items").array()
         guard !itemReaders.isEmpty else {
-            throw try object.required("items").error(.invalid("a feed needs at least one item"))
+            throw try object.required("items").error(.noneGiven("item", in: "a feed"))
         }
         var listed: [FeedItem] = []
         for itemReader in itemReaders {
@@ -21,14 +21,19 @@ struct FeedDecoder {
             let idReader = try item.required("id")
             let id = try idReader.string()
             guard !id.isEmpty, !id.contains(","), id.utf8.count <= ScenarioLoader.maximumNameBytes else {
-                throw idReader.error(.invalid("an item id must be non-empty, comma-free and at most 200 bytes"))
+                throw idReader.error(
+                    .mustBe(
+                        "an item id",
+                        rule: "non-empty, comma-free and at most \(ScenarioLoader.maximumNameBytes) bytes",
+                        found: "'\(id)'"))
             }
             if listed.contains(where: { $0.id == id }) {
-                throw idReader.error(.invalid("two items have the id '\(id)'"))
+                throw idReader.error(.duplicate(id, of: "item id"))
             }
             let content = try ContentDecoder(directory: directory).decode(try item.required("content"))
             guard content.live == nil else {
-                throw idReader.error(.invalid("a feed item is video on demand, not live"))
+                throw idReader.error(
+                    .notApplicable("live content", onlyFor: "players", here: "a feed item (video on demand)"))
             }
             try item.finish()
             listed.append(FeedItem(id: id, content: content))
@@ -45,9 +50,9 @@ struct FeedDecoder {
         let window = try windowReader.double()
         guard window == window.rounded(), window >= 1, window <= Double(Self.maximumWindow) else {
             throw windowReader.error(
-                .invalid(
-                    "the recommendation window is how many upcoming items the app knows: a whole number 1…"
-                        + "\(Self.maximumWindow), got \(JSONPath.format(window))"))
+                .mustBe(
+                    "the recommendation window (how many upcoming items the app knows)",
+                    rule: "a whole number 1…\(Self.maximumWindow)", found: JSONPath.format(window)))
         }
         let viewer = try PlayerDecoder(content: items[0].content, directory: directory, registry: registry).decode(
             try object.required("player"))
@@ -66,9 +71,11 @@ struct FeedDecoder {
             let ladder = items[0].content.variants.map(\.bitrateBps)
             if carryEstimate, let other = items.firstIndex(where: { $0.content.variants.map(\.bitrateBps) != ladder }) {
                 throw x.error(
-                    .invalid(
-                        "one estimate across items needs one ladder: item \(other) (\(items[other].id)) has another "
-                            + "than item 0 (\(items[0].id))"))
+                    .missingPrerequisite(
+                        "one estimate across items",
+                        needs:
+                            "one ladder, but item \(other) (\(items[other].id)) has another than item 0 (\(items[0].id))"
+                    ))
             }
         }
         try object.finish()
@@ -111,7 +118,7 @@ struct FeedDecoder {
             let curvesReader = try object.required("curves")
             let entries = try curvesReader.array()
             guard !entries.isEmpty else {
-                throw curvesReader.error(.invalid("a retention swipe model needs at least one curve"))
+                throw curvesReader.error(.noneGiven("curve", in: "a retention swipe model"))
             }
             let curves = try entries.map(decodeCurve)
             try object.finish()
@@ -119,7 +126,7 @@ struct FeedDecoder {
             return (Self.reseeding(model), "retention")
         default:
             throw modelReader.error(
-                .invalid("unknown swipe model '\(name)' (expected fixed, exponential or retention)"))
+                .unknownName(name, kind: "swipe model", known: ["fixed", "exponential", "retention"]))
         }
     }
 
@@ -134,9 +141,9 @@ struct FeedDecoder {
                 let fraction = try entry.double(in: 0...1)
                 if index > 0, fraction > fractions[index - 1] {
                     throw entry.error(
-                        .invalid(
-                            "the curve rises (\(JSONPath.format(fractions[index - 1])) to \(JSONPath.format(fraction))): "
-                                + "a retention curve never increases"))
+                        .outOfOrder(
+                            "a retention curve", order: "never rise", found: JSONPath.format(fraction),
+                            after: JSONPath.format(fractions[index - 1])))
                 }
                 fractions.append(fraction)
             }
@@ -149,17 +156,19 @@ struct FeedDecoder {
                 fractions.append(max(0, 1 - sum))
             }
             guard sum <= 1 + 1e-12 else {
-                throw x.error(.invalid("the chances of leaving sum to \(JSONPath.format(sum)), more than 1"))
+                throw x.error(.overLimit("the chances of leaving sum to \(JSONPath.format(sum))", limit: "1"))
             }
         } else if let x = object.optional("file") {
             let path = InputFile.resolve(try x.string(), against: directory)
             try object.finish()
             return try x.readingReferencedFile { try RetentionCurve.read(path: path) }
         } else {
-            throw reader.error(.invalid("a retention curve needs fractions, leaveProbabilities or a file"))
+            throw reader.error(.exactlyOne(of: ["fractions", "leaveProbabilities", "file"], found: []))
         }
         try object.finish()
-        guard fractions.count >= 2 else { throw reader.error(.invalid("a retention curve needs at least two seconds")) }
+        guard fractions.count >= 2 else {
+            throw reader.error(.tooFew("seconds", atLeast: 2, found: fractions.count, in: "a retention curve"))
+        }
         do {
             return try RetentionCurve(seconds: fractions.indices.map(Double.init), fractions: fractions)
         } catch let error as InputError {

@@ -99,9 +99,9 @@ public final class FeedSession {
                 let last = min(current + window, players.count - 1)
                 inputError = InputError(
                     InputPlace(file: file, position: InputPlace.Position(text: location)),
-                    .invalid(
-                        "the preload policy named item \(item) at \(formatParameterNumber(now)) s, outside the "
-                            + "recommendation window (items \(current + 1)…\(last))"))
+                    .mustBe(
+                        "the item the preload policy named at \(formatParameterNumber(now)) s",
+                        rule: "in the recommendation window, items \(current + 1)…\(last)", found: "\(item)"))
                 kernel.stop()
                 return
             }

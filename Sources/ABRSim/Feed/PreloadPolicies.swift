@@ -73,7 +73,7 @@ public enum PreloadPolicies {
         guard let descriptor = all.first(where: { $0.name == spec.name }) else {
             throw InputError(
                 InputPlace(file: file, position: location.map(InputPlace.Position.init(text:))),
-                .invalid("unknown preload policy '\(spec.name)' (known: \(all.map(\.name).joined(separator: ", ")))"))
+                .unknownName(spec.name, kind: "preload policy", known: all.map(\.name)))
         }
         try PolicyArguments(spec: spec, file: file, location: location).check(against: descriptor.parameters)
         return descriptor

@@ -45,11 +45,12 @@ public struct ComparisonPlan: Sendable {
         guard estimate > Double(ScenarioBounds.maximumRecordBytes) else { return nil }
         return InputError(
             .option("--traces"),
-            .invalid(
-                "\(traces.count) traces × \(policies.count) policies × \(content.segmentCount) segments would hold an "
-                    + "estimated \(Int(estimate / 1_048_576)) MiB of segment records for segments.csv, more than the "
-                    + "limit of \(ScenarioBounds.maximumRecordBytes >> 20) MiB; use fewer traces, policies or --segments"
-            ))
+            .withAdvice(
+                .overLimit(
+                    "\(traces.count) traces × \(policies.count) policies × \(content.segmentCount) segments would hold "
+                        + "an estimated \(Int(estimate / 1_048_576)) MiB of segment records for segments.csv",
+                    limit: "\(ScenarioBounds.maximumRecordBytes >> 20) MiB"),
+                advice: "use fewer traces, policies or --segments"))
     }
 }
 
@@ -83,7 +84,11 @@ public enum ContentSource {
         let content = try SabreMovie.read(path: path)
         guard let segments else { return content }
         guard segments <= content.segmentCount else {
-            throw InputError(.file(path), .invalid("has \(content.segmentCount) segments, \(segments) asked for"))
+            throw InputError(
+                .file(path),
+                .mustBeRelative(
+                    "--segments", found: "\(segments)", rule: "at most", other: "the content's segment count",
+                    otherValue: "\(content.segmentCount)"))
         }
         return try content.prefix(segments: segments)
     }

@@ -31,7 +31,9 @@ struct ContentDecoder {
                 let count = try segments.positiveInt()
                 guard count <= full.segmentCount else {
                     throw segments.error(
-                        .invalid("the content has only \(full.segmentCount) segments, \(count) asked for"))
+                        .mustBeRelative(
+                            "segments", found: "\(count)", rule: "at most", other: "the content's segment count",
+                            otherValue: "\(full.segmentCount)"))
                 }
                 content = try full.prefix(segments: count)
             } else {
@@ -56,8 +58,9 @@ struct ContentDecoder {
                             found: items.count, of: "resolutions", expected: ladder.count, per: "ladder rungs"))
                 }
                 resolutions = try items.map { item in
-                    guard let resolution = Resolution(parsing: try item.string()) else {
-                        throw item.error(.invalid("expected a resolution like \"1280x720\""))
+                    let text = try item.string()
+                    guard let resolution = Resolution(parsing: text) else {
+                        throw item.error(.expected("a resolution like \"1280x720\"", found: "\"\(text)\""))
                     }
                     return resolution
                 }
@@ -102,7 +105,10 @@ struct ContentDecoder {
             throw reader.error(.mustBe("rung \(index): bitrates", rule: "in 0.001…1e+08 kbit/s", found: "\(rung)"))
         }
         for index in ladder.indices.dropFirst() where ladder[index] <= ladder[index - 1] {
-            throw reader.error(.invalid("bitrates must increase, lowest first (rung \(index) is \(ladder[index]))"))
+            throw reader.error(
+                .outOfOrder(
+                    "rung \(index): bitrates", order: "increase, lowest first", found: "\(ladder[index])",
+                    after: "\(ladder[index - 1])"))
         }
         return ladder
     }

@@ -36,7 +36,9 @@ public enum DownloadModelDecoder {
                 return VeritasModel.defaultInitialWindowSegments
             }
             let value = try x.positiveDouble()
-            guard value >= 1 else { throw x.error(.invalid("a congestion window is at least 1 segment, got \(value)")) }
+            guard value >= 1 else {
+                throw x.error(.mustBe("a congestion window", rule: "at least 1 segment", found: JSONPath.format(value)))
+            }
             return value
         }
         switch name {
@@ -71,9 +73,11 @@ public enum DownloadModelDecoder {
         let smallest = min(latencies.min() ?? 0, network.holdLatencySeconds ?? 0)
         guard latencies.isEmpty || smallest <= 0 else { return }
         throw reader.error(
-            .invalid(
-                "download model '\(model.name)' counts round trips but the network's RTT is 0"
-                    + (latencies.isEmpty ? "" : " somewhere") + "; give the network an rttMs or the model one"))
+            .withAdvice(
+                .missingPrerequisite(
+                    "download model '\(model.name)' counts round trips and",
+                    needs: "an RTT above 0, but the network's RTT is 0" + (latencies.isEmpty ? "" : " somewhere")),
+                advice: "give the network an rttMs or the model one"))
     }
 }
 

@@ -25,9 +25,8 @@ struct ExpectationDecoder {
         let playerReader = object.optional("player")
         let player = try playerReader?.string() ?? "*"
         if let playerReader, player != "*", !players.contains(where: { $0.id == player }) {
-            let ids = players.map(\.id).joined(separator: ", ")
             throw playerReader.error(
-                .invalid("no player has the id '\(player)' (players: \(ids); '*' means every player)"))
+                .unknownName(player, kind: "player", known: players.map(\.id) + ["* (every player)"]))
         }
         let policy = try object.optional("policy")?.string()
         let bound = try decodeBound(object, metric: metric)
@@ -38,8 +37,9 @@ struct ExpectationDecoder {
                 && (policy.map { $0 == description.policy.name || $0 == description.policy.label } ?? true)
         }
         guard !matched.isEmpty else {
-            let policies = players.map { "\($0.id): \($0.policy.label)" }.joined(separator: ", ")
-            throw reader.error(.invalid("this expectation matches no player (players and policies: \(policies))"))
+            let candidates = players.filter { player == "*" || $0.id == player }.map(\.policy.label)
+            let unknown = InputProblem.unknownName(policy ?? "", kind: "policy", known: candidates)
+            throw reader.error(player == "*" ? unknown : .within("player '\(player)'", unknown))
         }
         return MetricExpectation(
             player: player, policy: policy, metric: metric, bound: bound, window: window, location: reader.path,
@@ -52,9 +52,10 @@ struct ExpectationDecoder {
         guard fromReader != nil || toReader != nil else { return nil }
         guard MetricExpectation.windowedMetrics.contains(metric) else {
             throw (fromReader ?? toReader)!.error(
-                .invalid(
-                    "\(metric) has no meaning over a window (windowed metrics: "
-                        + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")"))
+                .notApplicable(
+                    "a window (fromSeconds, toSeconds)",
+                    onlyFor: "the windowed metrics " + MetricExpectation.windowedMetrics.joined(separator: ", "),
+                    here: metric))
         }
         let from = try fromReader?.double() ?? 0
         if let fromReader, from < 0 {
@@ -85,14 +86,18 @@ struct ExpectationDecoder {
             return .equalsNumber(try equalsReader.double())
         }
         guard minimum != nil || maximum != nil else {
-            throw object.reader.error(.invalid("an expectation needs a bound: min, max (or both) or equals"))
+            throw object.reader.error(.noneGiven("bound: min, max (or both) or equals", in: "an expectation"))
         }
         guard !isText else {
-            throw object.reader.error(.invalid("\(metric) is text: bound it with equals, not min/max"))
+            throw object.reader.error(
+                .notApplicable(
+                    "min/max", onlyFor: "number metrics", here: "\(metric), which is text: bound it with equals"))
         }
         if let minimum, let maximum, minimum > maximum {
             throw object.reader.error(
-                .invalid("min \(JSONPath.format(minimum)) is greater than max \(JSONPath.format(maximum))"))
+                .mustBeRelative(
+                    "min", found: JSONPath.format(minimum), rule: "at most", other: "max",
+                    otherValue: JSONPath.format(maximum)))
         }
         return .range(min: minimum, max: maximum)
     }

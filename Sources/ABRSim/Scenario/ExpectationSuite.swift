@@ -48,7 +48,7 @@ public struct ExpectationSuite: Sendable {
                 var found: [String] = []
                 try collectJSON(in: argument, depth: 0, into: &found)
                 guard !found.isEmpty else {
-                    throw InputError(.file(argument), .invalid("the folder holds no *.json scenario"))
+                    throw InputError(.file(argument), .noneGiven("*.json scenario", in: "the folder"))
                 }
                 files.append(contentsOf: found.sorted())
             } else {

@@ -16,9 +16,10 @@ enum LiveDecoder {
         let start = try startReader?.double(in: -1e7...1e7) ?? 0
         if start + content.duration <= 0 {
             throw (startReader ?? reader).error(
-                .invalid(
-                    "availability start \(JSONPath.format(start)) s is after the content: all \(JSONPath.format(content.duration))"
-                        + " s of it were available before the run began at 0 s, so nothing is live"))
+                .mustBeRelative(
+                    "availability start", found: JSONPath.format(start), rule: "later than",
+                    other: "the content's length before 0 s",
+                    otherValue: JSONPath.format(-content.duration), unit: "s"))
         }
         var kind = playlist?.kind ?? LiveStream.Kind.live
         if let x = object.optional("kind") {
@@ -33,10 +34,9 @@ enum LiveDecoder {
         let part = try partReader?.double(in: ScenarioBounds.segmentSeconds) ?? playlist?.partTargetSeconds
         if let part, part > target + SimulationTime.tolerance, let partReader {
             throw partReader.error(
-                .invalid(
-                    "a part target of \(JSONPath.format(part)) s is longer than the segments (\(JSONPath.format(target)) s)"
-                )
-            )
+                .mustBeRelative(
+                    "partTargetSeconds", found: JSONPath.format(part), rule: "at most", other: "the target duration",
+                    otherValue: JSONPath.format(target), unit: "s"))
         }
         let unitName = part == nil ? "a target duration" : "a part target"
         let unit = part ?? target
@@ -46,36 +46,37 @@ enum LiveDecoder {
             ?? playlist.map(\.holdBackSeconds).flatMap { $0 == 3 * (playlist?.targetDurationSeconds ?? 0) ? nil : $0 }
         if let holdBack, holdBack < unit - SimulationTime.tolerance, let holdBackReader {
             throw holdBackReader.error(
-                .invalid(
-                    "hold-back \(JSONPath.format(holdBack)) s is shorter than \(unitName) (\(JSONPath.format(unit)) s)")
-            )
+                .mustBeRelative(
+                    "hold-back", found: JSONPath.format(holdBack), rule: "at least", other: unitName,
+                    otherValue: JSONPath.format(unit), unit: "s"))
         }
         let partHoldBackReader = object.optional("partHoldBackSeconds")
         let partHoldBack =
             try partHoldBackReader?.double(in: ScenarioBounds.bufferSeconds) ?? playlist?.partHoldBackSeconds
         if let partHoldBackReader, let partHoldBack {
             guard let part else {
-                throw partHoldBackReader.error(.invalid("partHoldBackSeconds needs partTargetSeconds"))
+                throw partHoldBackReader.error(.missingPrerequisite("partHoldBackSeconds", needs: "partTargetSeconds"))
             }
             if partHoldBack < part - SimulationTime.tolerance {
                 throw partHoldBackReader.error(
-                    .invalid(
-                        "part hold-back \(JSONPath.format(partHoldBack)) s is shorter than a part target"
-                            + " (\(JSONPath.format(part)) s)"))
+                    .mustBeRelative(
+                        "part hold-back", found: JSONPath.format(partHoldBack), rule: "at least",
+                        other: "a part target", otherValue: JSONPath.format(part), unit: "s"))
             }
         }
         var window: Double?
         if let x = object.optional("dvrWindowSeconds") {
             guard kind == .live else {
-                throw x.error(.invalid("an event keeps everything: dvrWindowSeconds is for kind live"))
+                throw x.error(
+                    .notApplicable("dvrWindowSeconds", onlyFor: "kind live", here: "event (an event keeps everything)"))
             }
             let seconds = try x.double(in: ScenarioBounds.stretchSeconds)
             let needed = partHoldBack ?? holdBack ?? 3 * unit
             if seconds < needed - SimulationTime.tolerance {
                 throw x.error(
-                    .invalid(
-                        "a DVR window of \(JSONPath.format(seconds)) s is shorter than the hold-back"
-                            + " (\(JSONPath.format(needed)) s): a player could not start"))
+                    .mustBeRelative(
+                        "dvrWindowSeconds", found: JSONPath.format(seconds), rule: "at least",
+                        other: "the hold-back for a player to start", otherValue: JSONPath.format(needed), unit: "s"))
             }
             window = seconds
         }
@@ -95,20 +96,24 @@ enum LiveDecoder {
         guard let x = object.optional("chunkDurationSeconds") else { return nil }
         let chunk = try x.double(in: 0...ScenarioBounds.segmentSeconds.upperBound)
         if chunk < 0.001 {
-            throw x.error(.invalid("a chunk duration of \(JSONPath.format(chunk)) s is below one millisecond"))
+            throw x.error(
+                .mustBe("a chunk duration", rule: "at least one millisecond", found: JSONPath.format(chunk), unit: "s"))
         }
         if part != nil {
             throw x.error(
-                .invalid(
-                    "chunkDurationSeconds (LL-DASH chunked transfer) cannot go with partTargetSeconds (LL-HLS parts)"))
+                .conflicting(
+                    ["chunkDurationSeconds", "partTargetSeconds"],
+                    reason:
+                        "chunkDurationSeconds (LL-DASH chunked transfer) cannot go with partTargetSeconds (LL-HLS parts)"
+                ))
         }
         for (index, duration) in content.segmentDurations.enumerated() {
             let count = (duration / chunk).rounded()
             if count < 1 || abs(count * chunk - duration) > SimulationTime.tolerance {
                 throw x.error(
-                    .invalid(
-                        "a chunk duration of \(JSONPath.format(chunk)) s does not divide segment \(index)"
-                            + " (\(JSONPath.format(duration)) s) into whole chunks"))
+                    .mustBeRelative(
+                        "chunkDurationSeconds", found: JSONPath.format(chunk), rule: "a whole fraction of",
+                        other: "segment \(index)", otherValue: JSONPath.format(duration), unit: "s"))
             }
         }
         return chunk
@@ -130,8 +135,20 @@ enum LiveDecoder {
         default:
             throw x.error(.unknownName(name, kind: "refresh", known: refreshNames))
         }
-        if let intervalReader { throw intervalReader.error(.invalid("reloadIntervalSeconds is for refresh reload")) }
+        if let intervalReader {
+            throw intervalReader.error(.notApplicable("reloadIntervalSeconds", onlyFor: "refresh reload", here: name))
+        }
         return name == "template" ? .template : name == "blockingReload" ? .blockingReload : .preloadHint
+    }
+
+    /// The problem of a player that starts at `startSeconds`, after all of the live `content` of `stream` is
+    /// available: nothing would be live for it.
+    static func startsAfterContent(_ startSeconds: Double, stream: LiveStream, content: Content) -> InputProblem {
+        .mustBeRelative(
+            "startSeconds", found: JSONPath.format(startSeconds), rule: "before",
+            other: "the end of the live content",
+            otherValue: JSONPath.format(stream.availabilityStartSeconds + content.duration),
+            unit: "s")
     }
 
     /// A player's `live` object, for a player starting at `startSeconds` on `content` (which must be live).
@@ -140,9 +157,10 @@ enum LiveDecoder {
     {
         guard let stream = content.live else {
             throw reader.error(
-                .invalid(
-                    "live settings need live content (a content live object, or an HLS playlist without EXT-X-ENDLIST):"
-                        + " this content is video on demand"))
+                .notApplicable(
+                    "the live object",
+                    onlyFor: "live content (a content live object, or an HLS playlist without EXT-X-ENDLIST)",
+                    here: "video on demand"))
         }
         let object = try reader.object()
         var settings = LivePlaybackSettings()
@@ -153,9 +171,10 @@ enum LiveDecoder {
             let offset = try offsetReader.double(in: ScenarioBounds.bufferSeconds)
             if offset < unit - SimulationTime.tolerance {
                 throw offsetReader.error(
-                    .invalid(
-                        "an offset of \(JSONPath.format(offset)) s from live is below \(unitName) (\(JSONPath.format(unit))"
-                            + " s): that media is never available in time"))
+                    .mustBeRelative(
+                        "an offset from live", found: JSONPath.format(offset), rule: "at least",
+                        other: "\(unitName) for media to be available in time", otherValue: JSONPath.format(unit),
+                        unit: "s"))
             }
             settings.configuredTimeOffsetFromLive = offset
         }
@@ -163,9 +182,9 @@ enum LiveDecoder {
             let target = try x.double(in: ScenarioBounds.bufferSeconds)
             if target < unit - SimulationTime.tolerance {
                 throw x.error(
-                    .invalid(
-                        "target latency \(JSONPath.format(target)) s is below \(unitName) (\(JSONPath.format(unit)) s)")
-                )
+                    .mustBeRelative(
+                        "target latency", found: JSONPath.format(target), rule: "at least", other: unitName,
+                        otherValue: JSONPath.format(unit), unit: "s"))
             }
             settings.targetLatencySeconds = target
             if offsetReader == nil { settings.configuredTimeOffsetFromLive = target }
@@ -188,11 +207,7 @@ enum LiveDecoder {
         settings.refresh = try decodeRefresh(object, unit: unit)
         try object.finish()
         if startSeconds - stream.availabilityStartSeconds >= content.duration {
-            throw reader.error(
-                .invalid(
-                    "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
-                        + " the content for this player: all of it is available before it starts at"
-                        + " \(JSONPath.format(startSeconds)) s"))
+            throw reader.error(Self.startsAfterContent(startSeconds, stream: stream, content: content))
         }
         return settings
     }

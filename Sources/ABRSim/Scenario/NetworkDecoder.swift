@@ -13,6 +13,10 @@ struct NetworkDecoder {
     /// cap (a player's limit, the loss bound) applied spike by spike would throttle a flow far below its cap,
     /// whereas a real bottleneck queue smooths delivery over tens of milliseconds. Totals are preserved.
     static let defaultMahimahiBinMs = 100
+    /// The problem of an `rttMs` on a preset stretch, which carries its own RTT.
+    static let presetRTT = InputProblem.withAdvice(
+        .notApplicable("rttMs", onlyFor: "constantKbps, trace and synthetic stretches", here: "a preset"),
+        advice: "a preset carries its own RTT; use constantKbps to set one")
 
     let directory: String
     /// The default seed of synthetic traces (the run's seed).
@@ -46,7 +50,7 @@ struct NetworkDecoder {
         }
         if object.has("stretches") {
             let list = try object.required("stretches").array()
-            guard !list.isEmpty else { throw reader.error(.invalid("stretches: at least one stretch is needed")) }
+            guard !list.isEmpty else { throw reader.error(.noneGiven("stretch", in: "stretches")) }
             for (position, item) in list.enumerated() {
                 let (stretch, label) = try decodeStretch(item, position: position)
                 stretches.append(stretch)
@@ -88,13 +92,9 @@ struct NetworkDecoder {
     func decodeStretch(_ reader: JSONReader, object: JSONObjectReader, isWholeNetwork: Bool, position: Int) throws -> (
         NetworkStretch, String
     ) {
-        let kinds = ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"].filter { object.has($0) }
-        guard kinds.count == 1 else {
-            throw reader.error(
-                .conflicting(
-                    ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"],
-                    reason: "a stretch needs exactly one of preset, constantKbps, trace, synthetic, outageSeconds"))
-        }
+        let allKinds = ["preset", "constantKbps", "trace", "synthetic", "outageSeconds"]
+        let kinds = allKinds.filter { object.has($0) }
+        guard kinds.count == 1 else { throw reader.error(.exactlyOne(of: allKinds, found: kinds)) }
         let rttReader = isWholeNetwork ? nil : object.optional("rttMs")
         let rtt = try rttReader.map { try $0.double(in: ScenarioBounds.rttMs) / 1000 }
         func seconds(required: Bool) throws -> Double? {
@@ -107,17 +107,13 @@ struct NetworkDecoder {
             let presetReader = try object.required("preset")
             let name = try presetReader.string()
             if let steps = NetworkStepPreset.named(name) {
-                if let rttReader {
-                    throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one"))
-                }
+                if let rttReader { throw rttReader.error(Self.presetRTT) }
                 return (steps.stretch(seconds: try seconds(required: false)), steps.name)
             }
             guard let preset = NetworkPreset.named(name) else {
                 throw presetReader.error(.unknownName(name, kind: "preset", known: NetworkPreset.allNames))
             }
-            if let rttReader {
-                throw rttReader.error(.invalid("a preset carries its own RTT; use constantKbps to set one"))
-            }
+            if let rttReader { throw rttReader.error(Self.presetRTT) }
             // A whole-network preset lasts forever: one period, held.
             return (.preset(preset, seconds: try seconds(required: true) ?? 3600), preset.name)
         case "constantKbps":
@@ -164,7 +160,7 @@ struct NetworkDecoder {
             let decoded = try SyntheticModelDecoder().decode(syntheticReader)
             let stretchSeconds = try seconds(required: false)
             guard let length = decoded.seconds ?? stretchSeconds else {
-                throw syntheticReader.error(.invalid("give the trace's length: \"seconds\" here or on the stretch"))
+                throw syntheticReader.error(.missing("the trace's length: \"seconds\" here or on the stretch"))
             }
             let trace: Trace
             do {
@@ -179,7 +175,9 @@ struct NetworkDecoder {
             return (.trace(trace, seconds: stretchSeconds, rttSeconds: rtt), decoded.label)
         default:
             let outageReader = try object.required("outageSeconds")
-            if isWholeNetwork { throw outageReader.error(.invalid("a network cannot be only an outage")) }
+            if isWholeNetwork {
+                throw outageReader.error(.notApplicable("outageSeconds", onlyFor: "a stretch", here: "a whole network"))
+            }
             return (.outage(seconds: try outageReader.double(in: ScenarioBounds.stretchSeconds)), "outage")
         }
     }

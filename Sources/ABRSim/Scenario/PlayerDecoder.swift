@@ -19,12 +19,11 @@ struct PlayerDecoder {
         let idReader = try object.required("id")
         let id = try idReader.string()
         guard !id.isEmpty, !id.contains(",") else {
-            throw idReader.error(.invalid("a player id must be non-empty and comma-free"))
+            throw idReader.error(.mustBe("a player id", rule: "non-empty and comma-free", found: "'\(id)'"))
         }
         guard id.utf8.count <= ScenarioLoader.maximumNameBytes else {
             throw idReader.error(
-                .invalid("a player id is at most \(ScenarioLoader.maximumNameBytes) bytes long, found \(id.utf8.count)")
-            )
+                .overLimit("a player id of \(id.utf8.count) bytes", limit: "\(ScenarioLoader.maximumNameBytes) bytes"))
         }
         let policyReader = try object.required("policy")
         let policy = try decodePolicy(policyReader)
@@ -38,7 +37,7 @@ struct PlayerDecoder {
         } else if let content {
             playerContent = content
         } else {
-            throw reader.error(.invalid("no content: give the scenario a content or this player one"))
+            throw reader.error(.missing("content: give the scenario a content or this player one"))
         }
         var settings = PlayerSettings()
         if let x = object.optional("networkResourcePriority") { settings.networkResourcePriority = try priority(x) }
@@ -47,14 +46,19 @@ struct PlayerDecoder {
         }
         if let x = object.optional("preferredMaximumResolution") {
             guard let size = Resolution(parsing: try x.string()) else {
-                throw x.error(.invalid("expected a resolution like \"1280x720\""))
+                throw x.error(.expected("a resolution like \"1280x720\"", found: "\"\(try x.string())\""))
             }
             settings.preferredMaximumResolution = size
         }
         if let x = object.optional("cache") {
             if x.isString {
-                guard try x.string() == "shared" else { throw x.error(.invalid("cache is an object or \"shared\"")) }
-                guard let sharedCache else { throw x.error(.invalid("\"shared\" needs a top-level sharedCache")) }
+                let word = try x.string()
+                guard word == "shared" else {
+                    throw x.error(.expected("an object or \"shared\"", found: "\"\(word)\""))
+                }
+                guard let sharedCache else {
+                    throw x.error(.missingPrerequisite("\"shared\"", needs: "a top-level sharedCache"))
+                }
                 settings.cache = sharedCache
             } else {
                 settings.cache = try Self.decodeCache(x, isShared: false)
@@ -62,7 +66,9 @@ struct PlayerDecoder {
         }
         if let x = object.optional("coordinationGroup") {
             let group = try x.string()
-            guard !group.isEmpty else { throw x.error(.invalid("a coordination group needs a name")) }
+            guard !group.isEmpty else {
+                throw x.error(.mustBe("a coordination group", rule: "a non-empty name", found: "\"\""))
+            }
             settings.coordinationGroup = group
         }
         if let x = object.optional("rateLimitKbps") {
@@ -85,7 +91,7 @@ struct PlayerDecoder {
         if let x = object.optional("actions") {
             settings.actions = try decodeActions(x)
             if playerContent.live == nil, settings.actions.contains(where: { $0.action == .seekToLive }) {
-                throw x.error(.invalid("seekToLive needs live content: this player's content is video on demand"))
+                throw x.error(.notApplicable("seekToLive", onlyFor: "live content", here: "video on demand"))
             }
         }
         if let x = object.optional("downloadModel") { settings.downloadModel = try DownloadModelDecoder.decode(x) }
@@ -96,9 +102,7 @@ struct PlayerDecoder {
             settings.startSeconds - stream.availabilityStartSeconds >= playerContent.duration
         {
             throw (object.optional("startSeconds") ?? reader).error(
-                .invalid(
-                    "the live stream's availability start (\(JSONPath.format(stream.availabilityStartSeconds)) s) is after"
-                        + " the content for this player: all of it is available before it starts"))
+                LiveDecoder.startsAfterContent(settings.startSeconds, stream: stream, content: playerContent))
         }
         try object.finish()
         return PlayerDescription(
@@ -127,7 +131,7 @@ struct PlayerDecoder {
                 var words: [String] = []
                 for item in items {
                     guard case .string(let word) = item else {
-                        throw value.error(.invalid("a policy parameter list must hold strings, found \(item.typeName)"))
+                        throw value.error(.expected("a string in a policy parameter list", found: item.typeName))
                     }
                     words.append(word)
                 }
@@ -135,7 +139,7 @@ struct PlayerDecoder {
             default:
                 let found = value.value.typeName
                 throw value.error(
-                    .invalid("a policy parameter must be a number, a string or an array of strings, found \(found)"))
+                    .expected("a policy parameter: a number, a string or an array of strings", found: found))
             }
         }
         try object.finish()
@@ -190,16 +194,16 @@ struct PlayerDecoder {
         let time = try object.required("atSeconds").double(in: ScenarioBounds.timeSeconds)
         var found: [PlayerAction] = []
         if let x = object.optional("pause") {
-            guard try x.bool() else { throw x.error(.invalid("pause takes true")) }
+            guard try x.bool() else { throw x.error(.expected("true", found: "false")) }
             found.append(.pause)
         }
         if let x = object.optional("play") {
-            guard try x.bool() else { throw x.error(.invalid("play takes true")) }
+            guard try x.bool() else { throw x.error(.expected("true", found: "false")) }
             found.append(.play(rate: 1))
         }
         if let x = object.optional("seek") { found.append(.seek(to: try x.double(in: ScenarioBounds.timeSeconds))) }
         if let x = object.optional("seekToLive") {
-            guard try x.bool() else { throw x.error(.invalid("seekToLive takes true")) }
+            guard try x.bool() else { throw x.error(.expected("true", found: "false")) }
             found.append(.seekToLive)
         }
         if let x = object.optional("skip") { found.append(.skip(by: try x.double(in: -1e7...1e7))) }
@@ -212,8 +216,8 @@ struct PlayerDecoder {
         if let x = object.optional("route") { found.append(.route(try route(x))) }
         try object.finish()
         guard found.count == 1 else {
-            let verbs = "pause, play, seek, seekToLive, skip, rate, networkResourcePriority, route"
-            throw item.error(.invalid("an action needs exactly one of \(verbs) (found \(found.count))"))
+            let verbs = ["pause", "play", "seek", "seekToLive", "skip", "rate", "networkResourcePriority", "route"]
+            throw item.error(.exactlyOne(of: verbs, found: verbs.filter { object.has($0) }))
         }
         return TimedAction(time: time, action: found[0])
     }

@@ -23,7 +23,9 @@ enum RequestRetryDecoder {
             let maximum = try x.double(in: ScenarioBounds.bufferSeconds)
             guard maximum >= settings.retryDelaySeconds else {
                 throw x.error(
-                    .invalid("maxRetryDelaySeconds must be at least retryDelaySeconds (\(settings.retryDelaySeconds))"))
+                    .mustBeRelative(
+                        "maxRetryDelaySeconds", found: JSONPath.format(maximum), rule: "at least",
+                        other: "retryDelaySeconds", otherValue: JSONPath.format(settings.retryDelaySeconds)))
             }
             settings.maximumRetryDelaySeconds = maximum
         } else {

@@ -28,11 +28,14 @@ public struct ScenarioLoader {
             root.has("content") ? JSONPath.key(root.reader.path, "content") : JSONPath.key(root.reader.path, "players")
         return InputError(
             InputPlace(file: root.reader.file, position: InputPlace.Position(text: place)),
-            .invalid(
-                "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would hold an "
-                    + "estimated \(Int(estimate / 1_048_576)) MiB of records, more than the limit of "
-                    + "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
-                    + "summed over the players); use fewer segments or players, or a sweep with --no-segments"))
+            .withAdvice(
+                .overLimit(
+                    "\(players.count) player\(players.count == 1 ? "" : "s") × their segments (\(segments) in all) would "
+                        + "hold an estimated \(Int(estimate / 1_048_576)) MiB of records",
+                    limit:
+                        "\(ScenarioBounds.maximumRecordBytes >> 20) MiB (\(ScenarioBounds.maximumSegmentsHeld) segments "
+                        + "summed over the players)"),
+                advice: "use fewer segments or players, or a sweep with --no-segments"))
     }
 
     /// The parsed document at `path` with ``settings`` applied.
@@ -115,7 +118,8 @@ public struct ScenarioLoader {
             let object = try reader.object()
             for (position, key) in object.keys.enumerated() {
                 guard key != "local" else {
-                    throw reader.error(.invalid("'local' is the shared link; name routes otherwise"))
+                    throw reader.error(
+                        .mustBe("a route name", rule: "other than 'local' (the shared link)", found: "'local'"))
                 }
                 let decoder = NetworkDecoder(
                     directory: directory, seed: seed, overridesModelSeeds: override != nil, networkIndex: position + 1)
@@ -135,7 +139,7 @@ public struct ScenarioLoader {
         }
         let playerReaders = try feed == nil ? root.required("players").array() : []
         guard feed != nil || !playerReaders.isEmpty else {
-            throw root.reader.error(.invalid("players: at least one player is needed"))
+            throw root.reader.error(.noneGiven("player", in: "players"))
         }
         guard playerReaders.count <= ScenarioBounds.maximumPlayers else {
             throw root.reader.error(
@@ -148,7 +152,7 @@ public struct ScenarioLoader {
                 routeNames: routeNames
             ).decode(reader)
             if players.contains(where: { $0.id == player.id }) {
-                throw reader.error(.invalid("two players have the id '\(player.id)'"))
+                throw reader.error(.duplicate(player.id, of: "player id"))
             }
             players.append(player)
         }
@@ -162,7 +166,7 @@ public struct ScenarioLoader {
                 let idReader = try object.required("player")
                 let id = try idReader.string()
                 guard let index = players.firstIndex(where: { $0.id == id }) else {
-                    throw idReader.error(.invalid("no player has the id '\(id)'"))
+                    throw idReader.error(.unknownName(id, kind: "player", known: players.map(\.id)))
                 }
                 let decoder = PlayerDecoder(
                     content: content, directory: directory, registry: registry, routeNames: routeNames)
@@ -180,7 +184,7 @@ public struct ScenarioLoader {
         for (position, reader) in playerReaders.enumerated() {
             if let group = players[position].settings.coordinationGroup, groupSizes[group] == 1 {
                 throw reader.error(
-                    .invalid("coordination group '\(group)' has only this player; a group needs two or more"))
+                    .tooFew("players", atLeast: 2, found: 1, in: "coordination group '\(group)'"))
             }
         }
         let expectations = try root.optional("expect").map { try ExpectationDecoder(players: players).decode($0) }
@@ -219,12 +223,13 @@ public struct ScenarioLoader {
         }
         guard name.utf8.count <= Self.maximumNameBytes else {
             throw reader.error(
-                .invalid(
-                    "name is \(name.utf8.count) bytes long, more than the limit of \(Self.maximumNameBytes)"
-                        + " (it names the output folders)"))
+                .overLimit(
+                    "name of \(name.utf8.count) bytes",
+                    limit: "\(Self.maximumNameBytes) bytes (it names the output folders)"))
         }
         if name.unicodeScalars.contains(where: VisibleText.isEscaped) {
-            throw reader.error(.invalid("name may not hold control characters or line separators, got '\(name)'"))
+            throw reader.error(
+                .mustBe("name", rule: "free of control characters and line separators", found: "'\(name)'"))
         }
     }
 

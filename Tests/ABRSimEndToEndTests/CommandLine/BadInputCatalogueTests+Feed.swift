@@ -13,24 +13,24 @@ extension BadInputCatalogueTests {
         run("feed-window-zero.json", "$.feed.recommendationWindow", "a whole number 1…1000, got 0"),
         run(
             "feed-retention-rises.json", "$.feed.swipe.curves[0].fractions[2]",
-            "the curve rises (0.8 to 0.9): a retention curve never increases"),
+            "a retention curve must never rise, got 0.9 after 0.8"),
         run(
             "feed-retention-sum-above-one.json", "$.feed.swipe.curves[0].leaveProbabilities",
-            "the chances of leaving sum to 1.2, more than 1"),
+            "the chances of leaving sum to 1.2, more than the limit of 1"),
         run(
             "feed-preload-outside-window.json", "$.feed.preload",
-            "the preload policy named item 2 at 0 s, outside the recommendation window (items 1…1)"),
+            "the item the preload policy named at 0 s must be in the recommendation window, items 1…1, got 2"),
         Case(
             fixture: "feed-preload-outside-window.json (sweep)",
             arguments: ["sweep", "feed-preload-outside-window.json", "--policies", "bba", "--out", out + "/sweep"],
-            mentions: ["feed-preload-outside-window.json", "$.feed.preload", "outside the recommendation window"]),
+            mentions: ["feed-preload-outside-window.json", "$.feed.preload", "must be in the recommendation window"]),
         Case(
             fixture: "feed-preload-outside-window.json (compare)",
             arguments: [
                 "compare", "--scenario", "feed-preload-outside-window.json", "--policies", "bba", "--out",
                 out + "/compare",
             ],
-            mentions: ["feed-preload-outside-window.json", "$.feed.preload", "outside the recommendation window"]),
+            mentions: ["feed-preload-outside-window.json", "$.feed.preload", "must be in the recommendation window"]),
         Case(
             fixture: "feed-window-zero.json (compare)",
             arguments: ["compare", "--scenario", "feed-window-zero.json", "--policies", "bba", "--out", out + "/c"],

@@ -14,29 +14,31 @@ extension BadInputCatalogueTests {
     static let liveCases: [Case] = [
         run(
             "live-availability-after-content.json", "$.content.live.availabilityStartSeconds",
-            "availability start -100 s is after the content"),
+            "availability start -100 s must be later than the content's length before 0 s (-12 s)"),
         run(
             "live-hold-back-below-part.json", "$.content.live.holdBackSeconds",
-            "hold-back 0.5 s is shorter than a part target (1 s)"),
+            "hold-back 0.5 s must be at least a part target (1 s)"),
         Case(
             fixture: "live-hls-part-hold-back-below-part.json",
             arguments: ["run", "live-hls-part-hold-back-below-part.json", "--out", out + "/results"],
             mentions: ["live-hls/media.m3u8", "line 3", "PART-HOLD-BACK=0.25 is shorter than a part target"]),
         run(
             "live-target-latency-below-chunk.json", "$.players[0].live.targetLatencySeconds",
-            "target latency 0.2 s is below one chunk (0.5 s)"),
-        run("live-keys-on-vod-content.json", "$.players[0].live", "live settings need live content"),
-        run("live-seek-to-live-on-vod-content.json", "$.players[0].actions", "seekToLive needs live content"),
+            "target latency 0.2 s must be at least one chunk (0.5 s)"),
+        run("live-keys-on-vod-content.json", "$.players[0].live", "the live object is only for live content"),
+        run(
+            "live-seek-to-live-on-vod-content.json", "$.players[0].actions",
+            "seekToLive is only for live content, not video on demand"),
         run("live-unknown-catch-up.json", "$.players[0].live.catchUp", "unknown catch-up controller 'vlc'"),
         run(
             "live-dvr-window-below-hold-back.json", "$.content.live.dvrWindowSeconds",
-            "shorter than the hold-back (6 s)"),
+            "must be at least the hold-back for a player to start (6 s)"),
         run(
             "live-chunk-duration-not-dividing.json", "$.content.live.chunkDurationSeconds",
-            "a chunk duration of 0.75 s does not divide segment 0 (2 s) into whole chunks"),
+            "chunkDurationSeconds 0.75 s must be a whole fraction of segment 0 (2 s)"),
         run(
             "live-chunk-duration-below-ms.json", "$.content.live.chunkDurationSeconds",
-            "a chunk duration of 0.0005 s is below one millisecond"),
+            "a chunk duration must be at least one millisecond, got 0.0005 s"),
         run(
             "live-chunk-duration-with-parts.json", "$.content.live.chunkDurationSeconds",
             "cannot go with partTargetSeconds (LL-HLS parts)"),

@@ -32,10 +32,10 @@ extension BadInputCatalogueTests {
             mentions: ["video_size_2", "has 1 chunks, level 0 has 3"]),
         MMGC22Case(
             name: "retention rises", edits: ["user_ret/a_first": "0 1\n1 0.5\n2 0.7\n3 0\n"],
-            mentions: ["user_ret/a_first", "line 3", "never increases"]),
+            mentions: ["user_ret/a_first", "line 3", "must never rise"]),
         MMGC22Case(
             name: "retention leaves more than everyone", edits: ["user_ret/a_first": "0 1.5\n1 0.5\n2 0.5\n3 0\n"],
-            mentions: ["user_ret/a_first", "more than 1"]),
+            mentions: ["user_ret/a_first", "more than the limit of 1"]),
         MMGC22Case(
             name: "retention keeps viewers past the end", edits: ["user_ret/a_first": "0 1\n1 0.5\n2 0.5\n3 0.2\n"],
             mentions: ["user_ret/a_first", "do not sum to 1"]),

@@ -24,10 +24,10 @@ extension BadInputCatalogueTests {
             mentions: ["/nonexistent/mmgc22", "no such folder"]),
         MMGC22BatchCase(
             name: "retention curve rises", edits: ["user_ret/a_short": "mmgc22-retention-rises"],
-            mentions: ["user_ret/a_short", "line 3", "never increases"]),
+            mentions: ["user_ret/a_short", "line 3", "must never rise"]),
         MMGC22BatchCase(
             name: "retention leaves more than everyone", edits: ["user_ret/a_short": "mmgc22-retention-above-one"],
-            mentions: ["user_ret/a_short", "more than 1"]),
+            mentions: ["user_ret/a_short", "more than the limit of 1"]),
         MMGC22BatchCase(
             name: "unknown family", options: ["--families", "high,fixed"], mentions: ["--families", "'fixed'"]),
         MMGC22BatchCase(

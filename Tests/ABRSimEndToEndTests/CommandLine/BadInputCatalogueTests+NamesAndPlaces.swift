@@ -241,7 +241,7 @@ struct NamesAndPlacesCatalogueTests {
         #expect(try runABRSim(arguments, in: scratch).status == 0, "an unchanged sweep resumes (nothing to do)")
         writeFile(scratch, "a.csv", "time_s,bandwidth_kbps\n0,2000\n60,2000\n")
         let changed = try runABRSim(arguments, in: scratch)
-        BadInputCatalogueTests.expectOneLineError(changed, mentions: [trace, "changed since the sweep"])
+        BadInputCatalogueTests.expectOneLineError(changed, mentions: [trace, "differs from the one the sweep in"])
         #expect(try String(contentsOfFile: scratch + "/out/summary.csv", encoding: .utf8) == summary, "rows kept")
         #expect(try runABRSim(arguments + ["--force"], in: scratch).status == 0, "--force starts over")
         #expect(try String(contentsOfFile: scratch + "/out/summary.csv", encoding: .utf8) != summary)
@@ -263,7 +263,8 @@ struct NamesAndPlacesCatalogueTests {
         writeFile(scratch, "t.csv", "time_s,bandwidth_kbps\n0,3000\n61,3000\n")
         writeFile(scratch, "movie.json", movie + " ")
         let changed = try runABRSim(arguments, in: scratch)
-        BadInputCatalogueTests.expectOneLineError(changed, mentions: [trace, "movie.json", "changed since the sweep"])
+        BadInputCatalogueTests.expectOneLineError(
+            changed, mentions: [trace, "movie.json", "differs from the one the sweep in"])
     }
 
     /// Holds `folder`'s sweep lock exclusively, as a running sweep does, while `body` runs.
@@ -328,7 +329,7 @@ struct NamesAndPlacesCatalogueTests {
         let outcome = try runABRSim(
             ["merge", scratch + "/shard-1", scratch + "/shard-3", "--out", scratch + "/merged"], in: scratch)
         BadInputCatalogueTests.expectOneLineError(
-            outcome, mentions: [scratch + "/shard-1", "shard 2/3", "is missing", scratch + "/shard-3"])
+            outcome, mentions: [scratch + "/shard-1", "shard 2/3", "missing shard 2/3", scratch + "/shard-3"])
         #expect(!outcome.standardError.contains("DIR"))
         #expect(!FileManager.default.fileExists(atPath: scratch + "/merged"))
     }

@@ -33,11 +33,11 @@ extension BadInputCatalogueTests {
         set(
             "players[*].automaticallyWaitsToMinimizeStalling=3", "ok/scenario.json",
             "$.players[0].automaticallyWaitsToMinimizeStalling", "expected true or false, found a number"),
-        set("players[3].rate=1", "ok/scenario.json", "$.players", "no element [3] (the array has 1)"),
+        set("players[3].rate=1", "ok/scenario.json", "$.players", "index 3 must be less than the array's length (1)"),
         set("name.first=x", "ok/scenario.json", "$.name", "expected an object, found a string"),
         set("players[x].rate=1", "--set", "bad path 'players[x].rate'", "'[x]' is not [N], [*]"),
         set("players[0].rate", "--set", "expected PATH=VALUE"),
-        set("players[0].rate=", "--set", "players[0].rate: empty value"),
+        set("players[0].rate=", "--set", "players[0].rate: missing a value after '='"),
         set("content={\"ladderKbps\": [1,", "--set", "content="),
         set("allocation.strategy=fair", "ok/scenario.json", "$.allocation.strategy", "unknown strategy 'fair'"),
         Case(
@@ -45,14 +45,14 @@ extension BadInputCatalogueTests {
             arguments: ["check", "ok/scenario.json", "--set", "seed=-1", "--junit", out + "/junit.xml"],
             mentions: ["ok/scenario.json", "$.seed", "set by --set seed=-1"]),
         // sweep --grid: a key that cannot vary, an empty or repeated value, a value that does not decode.
-        grid("name=a|b", [], "--grid", "name", "a grid axis must change the runs"),
+        grid("name=a|b", [], "--grid", "name", "so this grid axis changes nothing"),
         grid("description=a|b", [], "--grid", "no run reads 'description'"),
         grid("network.preset=lte|3g", ["--traces", "ok/constant.csv"], "--grid", "--traces replace"),
         grid("players[*].policy=bba|throughput", ["--policies", "bba"], "--grid", "--policies replace"),
         grid("seed=1|2", ["--seed", "3"], "--grid", "--seed fixes the seed"),
-        grid("allocation.strategy=equal||strict", [], "--grid", "value 2 of 3 is empty"),
-        grid("allocation.strategy=", [], "--grid", "value 1 of 1 is empty"),
-        grid("allocation.strategy=equal|equal", [], "--grid", "the value equal is given twice"),
+        grid("allocation.strategy=equal||strict", [], "--grid", "value 2 of 3 must be non-empty"),
+        grid("allocation.strategy=", [], "--grid", "value 1 of 1 must be non-empty"),
+        grid("allocation.strategy=equal|equal", [], "--grid", "value 'equal' is given twice"),
         grid(
             "players[*].preferredForwardBufferDuration=30|-1", [], "ok/scenario.json",
             "$.players[0].preferredForwardBufferDuration", "set by --grid"),
@@ -62,7 +62,7 @@ extension BadInputCatalogueTests {
             fixture: "--grid twice",
             arguments: [
                 "sweep", "ok/scenario.json", "--grid", "seed=1|2", "--grid", "$.seed=3|4", "--out", out + "/results",
-            ], mentions: ["--grid", "seed: given twice"]),
+            ], mentions: ["--grid", "path '$.seed' is given twice"]),
         // compare --scenario.
         Case(
             fixture: "compare --set without --scenario",

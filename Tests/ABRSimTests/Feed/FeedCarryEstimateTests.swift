@@ -40,11 +40,14 @@ struct FeedCarryEstimateTests {
 
     @Test("carrying an estimate across items of different ladders is refused at $.feed.carryEstimate")
     func differentLaddersAreRefused() throws {
-        #expect {
+        let error = try #require(throws: InputError.self) {
             _ = try Self.scenario(carry: "true", secondLadder: "[300, 800]")
-        } throws: { error in
-            "\(error)".contains("$.feed.carryEstimate") && "\(error)".contains("item 1 (b)")
         }
+        #expect(error.place.position == .jsonPath("$.feed.carryEstimate"))
+        #expect(
+            error.problem
+                == .missingPrerequisite(
+                    "one estimate across items", needs: "one ladder, but item 1 (b) has another than item 0 (a)"))
         _ = try Self.scenario(carry: "false", secondLadder: "[300, 800]")
     }
 }

@@ -101,14 +101,18 @@ struct PreloadPolicyTests {
         #expect(
             PreloadPolicies.all.map(\.name) == ["none", "chunks", "no_save", "fixed_preload", "dashlet", "external"])
         let spec = try PolicySpec.parse("chunks(cont=2)")
-        #expect(throws: InputError.self) {
+        let error = try #require(throws: InputError.self) {
             try PreloadPolicies.checked(spec, file: "f.json", location: "$.feed.preload")
         }
-        do {
-            _ = try PreloadPolicies.checked(spec, file: "f.json", location: "$.feed.preload")
-        } catch let error as InputError {
-            #expect(error.location == "$.feed.preload")
-            #expect(error.message.contains("unknown parameter 'cont'"))
+        #expect(error.place == .jsonPath("f.json", "$.feed.preload"))
+        let chunks = try #require(PreloadPolicies.all.first { $0.name == "chunks" })
+        #expect(
+            error.problem
+                == .within("policy '\(spec.label)'", .unknownParameter("cont", known: chunks.parameters.map(\.name))))
+        let unknown = try #require(throws: InputError.self) {
+            try PreloadPolicies.checked(try PolicySpec.parse("chunk"), file: "f.json", location: "$.feed.preload")
         }
+        #expect(
+            unknown.problem == .unknownName("chunk", kind: "preload policy", known: PreloadPolicies.all.map(\.name)))
     }
 }

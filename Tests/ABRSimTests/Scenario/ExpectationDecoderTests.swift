@@ -29,7 +29,7 @@ struct ExpectationDecoderTests {
         } catch let error as InputError {
             return error
         } catch {
-            return InputError(.none, .invalid("unexpected error \(error)"))
+            return InputError(.none, .unreadable("unexpected error \(error)"))
         }
     }
 
@@ -113,17 +113,18 @@ struct ExpectationDecoderTests {
             problem: .unknownName("player", kind: "metric", known: MetricExpectation.metrics)),
         Case(
             label: "no bound", items: #"[{"metric": "stall_count"}]"#, path: "$.expect[0]",
-            problem: .invalid("an expectation needs a bound: min, max (or both) or equals")),
+            problem: .noneGiven("bound: min, max (or both) or equals", in: "an expectation")),
         Case(
             label: "equals with min", items: #"[{"metric": "stall_count", "equals": 0, "min": 0}]"#,
             path: "$.expect[0].equals",
             problem: .conflicting(["equals", "min", "max"], reason: "give either equals or min/max, not both")),
         Case(
             label: "min above max", items: #"[{"metric": "stall_s", "min": 3, "max": 1}]"#, path: "$.expect[0]",
-            problem: .invalid("min 3 is greater than max 1")),
+            problem: .mustBeRelative("min", found: "3", rule: "at most", other: "max", otherValue: "1")),
         Case(
             label: "range on a text column", items: #"[{"metric": "final_state", "max": 1}]"#, path: "$.expect[0]",
-            problem: .invalid("final_state is text: bound it with equals, not min/max")),
+            problem: .notApplicable(
+                "min/max", onlyFor: "number metrics", here: "final_state, which is text: bound it with equals")),
         Case(
             label: "number for a text column", items: #"[{"metric": "final_state", "equals": 1}]"#,
             path: "$.expect[0].equals", problem: .expected("a string", found: "a number")),
@@ -133,14 +134,13 @@ struct ExpectationDecoderTests {
         Case(
             label: "unknown player id", items: #"[{"player": "mian", "metric": "stall_count", "max": 0}]"#,
             path: "$.expect[0].player",
-            problem: .invalid("no player has the id 'mian' (players: main, side; '*' means every player)")),
+            problem: .unknownName("mian", kind: "player", known: ["main", "side", "* (every player)"])),
         Case(
             label: "matches no player",
             items:
                 #"[{"metric": "stall_count", "max": 0}, {"player": "main", "policy": "bba", "metric": "stall_s", "max": 0}]"#,
             path: "$.expect[1]",
-            problem: .invalid(
-                "this expectation matches no player (players and policies: main: throughput, side: bba(reservoir=5))")),
+            problem: .within("player 'main'", .unknownName("bba", kind: "policy", known: ["throughput"]))),
         Case(
             label: "unknown key", items: #"[{"metric": "stall_count", "max": 0, "maximum": 1}]"#, path: "$.expect[0]",
             problem: .unknownKeys(

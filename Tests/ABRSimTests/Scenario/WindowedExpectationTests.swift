@@ -98,7 +98,7 @@ struct WindowedExpectationTests {
         } catch let error as InputError {
             return error
         } catch {
-            return InputError(.none, .invalid("unexpected error \(error)"))
+            return InputError(.none, .unreadable("unexpected error \(error)"))
         }
     }
 
@@ -119,9 +119,10 @@ struct WindowedExpectationTests {
             ),
             (
                 #"{"metric": "startup_s", "fromSeconds": 0, "max": 1}"#, "$.expect[0].fromSeconds",
-                .invalid(
-                    "startup_s has no meaning over a window (windowed metrics: "
-                        + MetricExpectation.windowedMetrics.joined(separator: ", ") + ")")
+                .notApplicable(
+                    "a window (fromSeconds, toSeconds)",
+                    onlyFor: "the windowed metrics " + MetricExpectation.windowedMetrics.joined(separator: ", "),
+                    here: "startup_s")
             ),
             (
                 #"{"metric": "stall_s", "fromSecond": 0, "max": 1}"#, "$.expect[0]",

@@ -45,15 +45,30 @@ struct SwipeModelTests {
     func badRetentionCurvesAreRefusedWithThePlaceNamed() throws {
         #expect(
             throws: InputError(
-                .line("curve", 3), .invalid("the curve rises (0.5 to 0.75): a retention curve never increases"))
+                .line("curve", 3), .outOfOrder("a retention curve", order: "never rise", found: "0.75", after: "0.5"))
         ) {
             try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.5, 0.75], file: "curve")
         }
-        #expect(throws: InputError(.file("curve"), .invalid("the chances of leaving sum to 1.5, more than 1"))) {
+        #expect(throws: InputError(.file("curve"), .overLimit("the chances of leaving sum to 1.5", limit: "1"))) {
             try RetentionCurve(seconds: [0, 1], fractions: [1.5, 0], file: "curve")
         }
-        #expect(throws: InputError(.line("curve", 2), .invalid("the fraction still watching must be a number ≥ 0"))) {
+        #expect(
+            throws: InputError(
+                .line("curve", 2), .mustBe("the fraction still watching", rule: "a number ≥ 0", found: "-0.1"))
+        ) {
             try RetentionCurve(seconds: [0, 1], fractions: [1, -0.1], file: "curve")
+        }
+        #expect(
+            throws: InputError(
+                .line("curve", 3), .outOfOrder("the times", order: "increase", found: "1.0", after: "1.0"))
+        ) {
+            try RetentionCurve(seconds: [0, 1, 1], fractions: [1, 0.5, 0.25], file: "curve")
+        }
+        #expect(
+            throws: InputError(
+                .file("curve"), .tooFew("lines `second fraction`", atLeast: 2, found: 1, in: "a retention curve"))
+        ) {
+            try RetentionCurve(seconds: [0], fractions: [1], file: "curve")
         }
     }
 

@@ -52,6 +52,55 @@ struct InputErrorMessageTests {
                 .conflicting(["equals", "min"], reason: "give either equals or min/max, not both"),
                 "give either equals or min/max, not both"
             ),
+            (.duplicate("main", of: "player id"), "player id 'main' is given twice"),
+            (.duplicate("2/3", of: "shard", alsoAt: "out-a"), "shard '2/3' is given twice (also at out-a)"),
+            (
+                .outOfOrder("the times", order: "increase", found: "2", after: "3"),
+                "the times must increase, got 2 after 3"
+            ),
+            (
+                .mustBeRelative(
+                    "hold-back", found: "2", rule: "at least", other: "a target duration", otherValue: "6", unit: "s"),
+                "hold-back 2 s must be at least a target duration (6 s)"
+            ),
+            (
+                .mustBeRelative("min", found: "3", rule: "at most", other: "max", otherValue: nil),
+                "min 3 must be at most max"
+            ),
+            (
+                .notApplicable("dvrWindowSeconds", onlyFor: "kind live", here: "event"),
+                "dvrWindowSeconds is only for kind live, not event"
+            ),
+            (.notApplicable("rttMs", onlyFor: "a stretch", here: nil), "rttMs is only for a stretch"),
+            (
+                .missingPrerequisite("partHoldBackSeconds", needs: "partTargetSeconds"),
+                "partHoldBackSeconds needs partTargetSeconds"
+            ),
+            (
+                .tooFew("lines", atLeast: 2, found: 1, in: "a retention curve"),
+                "a retention curve needs at least two lines, found 1"
+            ),
+            (.tooFew("runs", atLeast: 12, found: 3, in: "shard 1/2"), "shard 1/2 needs at least 12 runs, found 3"),
+            (
+                .exactlyOne(of: ["pause", "play", "seek"], found: ["pause", "play", "seek"]),
+                "give exactly one of pause, play or seek, found pause, play and seek"
+            ),
+            (.exactlyOne(of: ["a", "b"], found: ["b"]), "give exactly one of a or b, found b"),
+            (.exactlyOne(of: ["fractions", "file"], found: []), "give one of fractions or file"),
+            (
+                .changesNothing("this grid axis", because: "no run reads 'tune'"),
+                "no run reads 'tune', so this grid axis changes nothing"
+            ),
+            (.damaged("line 'done x'"), "is damaged: line 'done x'"),
+            (
+                .differs("its sweep", from: "that of a", difference: "runs 4, not 6"),
+                "its sweep differs from that of a (runs 4, not 6)"
+            ),
+            (.differs("this file", from: "the one before", difference: nil), "this file differs from the one before"),
+            (
+                .withAdvice(.damaged("incomplete"), advice: "remove the folder to start over"),
+                "is damaged: incomplete; remove the folder to start over"
+            ),
             (.invalid("the times must increase"), "the times must increase"),
             (.inReferencedFile("x.down", .unreadable("no such file")), "x.down: no such file"),
             (

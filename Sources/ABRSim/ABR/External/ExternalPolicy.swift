@@ -43,7 +43,7 @@ public final class ExternalPolicy: ABRPolicy {
         do {
             process = try ChildProcess(command: command, directory: directory)
         } catch let failure as ChildProcess.Failure {
-            throw InputError(.none, .invalid("external policy '\(label)': \(failure.message)"))
+            throw InputError(.none, .within("external policy '\(label)'", .invalid(failure.message)))
         }
     }
 
@@ -176,19 +176,20 @@ extension BuiltInPolicies {
         parameters: [ExternalParameters.command, ExternalParameters.timeout, ExternalParameters.history]
     ) { arguments, environment in
         guard let command = try arguments.value(ExternalParameters.command) else {
-            throw arguments.error("needs a command, e.g. \"command\": [\"python3\", \"my_abr.py\"]")
+            throw arguments.error(
+                .withAdvice(.missing("parameter 'command'"), advice: "e.g. \"command\": [\"python3\", \"my_abr.py\"]"))
         }
-        guard !command.isEmpty else { throw arguments.error("the command is empty") }
+        guard !command.isEmpty else { throw arguments.error(.mustBe("the command", rule: "non-empty", found: "[]")) }
         let timeout = try arguments.value(ExternalParameters.timeout)
         let history = try arguments.value(ExternalParameters.history)
         do {
             return try ExternalPolicy(
                 command: command, directory: environment.directory, label: arguments.spec.label, timeout: timeout,
                 historyLength: history)
-        } catch let error as InputError {
-            throw InputError(
-                InputPlace(file: arguments.file, position: arguments.location.map(InputPlace.Position.init(text:))),
-                .invalid(error.message))
+        } catch var error as InputError {
+            error.place = InputPlace(
+                file: arguments.file, position: arguments.location.map(InputPlace.Position.init(text:)))
+            throw error
         }
     }
 }

@@ -178,7 +178,11 @@ public enum OfflineOptimum {
             next = prune(next, scorer: scorer)
             guard !next.isEmpty else {
                 throw InputError(
-                    .none, .invalid("optimal: the network never delivers segment \(segment), so no plan finishes"))
+                    .none,
+                    .within(
+                        "optimal",
+                        .missingPrerequisite(
+                            "every plan", needs: "segment \(segment), which the network never delivers")))
             }
             statesKept += next.count
             stages.append(next)

@@ -76,8 +76,9 @@ extension BuiltInPolicies {
         typealias P = OptimalParameters
         guard let curve = environment.curve, let content = environment.content else {
             throw arguments.error(
-                "needs the network and the content in advance (run it from a scenario, or build OptimalPolicy "
-                    + "with OfflineOptimum's inputs)")
+                .withAdvice(
+                    .missingPrerequisite("it", needs: "the network and the content in advance"),
+                    advice: "run it from a scenario, or build OptimalPolicy with OfflineOptimum's inputs"))
         }
         let model = try arguments.value(P.qoe)
         var weights = model.defaultWeights
@@ -91,7 +92,7 @@ extension BuiltInPolicies {
                 curve: curve, content: content, settings: environment.settings ?? PlayerSettings(), scorer: scorer,
                 grid: OptimumGrid(bufferStep: step, timeStep: step))
         } catch let error as InputError {
-            throw arguments.error(error.message)
+            throw arguments.error(error.problem)
         }
     }
 }

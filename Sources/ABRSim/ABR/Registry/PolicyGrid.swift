@@ -44,7 +44,9 @@ public enum PolicyGrid {
             guard total <= maximumExpansion else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: source)),
-                    .invalid("'\(text)': the grid has more than \(maximumExpansion) combinations"))
+                    .within(
+                        "'\(text)'",
+                        .overLimit("a grid of at least \(total) combinations", limit: "\(maximumExpansion)")))
             }
         }
         var result: [PolicySpec] = []
@@ -71,16 +73,18 @@ public enum PolicyGrid {
         -> [PolicySpec.Value]
     {
         guard case .text(let raw) = value else { return [value] }
-        func fail(_ message: String) -> InputError {
+        func fail(_ problem: InputProblem) -> InputError {
             InputError(
                 InputPlace(position: InputPlace.Position(text: source)),
-                .within("'\(spec)': parameter '\(parameter)=\(raw)'", .invalid(message)))
+                .within("'\(spec)': parameter '\(parameter)=\(raw)'", problem))
         }
         if raw.contains("|") {
             let items = raw.split(separator: "|", omittingEmptySubsequences: false).map {
                 String($0).trimmingWhitespace()
             }
-            guard !items.contains(where: \.isEmpty) else { throw fail("an alternative is empty") }
+            guard !items.contains(where: \.isEmpty) else {
+                throw fail(.mustBe("an alternative", rule: "non-empty", found: "''"))
+            }
             return items.map { item in
                 if let number = Double(item), number.isFinite { return .number(number) }
                 return .text(item)
@@ -99,12 +103,19 @@ public enum PolicyGrid {
         }
         guard let lowValue = Double(low), let highValue = Double(high), let stepValue = Double(step),
             lowValue.isFinite, highValue.isFinite, stepValue.isFinite
-        else { throw fail("expected a range LOW..HIGH or LOW..HIGH:STEP of numbers") }
-        guard stepValue > 0 else { throw fail("the step must be > 0") }
-        guard highValue >= lowValue else { throw fail("the range ends below its start") }
+        else { throw fail(.expected("a range LOW..HIGH or LOW..HIGH:STEP of numbers", found: "'\(raw)'")) }
+        guard stepValue > 0 else { throw fail(.mustBe("the step", rule: "> 0", found: step)) }
+        guard highValue >= lowValue else {
+            throw fail(
+                .mustBeRelative("the range's end", found: high, rule: "at least", other: "its start", otherValue: low))
+        }
         let steps = ((highValue - lowValue) / stepValue * (1 + 1e-12)).rounded(.down)
         guard steps < Double(maximumExpansion) else {
-            throw fail("the range has more than \(maximumExpansion) values")
+            let count = ((highValue - lowValue) / stepValue).rounded() + 1
+            throw fail(
+                .mustBe(
+                    "the range's count of values", rule: "at most \(maximumExpansion)",
+                    found: count < 1e18 ? String(Int(count)) : JSONPath.format(count)))
         }
         let decimals = max(decimalPlaces(low), decimalPlaces(step))
         var scale = 1.0

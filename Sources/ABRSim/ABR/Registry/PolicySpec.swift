@@ -44,7 +44,7 @@ public struct PolicySpec: Equatable, Sendable {
         guard trimmed.hasSuffix(")") else {
             throw InputError(
                 InputPlace(position: InputPlace.Position(text: source)),
-                .within("'\(text)'", .invalid("expected name(key=value,…) with a closing parenthesis")))
+                .expected("name(key=value,…) with a closing parenthesis", found: "'\(text)'"))
         }
         let name = String(trimmed[..<open]).trimmingWhitespace()
         try checkName(name, source: source)
@@ -56,19 +56,19 @@ public struct PolicySpec: Equatable, Sendable {
                 guard parts.count == 2 else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: source)),
-                        .within("'\(text)'", .invalid("parameter '\(item)' is not key=value")))
+                        .within("'\(text)'", .isNot("key=value", subject: "parameter", found: "'\(item)'")))
                 }
                 let key = String(parts[0]).trimmingWhitespace()
                 let raw = String(parts[1]).trimmingWhitespace()
                 guard !key.isEmpty, !raw.isEmpty else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: source)),
-                        .within("'\(text)'", .invalid("parameter '\(item)' is not key=value")))
+                        .within("'\(text)'", .isNot("key=value", subject: "parameter", found: "'\(item)'")))
                 }
                 if parameters.contains(where: { $0.name == key }) {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: source)),
-                        .within("'\(text)'", .invalid("parameter '\(key)' given twice")))
+                        .within("'\(text)'", .duplicate(key, of: "parameter")))
                 }
                 if let number = Double(raw), number.isFinite {
                     parameters.append((key, .number(number)))
@@ -83,7 +83,8 @@ public struct PolicySpec: Equatable, Sendable {
     static func checkName(_ name: String, source: String) throws {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw InputError(
-                InputPlace(position: InputPlace.Position(text: source)), .invalid("'\(name)' is not a policy name"))
+                InputPlace(position: InputPlace.Position(text: source)),
+                .isNot("a policy name", subject: nil, found: "'\(name)'"))
         }
     }
 

@@ -116,13 +116,18 @@ public enum LiveCatchUpTable {
                 throw reader.error(line, .isNot("default or custom", subject: "builder", found: "'\(builder)'"))
             }
             if let first = builders[scenario], first != builder {
-                throw reader.error(line, "scenario \(scenario) has builder \(first) on an earlier row, \(builder) here")
+                throw reader.error(
+                    line,
+                    .mustBeRelative(
+                        "builder", found: builder, rule: "the same as",
+                        other: "scenario \(scenario)'s on an earlier row",
+                        otherValue: first))
             }
             if sessions[scenario] == nil { order.append(scenario) }
             builders[scenario] = builder
             let step = try reader.integer("step", line)
             if sessions[scenario, default: []].contains(where: { $0.step == step }) {
-                throw reader.error(line, "scenario \(scenario) has step \(step) twice")
+                throw reader.error(line, .duplicate("\(step)", of: "scenario \(scenario)'s step"))
             }
             sessions[scenario, default: []].append((step, line))
         }
@@ -210,8 +215,6 @@ private struct Rows {
 
     func error(_ line: Int, _ problem: InputProblem) -> InputError { InputError(.line(file, line), problem) }
 
-    func error(_ line: Int, _ message: String) -> InputError { error(line, .invalid(message)) }
-
     func text(_ name: String, _ line: Int) -> String? {
         columns.firstIndex(of: name).map { fields[line - 2][$0] }
     }
@@ -233,7 +236,7 @@ private struct Rows {
     func float(_ name: String, _ line: Int) throws -> Float {
         let single = Float(try number(name, line))
         guard single.isFinite else {
-            throw error(line, "\(name) '\(text(name, line)!)' is beyond the float32 range")
+            throw error(line, .mustBe(name, rule: "within the float32 range", found: "'\(text(name, line)!)'"))
         }
         return single
     }

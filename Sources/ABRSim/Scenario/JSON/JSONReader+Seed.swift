@@ -15,9 +15,9 @@ extension JSONReader {
         guard case .number(let number) = value else { throw typeError(expected: "a seed (an integer or a string)") }
         guard number >= 0, number.rounded() == number, number <= Self.largestExactInteger else {
             throw error(
-                .invalid(
-                    "expected a seed from 0 to 9007199254740991 (give larger seeds as a string of digits), found "
-                        + JSONPath.format(number)))
+                .outOfRange(
+                    what: "a seed", bound: "from 0 to 9007199254740991 (give larger seeds as a string of digits)",
+                    found: JSONPath.format(number)))
         }
         return UInt64(number)
     }

@@ -110,9 +110,10 @@ public struct JSONReader {
         if let (offset, scalar) = text.unicodeScalars.enumerated().first(where: { VisibleText.isEscaped($0.1) }) {
             let code = String(scalar.value, radix: 16, uppercase: true)
             throw error(
-                .invalid(
-                    "a string here may not hold control characters or line separators; found U+"
-                        + String(repeating: "0", count: max(0, 4 - code.count)) + code + " at character \(offset + 1)"))
+                .expected(
+                    "a string without control characters or line separators",
+                    found: "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
+                        + " at character \(offset + 1)"))
         }
         return text
     }

@@ -41,7 +41,7 @@ public struct ScenarioSetting: Sendable, Equatable {
     /// Parses `PATH=VALUE`.
     public static func parse(_ argument: String, option: String = "--set") throws -> ScenarioSetting {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw InputError(.option(option), .invalid("'\(argument)': expected PATH=VALUE"))
+            throw InputError(.option(option), .expected("PATH=VALUE", found: "'\(argument)'"))
         }
         let path = String(argument[..<equals])
         let text = String(argument[argument.index(after: equals)...])
@@ -53,7 +53,7 @@ public struct ScenarioSetting: Sendable, Equatable {
 
     /// A JSON value as written on a command line: JSON, or else a bare word as a string.
     public static func parseValue(_ text: String, path: String, option: String) throws -> JSONValue {
-        guard !text.isEmpty else { throw InputError(.option(option), .within(path, .invalid("empty value"))) }
+        guard !text.isEmpty else { throw InputError(.option(option), .within(path, .missing("a value after '='"))) }
         do {
             return try JSONParser.parse(Array(text.utf8), file: option)
         } catch let error as InputError {
@@ -71,9 +71,10 @@ public struct ScenarioSetting: Sendable, Equatable {
         let scalars = Array(path.unicodeScalars)
         var position = 0
         var steps: [Step] = []
-        func fail(_ why: String) -> InputError {
-            InputError(.option(option), .within("bad path '\(path)'", .invalid(why)))
+        func fail(_ problem: InputProblem) -> InputError {
+            InputError(.option(option), .within("bad path '\(path)'", problem))
         }
+        func found(at index: Int) -> String { index < scalars.count ? "'\(scalars[index])'" : "the end" }
         if position < scalars.count, scalars[position] == "$" { position += 1 }
         func isKeyScalar(_ s: Unicode.Scalar) -> Bool {
             s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-"
@@ -81,7 +82,9 @@ public struct ScenarioSetting: Sendable, Equatable {
         func readKey() throws -> String {
             let start = position
             while position < scalars.count, isKeyScalar(scalars[position]) { position += 1 }
-            guard position > start else { throw fail("expected a key at character \(start + 1)") }
+            guard position > start else {
+                throw fail(.expected("a key at character \(start + 1)", found: found(at: start)))
+            }
             var key = ""
             key.unicodeScalars.append(contentsOf: scalars[start..<position])
             return key
@@ -93,7 +96,9 @@ public struct ScenarioSetting: Sendable, Equatable {
                 position += 1
                 steps.append(.key(try readKey()))
             case "[":
-                guard let close = scalars[position...].firstIndex(of: "]") else { throw fail("unclosed '['") }
+                guard let close = scalars[position...].firstIndex(of: "]") else {
+                    throw fail(.missing("the ']' that closes the '['"))
+                }
                 var inner = ""
                 inner.unicodeScalars.append(contentsOf: scalars[(position + 1)..<close])
                 position = close + 1
@@ -106,13 +111,15 @@ public struct ScenarioSetting: Sendable, Equatable {
                 {
                     steps.append(.key(key))
                 } else {
-                    throw fail("'[\(inner)]' is not [N], [*] or [\"key\"]")
+                    throw fail(.isNot("[N], [*] or [\"key\"]", subject: nil, found: "'[\(inner)]'"))
                 }
             default:
-                throw fail("unexpected '\(scalars[position])' at character \(position + 1)")
+                throw fail(.expected("'.' or '[' at character \(position + 1)", found: found(at: position)))
             }
         }
-        guard !steps.isEmpty else { throw fail("it names the whole document") }
+        guard !steps.isEmpty else {
+            throw fail(.mustBe(nil, rule: "a key or element, not the whole document", found: "'\(path)'"))
+        }
         return steps
     }
 
@@ -135,10 +142,13 @@ public struct ScenarioSetting: Sendable, Equatable {
     private func apply(_ rest: ArraySlice<Step>, to node: JSONValue?, file: String, path: String) throws -> JSONValue {
         guard let step = rest.first else { return value }
         let remaining = rest.dropFirst()
-        func fail(_ message: String) -> InputError {
+        func fail(_ problem: InputProblem) -> InputError {
             InputError(
                 InputPlace(file: file, position: InputPlace.Position(text: path)),
-                .within("\(option) \(pathText)", .invalid(message)))
+                .within("\(option) \(pathText)", problem))
+        }
+        func notAnArray(_ node: JSONValue?) -> InputError {
+            fail(node.map { .expected("an array", found: $0.foundDescription) } ?? .missing("the array"))
         }
         switch step {
         case .key(let key):
@@ -146,24 +156,23 @@ public struct ScenarioSetting: Sendable, Equatable {
             switch node {
             case .object(let existing)?: object = existing
             case nil: object = JSONObject()
-            case let other?: throw fail("expected an object, found \(other.foundDescription)")
+            case let other?: throw fail(.expected("an object", found: other.foundDescription))
             }
             object[key] = try apply(remaining, to: object[key], file: file, path: JSONPath.key(path, key))
             return .object(object)
         case .index(let index):
-            guard case .array(var elements)? = node else {
-                throw fail(node.map { "expected an array, found \($0.foundDescription)" } ?? "no such array")
-            }
+            guard case .array(var elements)? = node else { throw notAnArray(node) }
             guard index < elements.count else {
-                throw fail("no element [\(index)] (the array has \(elements.count))")
+                throw fail(
+                    .mustBeRelative(
+                        "index", found: "\(index)", rule: "less than", other: "the array's length",
+                        otherValue: "\(elements.count)"))
             }
             elements[index] = try apply(
                 remaining, to: elements[index], file: file, path: JSONPath.index(path, index))
             return .array(elements)
         case .everyElement:
-            guard case .array(var elements)? = node else {
-                throw fail(node.map { "expected an array, found \($0.foundDescription)" } ?? "no such array")
-            }
+            guard case .array(var elements)? = node else { throw notAnArray(node) }
             for index in elements.indices {
                 elements[index] = try apply(
                     remaining, to: elements[index], file: file, path: JSONPath.index(path, index))

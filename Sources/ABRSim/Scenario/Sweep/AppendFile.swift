@@ -100,7 +100,7 @@ final class SequentialFileReader {
             if got < 0, errno == EINTR { continue }
             guard got > 0 else {
                 throw InputError(
-                    .file(path), .invalid("ends early: \(remaining) bytes missing (was the sweep complete?)"))
+                    .file(path), .damaged("ends early, \(remaining) bytes missing (was the sweep complete?)"))
             }
             try buffer.withUnsafeBytes { try output.append(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
             remaining -= got
@@ -110,7 +110,7 @@ final class SequentialFileReader {
     /// Skips the next `count` bytes (a header already written).
     func skip(_ count: Int) throws {
         guard lseek(descriptor, off_t(count), SEEK_CUR) >= 0 else {
-            throw InputError(.file(path), .invalid("cannot seek: \(AtomicFileWriter.reason(errno))"))
+            throw InputError(.file(path), .unreadable("cannot seek: \(AtomicFileWriter.reason(errno))"))
         }
     }
 }

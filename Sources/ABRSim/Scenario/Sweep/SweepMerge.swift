@@ -14,15 +14,15 @@ public enum SweepMerge {
     /// Merges `inputs` (shard folders, any order) into `output`; returns the number of runs and shards.
     @discardableResult
     public static func merge(_ inputs: [String], into output: String) throws -> (runs: Int, shards: Int) {
-        guard !inputs.isEmpty else { throw InputError(.named("merge"), .invalid("give the shard folders to merge")) }
+        guard !inputs.isEmpty else { throw InputError(.named("merge"), .noneGiven("shard folder to merge")) }
         let shards = try inputs.map(ShardFolder.init)
         let first = shards[0]
         for shard in shards.dropFirst() where shard.baseManifest != first.baseManifest {
             throw InputError(
                 .file(shard.directory),
-                .invalid(
-                    "is a shard of another sweep than \(first.directory) ("
-                        + SweepStore.firstDifference(first.baseManifest, shard.baseManifest) + ")"))
+                .differs(
+                    "its sweep", from: "that of \(first.directory)",
+                    difference: SweepStore.firstDifference(first.baseManifest, shard.baseManifest)))
         }
         let count = first.shard.count
         var byIndex = [ShardFolder?](repeating: nil, count: count)
@@ -30,10 +30,13 @@ public enum SweepMerge {
             guard shard.shard.count == count else {
                 throw InputError(
                     .file(shard.directory),
-                    .invalid("is shard \(shard.shard) but \(first.directory) is shard \(first.shard)"))
+                    .differs(
+                        "its shard count", from: "that of \(first.directory)",
+                        difference: "it is shard \(shard.shard), that one \(first.shard)"))
             }
             if let other = byIndex[shard.shard.index - 1] {
-                throw InputError(.file(shard.directory), .invalid("is shard \(shard.shard), as is \(other.directory)"))
+                throw InputError(
+                    .file(shard.directory), .duplicate("\(shard.shard)", of: "shard", alsoAt: other.directory))
             }
             byIndex[shard.shard.index - 1] = shard
         }
@@ -41,7 +44,7 @@ public enum SweepMerge {
             let given = shards.map { "\($0.directory) (\($0.shard))" }.joined(separator: ", ")
             throw InputError(
                 .file(first.directory),
-                .invalid("shard \(missing + 1)/\(count) of its sweep is missing among the folders given: \(given)"))
+                .missing("shard \(missing + 1)/\(count) of its sweep among the folders given: \(given)"))
         }
         let ordered = byIndex.map { $0! }
         for shard in ordered {
@@ -49,15 +52,18 @@ public enum SweepMerge {
             guard shard.done == expected else {
                 throw InputError(
                     .file(shard.directory),
-                    .invalid(
-                        "shard \(shard.shard) is incomplete (\(shard.done) of \(expected) runs); run its sweep again to finish it"
-                    ))
+                    .withAdvice(
+                        .tooFew("runs done", atLeast: expected, found: shard.done, in: "shard \(shard.shard)"),
+                        advice: "run its sweep again to finish it"))
             }
         }
         let realOutput = realPath(output)
         for shard in ordered where realOutput != nil && realPath(shard.directory) == realOutput {
             throw InputError(
-                .option("--out"), .invalid("'\(output)' is one of the shard folders; merge into a new folder"))
+                .option("--out"),
+                .withAdvice(
+                    .mustBe(nil, rule: "a folder other than the shards", found: "'\(output)'"),
+                    advice: "merge into a new folder"))
         }
         try write(ordered, runs: first.runs, segments: first.segments, manifest: first.baseManifest, to: output)
         return (first.runs, count)
@@ -165,7 +171,7 @@ struct ShardFolder {
         let files = SweepFiles(directory: directory)
         guard let bytes = try? InputFile.readAll(files.manifest) else {
             throw InputError(
-                .file(directory), .invalid("is not a sweep output folder (no \(SweepStore.stateFolder)/manifest)"))
+                .file(directory), .missing("\(SweepStore.stateFolder)/manifest (it is not a sweep output folder)"))
         }
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map(String.init)
@@ -175,7 +181,7 @@ struct ShardFolder {
         }
         guard let shardEntry = value("shard"), let runsEntry = value("runs"), let runs = Int(runsEntry.1),
             let segmentsEntry = value("segments")
-        else { throw InputError(.file(files.manifest), .invalid("is damaged (no shard, runs or segments line)")) }
+        else { throw InputError(.file(files.manifest), .damaged("no shard, runs or segments line")) }
         shard = try SweepShard.parse(shardEntry.1, source: files.manifest)
         self.runs = runs
         segments = segmentsEntry.1 == "on"
@@ -208,24 +214,26 @@ struct ShardReader {
         self.tables = tables
         index = try LineReader(path: files.index)
         let header = String(SweepFiles.indexHeader(tables: tables).dropLast())
-        guard try index.nextString() == header else {
-            throw InputError(.line(files.index, 1), .invalid("expected the header '\(header)'"))
+        let first = try index.nextString()
+        guard first == header else {
+            throw InputError(
+                .line(files.index, 1), .expected("the header '\(header)'", found: first.map { "'\($0)'" } ?? "nothing"))
         }
     }
 
     /// The byte counts of the shard's next run, which must be global run `run`.
     func next(expecting run: Int) throws -> SweepIndexRow {
         guard let line = try index.nextString() else {
-            throw InputError(.file(index.path), .invalid("ends before run \(run)"))
+            throw InputError(.file(index.path), .damaged("ends before run \(run)"))
         }
         let fields = line.split(separator: ",").compactMap { Int($0) }
         let count = 3 + tables.count
         guard fields.count == count, fields[0] == run, fields.allSatisfy({ $0 >= 0 }) else {
             throw InputError(
                 .line(index.path, index.lineNumber),
-                .invalid(
-                    "expected run \(run),SUMMARY_BYTES,SEGMENT_BYTES"
-                        + tables.map { "," + $0.indexPlaceholder }.joined()))
+                .expected(
+                    "run \(run),SUMMARY_BYTES,SEGMENT_BYTES" + tables.map { "," + $0.indexPlaceholder }.joined(),
+                    found: "'\(line)'"))
         }
         return SweepIndexRow(
             run: run, summaryBytes: fields[1], segmentsBytes: fields[2], extraBytes: Array(fields[3...]))
@@ -234,7 +242,7 @@ struct ShardReader {
     /// Checks that the index has no runs left over.
     func finish() throws {
         if try index.nextString() != nil {
-            throw InputError(.line(index.path, index.lineNumber), .invalid("more runs than the sweep has"))
+            throw InputError(.line(index.path, index.lineNumber), .damaged("more runs than the sweep has"))
         }
     }
 }

@@ -81,7 +81,7 @@ public struct SweepPlan: Sendable {
         for axis in grid {
             try axis.checkVaries(traces: !traces.isEmpty, policies: !policies.isEmpty, seed: seed != nil)
             guard paths.insert(axis.values[0].canonicalPath).inserted else {
-                throw InputError(.option("--grid"), .within(axis.path, .invalid("given twice")))
+                throw InputError(.option("--grid"), .duplicate(axis.path, of: "path"))
             }
         }
         var values: [[ScenarioSetting]] = [[]]
@@ -92,7 +92,8 @@ public struct SweepPlan: Sendable {
             points = [(scenario, rttSeconds)]
         } else {
             guard scenarioBytes == nil else {
-                throw InputError(.option("--grid"), .invalid("a settings grid needs the scenario as a file"))
+                throw InputError(
+                    .option("--grid"), .missingPrerequisite("a settings grid", needs: "the scenario as a file"))
             }
             points = try values.map { point in
                 var pointLoader = loader
@@ -265,7 +266,7 @@ public struct SweepGridAxis: Sendable {
     /// Parses `PATH=V1|V2|…`: at least one value, none empty, none twice.
     public static func parse(_ argument: String) throws -> SweepGridAxis {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw InputError(.option("--grid"), .invalid("'\(argument)': expected PATH=V1|V2|…"))
+            throw InputError(.option("--grid"), .expected("PATH=V1|V2|…", found: "'\(argument)'"))
         }
         let path = String(argument[..<equals])
         let texts = argument[argument.index(after: equals)...].split(separator: "|", omittingEmptySubsequences: false)
@@ -274,11 +275,12 @@ public struct SweepGridAxis: Sendable {
         for (position, text) in texts.enumerated() {
             guard !text.isEmpty else {
                 throw InputError(
-                    .option("--grid"), .within(path, .invalid("value \(position + 1) of \(texts.count) is empty")))
+                    .option("--grid"),
+                    .within(path, .mustBe("value \(position + 1) of \(texts.count)", rule: "non-empty", found: "''")))
             }
             let setting = try ScenarioSetting.parse(path + "=" + text, option: "--grid")
             if values.contains(where: { $0.value == setting.value }) {
-                throw InputError(.option("--grid"), .within(path, .invalid("the value \(text) is given twice")))
+                throw InputError(.option("--grid"), .within(path, .duplicate(text, of: "value")))
             }
             values.append(setting)
         }
@@ -291,7 +293,7 @@ public struct SweepGridAxis: Sendable {
     public func checkVaries(traces: Bool, policies: Bool, seed: Bool) throws {
         let setting = values[0]
         func refuse(_ why: String) -> InputError {
-            InputError(.option("--grid"), .within(path, .invalid("\(why); a grid axis must change the runs")))
+            InputError(.option("--grid"), .within(path, .changesNothing("this grid axis", because: why)))
         }
         for key in ["name", "description", "expect", "tune"] where setting.touches([key]) {
             throw refuse(key == "name" ? "the name labels the sweep's rows" : "no run reads '\(key)'")

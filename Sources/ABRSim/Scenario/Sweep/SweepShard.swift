@@ -30,7 +30,8 @@ public struct SweepShard: Sendable, Equatable, CustomStringConvertible {
         }
         guard n >= 1, k >= 1, k <= n else {
             throw InputError(
-                InputPlace(position: InputPlace.Position(text: source)), .invalid("'\(text)': need 1 ≤ K ≤ N"))
+                InputPlace(position: InputPlace.Position(text: source)),
+                .mustBe(nil, rule: "K/N with 1 ≤ K ≤ N", found: "'\(text)'"))
         }
         return SweepShard(index: k, count: n)
     }

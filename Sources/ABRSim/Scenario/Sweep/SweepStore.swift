@@ -104,25 +104,28 @@ public final class SweepStore {
                     if !changed.isEmpty {
                         throw InputError(
                             .file(changed[0]),
-                            .invalid(
-                                "changed since the sweep in \(directory) began"
-                                    + (changed.count > 1
-                                        ? " (as did \(changed.dropFirst().joined(separator: ", ")))" : "")
-                                    + ", so its rows would mix old and new data; restore it, or use --force to start over"
-                            ))
+                            .withAdvice(
+                                .differs(
+                                    "this file", from: "the one the sweep in \(directory) began with",
+                                    difference: changed.count > 1
+                                        ? "as do \(changed.dropFirst().joined(separator: ", "))" : nil),
+                                advice: "its rows would mix old and new data; restore it, or use --force to start over")
+                        )
                     }
                     throw InputError(
                         .file(directory),
-                        .invalid(
-                            "holds a different sweep (\(Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest))); "
-                                + "use --force to replace it, or another --out"))
+                        .withAdvice(
+                            .differs(
+                                "the sweep this folder holds", from: "this one",
+                                difference: Self.firstDifference(String(decoding: existing, as: UTF8.self), manifest)),
+                            advice: "use --force to replace it, or another --out"))
                 }
                 lengths = try Self.readProgress(state: state, directory: directory, tables: tables)
             }
             if let done = lengths?.done, done > runCount {
                 throw InputError(
                     .file(SweepFiles(directory: directory).progress),
-                    .invalid("records \(done) runs done of \(runCount)"))
+                    .damaged("records \(done) runs done of \(runCount)"))
             }
             if lengths == nil {
                 unlink(InputFile.resolve("progress", against: state))
@@ -240,14 +243,14 @@ public final class SweepStore {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let value = Int(parts[1]), value >= 0 else {
                 throw InputError(
-                    .file(files.progress), .invalid("damaged line '\(line)'; remove the folder to start over"))
+                    .file(files.progress), .withAdvice(.damaged("line '\(line)'"), advice: Self.startOver))
             }
             values[String(parts[0])] = value
         }
         guard let done = values["done"], let summary = values["summary.csv"], let index = values["runs.csv"],
             tables.allSatisfy({ values[$0.fileName] != nil })
         else {
-            throw InputError(.file(files.progress), .invalid("incomplete; remove the folder to start over"))
+            throw InputError(.file(files.progress), .withAdvice(.damaged("incomplete"), advice: Self.startOver))
         }
         let progress = Progress(
             done: done, failed: values["failed"] ?? 0, summary: summary, segments: values["segments.csv"],
@@ -263,7 +266,7 @@ public final class SweepStore {
             guard size >= length else {
                 throw InputError(
                     .file(path),
-                    .invalid("is shorter (\(size) bytes) than its committed \(length); remove the folder to start over")
+                    .withAdvice(.damaged("\(size) bytes, shorter than its committed \(length)"), advice: Self.startOver)
                 )
             }
         }
@@ -322,6 +325,9 @@ public final class SweepStore {
     }
 
     /// The first line where two manifests differ, for the error message.
+    /// What to do about a damaged state file.
+    static let startOver = "remove the folder to start over"
+
     static func firstDifference(_ old: String, _ new: String) -> String {
         let a = old.split(separator: "\n", omittingEmptySubsequences: false)
         let b = new.split(separator: "\n", omittingEmptySubsequences: false)

@@ -93,9 +93,11 @@ extension TuneObjective {
         if goal.aggregate == nil && !goal.metric.isRunLevel && goalPlayers.count != 1 {
             throw InputError(
                 InputPlace(file: file, position: InputPlace.Position(text: source)),
-                .invalid(
-                    "objective '\(self)': \(goal) selects \(goalPlayers.count) players; say which with [id] or "
-                        + "combine them with sum, mean, min or max"))
+                .within(
+                    "objective '\(self)'",
+                    .withAdvice(
+                        .mustBe("\(goal)", rule: "of one player", found: "\(goalPlayers.count) players"),
+                        advice: "say which with [id] or combine them with sum, mean, min or max")))
         }
         let constraintPlayers = try constraints.map {
             try Self.resolve($0.term, in: scenario, source: source, file: file)
@@ -116,10 +118,9 @@ extension TuneObjective {
                 return globMatches(selector, player.id)
             }
             guard !matches.isEmpty else {
-                let ids = scenario.players.map(\.id).joined(separator: ", ")
                 throw InputError(
                     InputPlace(file: file, position: InputPlace.Position(text: source)),
-                    .invalid("'\(selector)' in \(term) selects no player (players: \(ids))"))
+                    .within("\(term)", .unknownName(selector, kind: "player", known: scenario.players.map(\.id))))
             }
             for index in matches where !chosen.contains(index) { chosen.append(index) }
         }

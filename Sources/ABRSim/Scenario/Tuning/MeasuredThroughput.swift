@@ -56,18 +56,16 @@ public struct MeasuredThroughput: Sendable, Equatable {
         for (offset, row) in table.rows.enumerated() {
             let line = offset + 2
             guard let time = Double(row[timeColumn]), time.isFinite, time >= 0 else {
-                throw InputError(.line(file, line), .invalid("t_s: expected a number ≥ 0, got '\(row[timeColumn])'"))
+                throw InputError(.line(file, line), .mustBe("t_s", rule: "a number ≥ 0", found: "'\(row[timeColumn])'"))
             }
             guard let player = ids.firstIndex(of: row[playerColumn]) else {
                 throw InputError(
                     .line(file, line),
-                    .invalid(
-                        "player: no player '\(row[playerColumn])' in the scenario (players: \(ids.joined(separator: ", ")))"
-                    ))
+                    .within("player", .unknownName(row[playerColumn], kind: "player", known: ids)))
             }
             guard let rate = Double(row[rateColumn]), rate.isFinite, rate >= 0 else {
                 throw InputError(
-                    .line(file, line), .invalid("\(rateName): expected a number ≥ 0, got '\(row[rateColumn])'"))
+                    .line(file, line), .mustBe(rateName, rule: "a number ≥ 0", found: "'\(row[rateColumn])'"))
             }
             samples.append(Sample(time: time, player: player, bps: rate * scale))
             players.insert(player)
@@ -75,9 +73,7 @@ public struct MeasuredThroughput: Sendable, Equatable {
         guard players.count >= 2 else {
             throw InputError(
                 .file(file),
-                .invalid(
-                    "measurements of at least two players are needed to fit their shares (found "
-                        + "\(players.count))"))
+                .tooFew("measured players", atLeast: 2, found: players.count, in: "fitting their shares"))
         }
         return MeasuredThroughput(samples: samples, players: players.sorted())
     }
@@ -123,7 +119,7 @@ public struct ShareFit: Sendable {
         guard !shares.isEmpty else {
             throw InputError(
                 .file(file),
-                .invalid("no \(formatCSVNumber(binSeconds)) s bin has a positive measurement of every measured player"))
+                .missing("a \(formatCSVNumber(binSeconds)) s bin with a positive measurement of every measured player"))
         }
         measuredShares = shares
     }

@@ -89,7 +89,8 @@ public struct TuneNetworks: Sendable {
         }
         guard files.count >= 2 else {
             throw InputError(
-                .option("--holdout"), .invalid("needs at least two traces to hold some out, got \(files.count)"))
+                .option("--holdout"),
+                .tooFew("traces to hold some out", atLeast: 2, found: files.count, in: "--holdout"))
         }
         let count = min(max(Int((fraction * Double(files.count)).rounded()), 1), files.count - 1)
         var order = Array(files.indices)

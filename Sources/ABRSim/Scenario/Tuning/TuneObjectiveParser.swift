@@ -20,7 +20,7 @@ struct TuneObjectiveParser {
         switch direction.lowercased() {
         case "max", "maximise", "maximize": maximises = true
         case "min", "minimise", "minimize": maximises = false
-        default: throw failure("expected 'max' or 'min' at the start, found '\(direction)'")
+        default: throw failure(.expected("'max' or 'min' at the start", found: "'\(direction)'"))
         }
         let goal = try parseTerm()
         var constraints: [TuneConstraint] = []
@@ -28,11 +28,12 @@ struct TuneObjectiveParser {
         if position < characters.count {
             let keyword = try word("'subject to'").lowercased()
             if keyword == "subject" {
-                guard try word("'to' after 'subject'").lowercased() == "to" else {
-                    throw failure("expected 'to' after 'subject'")
+                let to = try word("'to' after 'subject'")
+                guard to.lowercased() == "to" else {
+                    throw failure(.expected("'to' after 'subject'", found: "'\(to)'"))
                 }
             } else if keyword != "st" && keyword != "s.t." {
-                throw failure("expected 'subject to' after the objective term, found '\(keyword)'")
+                throw failure(.expected("'subject to' after the objective term", found: "'\(keyword)'"))
             }
             constraints.append(try parseConstraint())
             while true {
@@ -43,7 +44,7 @@ struct TuneObjectiveParser {
                 } else {
                     let joiner = try word("'and'")
                     guard joiner.lowercased() == "and" else {
-                        throw failure("expected 'and' between constraints, found '\(joiner)'")
+                        throw failure(.expected("'and' between constraints", found: "'\(joiner)'"))
                     }
                 }
                 constraints.append(try parseConstraint())
@@ -60,8 +61,7 @@ struct TuneObjectiveParser {
             name = try word("a metric after '\(parsed.rawValue)'")
         }
         guard let metric = TuneMetric(rawValue: name.lowercased()) else {
-            let known = TuneMetric.allCases.map(\.rawValue).joined(separator: ", ")
-            throw failure("unknown metric '\(name)' (known: \(known))")
+            throw failure(.unknownName(name, kind: "metric", known: TuneMetric.allCases.map(\.rawValue)))
         }
         var selectors: [String] = []
         skipSpaces()
@@ -69,12 +69,15 @@ struct TuneObjectiveParser {
             position += 1
             var current = ""
             while true {
-                guard position < characters.count else { throw failure("'[' is never closed with ']'") }
+                guard position < characters.count else { throw failure(.missing("the ']' that closes the '['")) }
                 let character = characters[position]
                 position += 1
                 if character == "," || character == "]" {
                     let selector = current.trimmingSpaces()
-                    guard !selector.isEmpty else { throw failure("empty player selector in \(metric.rawValue)[…]") }
+                    guard !selector.isEmpty else {
+                        throw failure(
+                            .mustBe("a player selector in \(metric.rawValue)[…]", rule: "non-empty", found: "''"))
+                    }
                     selectors.append(selector)
                     current = ""
                     if character == "]" { break }
@@ -84,7 +87,10 @@ struct TuneObjectiveParser {
             }
         }
         if metric.isRunLevel && (aggregate != nil || !selectors.isEmpty) {
-            throw failure("\(metric.rawValue) belongs to the whole run: it takes no aggregate and no [players]")
+            throw failure(
+                .notApplicable(
+                    "an aggregate or [players]", onlyFor: "per-player metrics",
+                    here: "\(metric.rawValue), which belongs to the whole run"))
         }
         return TuneTerm(aggregate: aggregate, metric: metric, selectors: selectors)
     }
@@ -98,14 +104,17 @@ struct TuneObjectiveParser {
         } else if matches(">=") {
             isUpper = false
         } else {
-            throw failure("expected '<=' or '>=' after \(term)")
+            throw failure(.expected("'<=' or '>=' after \(term)", found: foundHere))
         }
         skipSpaces()
         let start = position
         while position < characters.count, characters[position].isNumberCharacter { position += 1 }
         let numberText = String(characters[start..<position])
         guard var bound = Double(numberText), bound.isFinite else {
-            throw failure("expected a number after the comparison in the constraint on \(term)")
+            throw failure(
+                .expected(
+                    "a number after the comparison in the constraint on \(term)",
+                    found: numberText.isEmpty ? foundHere : "'\(numberText)'"))
         }
         skipSpaces()
         if position < characters.count, characters[position] == "%" {
@@ -126,8 +135,7 @@ struct TuneObjectiveParser {
             position += 1
         }
         guard position > start else {
-            if position >= characters.count { throw failure("ends early: expected \(expected)") }
-            throw failure("expected \(expected), found '\(characters[position])'")
+            throw failure(.expected(expected, found: foundHere))
         }
         return String(characters[start..<position])
     }
@@ -145,10 +153,14 @@ struct TuneObjectiveParser {
         while position < characters.count, characters[position].isWhitespace { position += 1 }
     }
 
-    func failure(_ message: String) -> InputError {
+    /// The character at the current position as an error quotes it, or `the end`.
+    var foundHere: String { position < characters.count ? "'\(characters[position])'" : "the end" }
+
+    /// `problem` within the objective's text, at its source.
+    func failure(_ problem: InputProblem) -> InputError {
         InputError(
             InputPlace(file: file, position: InputPlace.Position(text: source)),
-            .invalid("bad objective '\(text)': \(message)"))
+            .within("bad objective '\(text)'", problem))
     }
 }
 

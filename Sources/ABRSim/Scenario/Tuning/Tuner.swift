@@ -219,26 +219,29 @@ public struct Tuner: Sendable {
         guard scenario.allocation == .weighted else {
             throw InputError(
                 .jsonPath(scenario.file, "$.allocation.strategy"),
-                .invalid("is '\(scenario.allocation.rawValue)': weights only matter to 'weighted' allocation"))
+                .notApplicable(
+                    "tuning the weights", onlyFor: "'weighted' allocation", here: "'\(scenario.allocation.rawValue)'"))
         }
         guard scenario.players.count >= 2 else {
             throw InputError(
-                .jsonPath(scenario.file, "$.players"), .invalid("tuning the weights needs two or more players"))
+                .jsonPath(scenario.file, "$.players"),
+                .tooFew("players", atLeast: 2, found: scenario.players.count, in: "tuning the weights"))
         }
         if searchesPriorities {
             guard scenario.players.count <= maxPrioritySearchPlayers else {
                 throw InputError(
                     .option("--search-priorities"),
-                    .invalid(
-                        "\(scenario.players.count) players give 3^\(scenario.players.count) assignments; at most "
-                            + "\(maxPrioritySearchPlayers) players can be searched"))
+                    .overLimit(
+                        "\(scenario.players.count) players (3^\(scenario.players.count) assignments)",
+                        limit: "\(maxPrioritySearchPlayers) players"))
             }
         } else if Set(scenario.players.map(\.settings.networkResourcePriority)).count < 2 {
             throw InputError(
                 .jsonPath(scenario.file, "$.players"),
-                .invalid(
-                    "every player has the same networkResourcePriority, so the weights change nothing; give players "
-                        + "different priorities or use --search-priorities"))
+                .withAdvice(
+                    .changesNothing(
+                        "tuning the weights", because: "every player has the same networkResourcePriority"),
+                    advice: "give players different priorities or use --search-priorities"))
         }
     }
 }

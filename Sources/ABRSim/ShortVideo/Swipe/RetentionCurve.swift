@@ -15,26 +15,39 @@ public struct RetentionCurve: Sendable, Equatable {
     public init(seconds: [Double], fractions: [Double], text: [String]? = nil, file: String = "retention curve") throws
     {
         guard seconds.count == fractions.count, seconds.count >= 2 else {
-            throw InputError(.file(file), .invalid("a retention curve needs at least two lines `second fraction`"))
+            throw InputError(
+                .file(file),
+                .tooFew(
+                    "lines `second fraction`", atLeast: 2, found: min(seconds.count, fractions.count),
+                    in: "a retention curve"))
         }
         for index in fractions.indices {
             guard fractions[index].isFinite, fractions[index] >= 0 else {
-                throw InputError(.line(file, index + 1), .invalid("the fraction still watching must be a number ≥ 0"))
+                throw InputError(
+                    .line(file, index + 1),
+                    .mustBe("the fraction still watching", rule: "a number ≥ 0", found: "\(fractions[index])"))
             }
-            guard seconds[index].isFinite, index == 0 || seconds[index] > seconds[index - 1] else {
-                throw InputError(.line(file, index + 1), .invalid("the times must increase"))
+            guard seconds[index].isFinite else {
+                throw InputError(
+                    .line(file, index + 1), .mustBe("the time", rule: "a finite number", found: "\(seconds[index])"))
+            }
+            guard index == 0 || seconds[index] > seconds[index - 1] else {
+                throw InputError(
+                    .line(file, index + 1),
+                    .outOfOrder(
+                        "the times", order: "increase", found: "\(seconds[index])", after: "\(seconds[index - 1])"))
             }
             if index > 0, fractions[index] > fractions[index - 1] {
                 throw InputError(
                     .line(file, index + 1),
-                    .invalid(
-                        "the curve rises (\(fractions[index - 1]) to \(fractions[index])): a retention curve never increases"
-                    ))
+                    .outOfOrder(
+                        "a retention curve", order: "never rise", found: "\(fractions[index])",
+                        after: "\(fractions[index - 1])"))
             }
         }
         let leaving = fractions[0] - fractions[fractions.count - 1]
         guard leaving <= 1 + 1e-12 else {
-            throw InputError(.file(file), .invalid("the chances of leaving sum to \(leaving), more than 1"))
+            throw InputError(.file(file), .overLimit("the chances of leaving sum to \(leaving)", limit: "1"))
         }
         self.seconds = seconds
         self.fractions = fractions
@@ -57,7 +70,8 @@ public struct RetentionCurve: Sendable, Equatable {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             if fields.isEmpty { continue }
             guard fields.count >= 2, let second = Double(fields[0]), let fraction = Double(fields[1]) else {
-                throw InputError(.line(path, reader.lineNumber), .invalid("expected two numbers `second fraction`"))
+                throw InputError(
+                    .line(path, reader.lineNumber), .expected("two numbers `second fraction`", found: "'\(line)'"))
             }
             seconds.append(second)
             fractions.append(fraction)

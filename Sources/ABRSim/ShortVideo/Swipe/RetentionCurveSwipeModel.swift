@@ -17,7 +17,7 @@ public struct RetentionCurveSwipeModel: SeededSwipeModel {
     /// A model over `curves` (at least one) drawing from `seed`.
     public init(curves: [RetentionCurve], seed: UInt64) throws {
         guard !curves.isEmpty else {
-            throw InputError(.none, .invalid("a retention-curve swipe model needs at least one curve"))
+            throw InputError(.none, .noneGiven("curve", in: "a retention-curve swipe model"))
         }
         self.curves = curves
         self.seed = seed
@@ -54,7 +54,7 @@ public struct ExponentialSwipeModel: SeededSwipeModel {
     /// A model with rate `lambda` per item duration; throws for λ ≤ 0 or not finite.
     public init(lambda: Double, seed: UInt64) throws {
         guard lambda.isFinite, lambda > 0 else {
-            throw InputError(.none, .invalid("the exponential swipe model needs a rate λ > 0, found \(lambda)"))
+            throw InputError(.none, .mustBe("the exponential swipe model's rate λ", rule: "> 0", found: "\(lambda)"))
         }
         self.lambda = lambda
         self.seed = seed

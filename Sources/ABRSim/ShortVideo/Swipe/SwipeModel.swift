@@ -25,7 +25,7 @@ public struct FixedWatchTimes: SwipeModel {
         for (index, value) in seconds.enumerated() where !(value.isFinite && value >= 0) {
             throw InputError(
                 InputPlace(file: place, position: .named("item \(index)")),
-                .invalid("a watch time must be a number of seconds ≥ 0"))
+                .mustBe("a watch time", rule: "a number of seconds ≥ 0", found: "\(value)"))
         }
         self.seconds = seconds
     }

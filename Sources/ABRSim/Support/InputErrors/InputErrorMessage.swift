@@ -24,6 +24,12 @@ public enum InputErrorMessage {
         subject.map { "\($0) \(text)" } ?? text
     }
 
+    /// `count` as a message says it: in words up to ten (`two`), in digits above.
+    static func countInWords(_ count: Int) -> String {
+        let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        return words.indices.contains(count) ? words[count] : String(count)
+    }
+
     /// The problem in words, without its place.
     public static func text(of problem: InputProblem) -> String {
         switch problem {
@@ -60,6 +66,31 @@ public enum InputErrorMessage {
         case .unknownParameter(let name, let known):
             let expected = known.isEmpty ? "it takes none" : "expected one of: \(known.joined(separator: ", "))"
             return "unknown parameter '\(name)' (\(expected))"
+        case .duplicate(let value, let what, let other):
+            return "\(what) '\(value)' is given twice" + (other.map { " (also at \($0))" } ?? "")
+        case .outOfOrder(let subject, let order, let found, let previous):
+            return "\(subject) must \(order), got \(found) after \(previous)"
+        case .mustBeRelative(let subject, let found, let rule, let other, let otherValue, let unit):
+            let suffix = unit.map { " \($0)" } ?? ""
+            return "\(subject) \(found)\(suffix) must be \(rule) \(other)"
+                + (otherValue.map { " (\($0)\(suffix))" } ?? "")
+        case .notApplicable(let subject, let applies, let here):
+            return "\(subject) is only for \(applies)" + (here.map { ", not \($0)" } ?? "")
+        case .missingPrerequisite(let subject, let needed):
+            return "\(subject) needs \(needed)"
+        case .tooFew(let what, let least, let found, let container):
+            return "\(container) needs at least \(countInWords(least)) \(what), found \(found)"
+        case .exactlyOne(let alternatives, let found):
+            let choices = listedAsAlternatives(alternatives)
+            guard !found.isEmpty else { return "give one of \(choices)" }
+            let given = found.count == 1 ? found[0] : found.dropLast().joined(separator: ", ") + " and " + found.last!
+            return "give exactly one of \(choices), found \(given)"
+        case .changesNothing(let subject, let reason):
+            return "\(reason), so \(subject) changes nothing"
+        case .damaged(let what):
+            return "is damaged: \(what)"
+        case .differs(let subject, let other, let difference):
+            return "\(subject) differs from \(other)" + (difference.map { " (\($0))" } ?? "")
         case .unreadable(let why), .syntax(let why), .invalid(let why), .conflicting(_, let why):
             return why
         case .inReferencedFile(let part, let inner), .within(let part, let inner):
@@ -71,6 +102,8 @@ public enum InputErrorMessage {
             return "\(text(of: inner)) (\(position))"
         case .setBy(let inner, let setting):
             return "\(text(of: inner)) (set by \(setting))"
+        case .withAdvice(let inner, let advice):
+            return "\(text(of: inner)); \(advice)"
         }
     }
 }

@@ -1,8 +1,9 @@
 /// What is wrong with a user's input, as data: the kind of problem and its particulars (what was expected,
 /// what was found, the valid choices). ``InputErrorMessage`` renders it; tests compare it.
 ///
-/// The cases are few on purpose: a reader picks the one that says what kind of mistake the user made, and
-/// ``invalid(_:)`` states any other rule the input breaks.
+/// Each case is a general kind of mistake, named for it (a value out of range, given twice, out of order, in the
+/// wrong mode, …): a reader picks the one that says what the user did wrong, and ``invalid(_:)`` is left for the
+/// few rules no case states.
 public indirect enum InputProblem: Equatable, Sendable {
     /// A value of the wrong kind or form: `expected E, found F` (`expected a number, found "x"`).
     case expected(String, found: String)
@@ -52,7 +53,39 @@ public indirect enum InputProblem: Equatable, Sendable {
     /// Options or keys that cannot be given together (or of which exactly one is needed); the `reason` names
     /// them for users (`give either equals or min/max, not both`).
     case conflicting([String], reason: String)
-    /// The input breaks a rule stated in words (`the times must increase`).
+    /// A value given twice where each must differ: `O 'V' is given twice` (`player id 'main' is given twice`,
+    /// `parameter 'reservoir' is given twice`), with the other place when known (`shard '2/3' is given twice (also
+    /// at out-b)`).
+    case duplicate(String, of: String, alsoAt: String? = nil)
+    /// Values that must come in an order and do not: `S must O, got F after P` (`the times must increase, got 2
+    /// after 3`, `bitrates must increase, lowest first, got 500 after 800`).
+    case outOfOrder(String, order: String, found: String, after: String)
+    /// A value that must stand in a relation to another value: `S F U must be R O (V U)` (`hold-back 2 s must be at
+    /// least a target duration (6 s)`, `min 3 must be at most max (1)`), the other's value left out when `nil`.
+    case mustBeRelative(String, found: String, rule: String, other: String, otherValue: String?, unit: String? = nil)
+    /// A setting that does not apply in this mode or to this kind of input: `S is only for A, not H`
+    /// (`dvrWindowSeconds is only for kind live, not event`), or `S is only for A` when `here` is `nil`.
+    case notApplicable(String, onlyFor: String, here: String?)
+    /// A setting or request that needs another one the input lacks: `S needs N` (`partHoldBackSeconds needs
+    /// partTargetSeconds`, `"shared" needs a top-level sharedCache`).
+    case missingPrerequisite(String, needs: String)
+    /// Fewer of something than a rule needs: `C needs at least N W, found F` (`a retention curve needs at least two
+    /// lines, found 1`, `--holdout needs at least two traces, found 1`), `N` in words up to ten.
+    case tooFew(String, atLeast: Int, found: Int, in: String)
+    /// Alternatives of which exactly one must be given: `give exactly one of a, b or c, found a and b`, or `give
+    /// one of a, b or c` when none was (`give one of fractions, leaveProbabilities or file`).
+    case exactlyOne(of: [String], found: [String])
+    /// A value that would change nothing where it must change something: `B, so S changes nothing` (`the name labels
+    /// the sweep's rows, so this grid axis changes nothing`).
+    case changesNothing(String, because: String)
+    /// A file ABRSim itself wrote (a sweep's state or index) that is not as ABRSim left it: `is damaged: D`
+    /// (`is damaged: line 'done x'`, `is damaged: 120 bytes, shorter than its committed 300`).
+    case damaged(String)
+    /// Something that belongs with another run or file than the one it is used with: `S differs from O (D)`
+    /// (`its sweep differs from that of out-a (runs 4, not 6)`), `(D)` left out when `nil`.
+    case differs(String, from: String, difference: String?)
+    /// The input breaks a rule stated in words, a rule no other case states (`another abrsim sweep is writing this
+    /// folder`).
     case invalid(String)
     /// A problem with one part of what the place names: `P: problem` (`policy 'bola': bufferSeconds must be > 0,
     /// got -1`, `'bola(a=1..x)': parameter 'a=1..x': …`).
@@ -67,4 +100,6 @@ public indirect enum InputProblem: Equatable, Sendable {
     case located(InputProblem, at: String)
     /// A problem caused by a command-line setting: `… (set by --set a=b)`.
     case setBy(InputProblem, setting: String)
+    /// A problem with what the user can do about it: `P; A` (`…; remove the folder to start over`).
+    case withAdvice(InputProblem, advice: String)
 }

@@ -14,6 +14,6 @@ struct ExternalScenarioTests {
             directory: ".", registry: .builtIn)
         let error = try #require(throws: InputError.self) { try decoder.decodePolicy(reader) }
         #expect(error.place == .jsonPath("s.json", "$.command"))
-        #expect(error.problem == .invalid("a policy parameter list must hold strings, found a number"))
+        #expect(error.problem == .expected("a string in a policy parameter list", found: "a number"))
     }
 }

@@ -40,7 +40,7 @@ struct OptimalBoundTests {
     @Test("an optimum grid of 1 s or 0.001 s is refused as outside 0.02…0.5 s")
     func gridsThatMakeTheSearchInexactAreRefused() throws {
         for grid in ["1", "0.001"] {
-            #expect {
+            let error = try #require(throws: InputError.self) {
                 try PolicyRegistry.builtIn.makePolicy(
                     PolicySpec.parse("optimal(grid=\(grid))"),
                     environment: PolicyEnvironment(
@@ -48,9 +48,12 @@ struct OptimalBoundTests {
                         content: try Content.constantBitrate(
                             ladderKbps: [300, 750], segmentSeconds: 4, segmentCount: 4),
                         settings: PlayerSettings()))
-            } throws: { error in
-                "\(error)".contains("grid must be 0.02…0.5 s, got \(grid)")
             }
+            guard case .within(_, .mustBe("grid", let rule, let found, _)) = error.problem else {
+                Issue.record("not a refusal of the grid: \(error)")
+                continue
+            }
+            #expect(rule == "0.02…0.5 s" && found == grid, "\(error)")
         }
     }
 }

@@ -63,12 +63,17 @@ struct OptimalPolicyTests {
 
     @Test("the registry refuses the optimal policy when the environment has no network")
     func registryRefusesWithoutTheNetwork() throws {
-        #expect {
+        let error = try #require(throws: InputError.self) {
             try PolicyRegistry.builtIn.makePolicy(
                 PolicySpec.parse("optimal"), environment: PolicyEnvironment(seed: 1, playerIndex: 0))
-        } throws: { error in
-            "\(error)".contains("policy 'optimal'") && "\(error)".contains("network")
         }
+        #expect(
+            error.problem
+                == .within(
+                    "policy 'optimal'",
+                    .withAdvice(
+                        .missingPrerequisite("it", needs: "the network and the content in advance"),
+                        advice: "run it from a scenario, or build OptimalPolicy with OfflineOptimum's inputs")))
     }
 
     @Test("the optimal policy answers the cap when its plan asks for a higher variant")

@@ -33,13 +33,19 @@ struct PolicyParameterTests {
     }
 
     /// The problem `spec` is refused with, `nil` if it is accepted or refused otherwise than by an ``InputError``.
-    static func refusalProblem(_ spec: PolicySpec) -> InputProblem? {
+    static func refusalProblem(_ spec: PolicySpec, content: Content? = nil) -> InputProblem? {
         do {
-            try registry.validate(spec, file: "s.json", location: "$.players[0].policy", content: nil)
+            try registry.validate(spec, file: "s.json", location: "$.players[0].policy", content: content)
             return nil
         } catch {
             return (error as? InputError)?.problem
         }
+    }
+
+    /// The rule and the value `spec`'s parameter is refused with: the `mustBe` of its refusal, or `nil`.
+    static func refusedRule(_ spec: PolicySpec) -> (rule: String, found: String)? {
+        guard case .within(_, .mustBe(_, let rule, let found, _))? = refusalProblem(spec) else { return nil }
+        return (rule, found)
     }
 
     @Test("every built-in policy's declared defaults survive label → parse → the same configuration")
@@ -174,21 +180,20 @@ struct PolicyParameterTests {
     @Test("hand-picked boundaries: MPC's horizon is 1…10, the optimum's grid 0.02…0.5 s, a BBA reservoir ≥ 0")
     func handPickedBoundaries() {
         #expect(Self.refusal(Self.spec("mpc", "horizon", .number(10))) == nil)
-        #expect(
-            Self.refusal(Self.spec("mpc", "horizon", .number(11)))?.contains("horizon must be a whole number in 1…10")
-                == true)
+        let horizon = Self.refusedRule(Self.spec("mpc", "horizon", .number(11)))
+        #expect(horizon?.rule.hasPrefix("a whole number in 1…10") == true && horizon?.found == "11")
         #expect(Self.refusal(Self.spec("mpc", "horizon", .number(0))) != nil)
         #expect(Self.refusal(Self.spec("optimal", "grid", .number(0.02))) == nil)
         #expect(Self.refusal(Self.spec("optimal", "grid", .number(0.5))) == nil)
-        #expect(Self.refusal(Self.spec("optimal", "grid", .number(0.6)))?.contains("grid must be 0.02…0.5 s") == true)
+        let grid = Self.refusedRule(Self.spec("optimal", "grid", .number(0.6)))
+        #expect(grid?.rule == "0.02…0.5 s" && grid?.found == "0.6")
         #expect(Self.refusal(Self.spec("bba", "reservoir", .number(0))) == nil)
-        #expect(
-            Self.refusal(Self.spec("bba", "reservoir", .number(-1)))?.contains("reservoir must be ≥ 0 s, got -1")
-                == true)
-        #expect(Self.refusal(Self.spec("bba", "cushion", .number(0)))?.contains("cushion must be > 0 s, got 0") == true)
-        #expect(
-            Self.refusal(Self.spec("bola-e", "abandon", .number(2)))?.contains("abandon must be a whole number") == true
-        )
+        let reservoir = Self.refusedRule(Self.spec("bba", "reservoir", .number(-1)))
+        #expect(reservoir?.rule == "≥ 0 s" && reservoir?.found == "-1")
+        let cushion = Self.refusedRule(Self.spec("bba", "cushion", .number(0)))
+        #expect(cushion?.rule == "> 0 s" && cushion?.found == "0")
+        let abandon = Self.refusedRule(Self.spec("bola-e", "abandon", .number(2)))
+        #expect(abandon?.rule.hasPrefix("a whole number") == true && abandon?.found == "2")
     }
 
     @Test("a variant index is checked against the ladder when the policy meets the content")
@@ -196,11 +201,11 @@ struct PolicyParameterTests {
         let seven = try PolicySpec.parse("fixed(variant=7)")
         // Without the content the index cannot be judged.
         #expect(Self.refusal(seven) == nil)
-        let message = try #require(Self.refusal(seven, content: Self.twoRungs))
         #expect(
-            message
-                == "s.json: $.players[0].policy: policy 'fixed(variant=7)': variant must be a variant index in 0…1 (the ladder has 2 variants), got 7"
-        )
+            Self.refusalProblem(seven, content: Self.twoRungs)
+                == .within(
+                    "policy 'fixed(variant=7)'",
+                    .mustBe("variant", rule: "a variant index in 0…1 (the ladder has 2 variants)", found: "7")))
         #expect(Self.refusal(try PolicySpec.parse("fixed(variant=1)"), content: Self.twoRungs) == nil)
         let environment = PolicyEnvironment(seed: 1, playerIndex: 0, content: Self.twoRungs)
         #expect(throws: InputError.self) { try Self.registry.makePolicy(seven, environment: environment) }
@@ -229,10 +234,12 @@ struct PolicyParameterTests {
             _ = try PolicyGrid.expand("mpc(window=1..2:0.5)", source: "--policies")
             Issue.record("a fractional window was accepted")
         } catch let error as InputError {
+            #expect(error.place == .option("--policies"))
             #expect(
-                error.description
-                    == "--policies: 'mpc(window=1..2:0.5)': parameter 'window=1..2:0.5': window must be a whole number "
-                    + "in 1…10000 samples, got 1.5")
+                error.problem
+                    == .within(
+                        "'mpc(window=1..2:0.5)': parameter 'window=1..2:0.5'",
+                        .mustBe("window", rule: "a whole number in 1…10000 samples", found: "1.5")))
         }
         #expect(throws: InputError.self) { try PolicyGrid.expand("throughput(estimator=ewma|bogus)") }
         // A grid over a parameter the policy does not declare is left to the registry's check.

@@ -41,26 +41,44 @@ struct SweepPolicyGridTests {
 
     @Test("empty, backward, malformed or huge grids are refused, naming the option")
     func emptyBackwardOrHugeGridsAreRejectedWithTheParameterNamed() throws {
-        func within(_ text: String, _ parameter: String, _ rule: String) -> InputProblem {
-            .within("'\(text)': parameter '\(parameter)'", .invalid(rule))
+        func within(_ text: String, _ parameter: String, _ problem: InputProblem) -> InputProblem {
+            .within("'\(text)': parameter '\(parameter)'", problem)
         }
         let limit = PolicyGrid.maximumExpansion
         for (text, problem) in [
-            ("bba(reservoir=9..1)", within("bba(reservoir=9..1)", "reservoir=9..1", "the range ends below its start")),
-            ("bba(reservoir=1..9:-1)", within("bba(reservoir=1..9:-1)", "reservoir=1..9:-1", "the step must be > 0")),
+            (
+                "bba(reservoir=9..1)",
+                within(
+                    "bba(reservoir=9..1)", "reservoir=9..1",
+                    .mustBeRelative(
+                        "the range's end", found: "1", rule: "at least", other: "its start", otherValue: "9"))
+            ),
+            (
+                "bba(reservoir=1..9:-1)",
+                within("bba(reservoir=1..9:-1)", "reservoir=1..9:-1", .mustBe("the step", rule: "> 0", found: "-1"))
+            ),
             (
                 "bba(reservoir=1..x)",
                 within(
-                    "bba(reservoir=1..x)", "reservoir=1..x", "expected a range LOW..HIGH or LOW..HIGH:STEP of numbers")
+                    "bba(reservoir=1..x)", "reservoir=1..x",
+                    .expected("a range LOW..HIGH or LOW..HIGH:STEP of numbers", found: "'1..x'"))
             ),
-            ("bba(reservoir=a||b)", within("bba(reservoir=a||b)", "reservoir=a||b", "an alternative is empty")),
+            (
+                "bba(reservoir=a||b)",
+                within(
+                    "bba(reservoir=a||b)", "reservoir=a||b", .mustBe("an alternative", rule: "non-empty", found: "''"))
+            ),
             (
                 "bba(reservoir=0..1e9)",
-                within("bba(reservoir=0..1e9)", "reservoir=0..1e9", "the range has more than \(limit) values")
+                within(
+                    "bba(reservoir=0..1e9)", "reservoir=0..1e9",
+                    .mustBe("the range's count of values", rule: "at most \(limit)", found: "1000000001"))
             ),
             (
                 "bba(reservoir=1..400,cushion=1..400)",
-                .invalid("'bba(reservoir=1..400,cushion=1..400)': the grid has more than \(limit) combinations")
+                .within(
+                    "'bba(reservoir=1..400,cushion=1..400)'",
+                    .overLimit("a grid of at least 160000 combinations", limit: "\(limit)"))
             ),
         ] {
             let error = try #require(throws: InputError.self) { try PolicyGrid.expand(text, source: "--policies") }

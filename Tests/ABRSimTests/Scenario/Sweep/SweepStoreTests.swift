@@ -59,9 +59,9 @@ struct SweepStoreTests {
         #expect(other.file == directory)
         #expect(
             other.problem
-                == .invalid(
-                    "holds a different sweep (it has 'b', this sweep 'c'); use --force to replace it, or another --out")
-        )
+                == .withAdvice(
+                    .differs("the sweep this folder holds", from: "this one", difference: "it has 'b', this sweep 'c'"),
+                    advice: "use --force to replace it, or another --out"))
     }
 
     @Test("a sweep state without a progress file starts afresh")

@@ -67,7 +67,7 @@ struct TuningCalibrationTests {
     func badMeasurementFilesNameTheFileAndLine() throws {
         let scenario = try ScenarioLoader().load(TuningFixture.threeLevels)
         let directory = TestPaths.scratch("measured")
-        let ids = scenario.players.map(\.id).joined(separator: ", ")
+        let ids = scenario.players.map(\.id)
         let cases: [(String, Int?, InputProblem)] = [
             ("time,player,throughput_kbps\n1,a,5\n", 1, .missing("column t_s (expected t_s,player,throughput_kbps)")),
             ("t_s,who,throughput_kbps\n1,a,5\n", 1, .missing("column player (expected t_s,player,throughput_kbps)")),
@@ -77,16 +77,16 @@ struct TuningCalibrationTests {
             ),
             (
                 "t_s,player,throughput_kbps\n1,a,5\n2,b,fast\n", 3,
-                .invalid("throughput_kbps: expected a number ≥ 0, got 'fast'")
+                .mustBe("throughput_kbps", rule: "a number ≥ 0", found: "'fast'")
             ),
-            ("t_s,player,throughput_kbps\n1,a,5\n-2,b,5\n", 3, .invalid("t_s: expected a number ≥ 0, got '-2'")),
+            ("t_s,player,throughput_kbps\n1,a,5\n-2,b,5\n", 3, .mustBe("t_s", rule: "a number ≥ 0", found: "'-2'")),
             (
                 "t_s,player,throughput_kbps\n1,a,5\n2,z,5\n", 3,
-                .invalid("player: no player 'z' in the scenario (players: \(ids))")
+                .within("player", .unknownName("z", kind: "player", known: ids))
             ),
             (
                 "t_s,player,throughput_kbps\n1,a,5\n2,a,5\n", nil,
-                .invalid("measurements of at least two players are needed to fit their shares (found 1)")
+                .tooFew("measured players", atLeast: 2, found: 1, in: "fitting their shares")
             ),
             ("t_s,player,throughput_kbps\n1,a,5\n2,b,5,9\n", 3, .expected("3 fields as in the header", found: "4")),
         ]
@@ -99,8 +99,12 @@ struct TuningCalibrationTests {
         let table = CSVTable(
             columns: ["t_s", "player", "throughput_kbps"], rows: [["1", "a", "5"], ["20", "b", "5"]])
         let apart = try MeasuredThroughput.parse(table, file: "m.csv", scenario: scenario)
-        #expect {
+        let unfit = try #require(throws: InputError.self) {
             try ShareFit(measured: apart, binSeconds: 10, file: "m.csv")
-        } throws: { "\($0)".contains("no 10 s bin has a positive measurement of every measured player") }
+        }
+        #expect(
+            unfit
+                == InputError(
+                    .file("m.csv"), .missing("a 10 s bin with a positive measurement of every measured player")))
     }
 }

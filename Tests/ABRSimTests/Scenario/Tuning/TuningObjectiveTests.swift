@@ -53,28 +53,39 @@ struct TuningObjectiveTests {
         }
     }
 
-    @Test("each bad objective is refused, quoting the text and saying what was expected")
-    func badExpressionsAreErrorsQuotingTheText() {
-        let cases: [(String, String)] = [
-            ("", "expected 'max' or 'min'"),
-            ("maximum qoe_lin", "expected 'max' or 'min'"),
-            ("max qoe", "unknown metric 'qoe'"),
-            ("max sum", "ends early: expected a metric"),
-            ("max qoe_lin[main", "never closed"),
-            ("max qoe_lin[]", "empty player selector"),
-            ("max qoe_lin[main] such that stall_s <= 1", "expected 'subject to'"),
-            ("max qoe_lin[main] subject to stall_s < 1", "expected '<=' or '>='"),
-            ("max qoe_lin[main] subject to stall_s <= lots", "expected a number"),
-            ("max sum jain_qoe", "belongs to the whole run"),
-            ("max qoe_lin subject to stall_s <= 1 or stall_count <= 0", "expected 'and'"),
+    @Test("each bad objective is refused, quoting the text and saying what was expected and what was found")
+    func badExpressionsAreErrorsQuotingTheText() throws {
+        let cases: [(String, InputProblem)] = [
+            ("", .expected("'max' or 'min'", found: "the end")),
+            ("maximum qoe_lin", .expected("'max' or 'min' at the start", found: "'maximum'")),
+            ("max qoe", .unknownName("qoe", kind: "metric", known: TuneMetric.allCases.map(\.rawValue))),
+            ("max sum", .expected("a metric after 'sum'", found: "the end")),
+            ("max qoe_lin[main", .missing("the ']' that closes the '['")),
+            ("max qoe_lin[]", .mustBe("a player selector in qoe_lin[…]", rule: "non-empty", found: "''")),
+            (
+                "max qoe_lin[main] such that stall_s <= 1",
+                .expected("'subject to' after the objective term", found: "'such'")
+            ),
+            ("max qoe_lin[main] subject to stall_s < 1", .expected("'<=' or '>=' after stall_s", found: "'<'")),
+            (
+                "max qoe_lin[main] subject to stall_s <= lots",
+                .expected("a number after the comparison in the constraint on stall_s", found: "'l'")
+            ),
+            (
+                "max sum jain_qoe",
+                .notApplicable(
+                    "an aggregate or [players]", onlyFor: "per-player metrics",
+                    here: "jain_qoe, which belongs to the whole run")
+            ),
+            (
+                "max qoe_lin subject to stall_s <= 1 or stall_count <= 0",
+                .expected("'and' between constraints", found: "'or'")
+            ),
         ]
-        for (text, fragment) in cases {
-            #expect {
-                try TuneObjective.parse(text, source: "--objective")
-            } throws: { error in
-                let message = "\(error)"
-                return message.hasPrefix("--objective: bad objective '\(text)'") && message.contains(fragment)
-            }
+        for (text, problem) in cases {
+            let error = try #require(throws: InputError.self) { try TuneObjective.parse(text, source: "--objective") }
+            #expect(error.place == .option("--objective"), "\(error)")
+            #expect(error.problem == .within("bad objective '\(text)'", problem), "\(error)")
         }
     }
 
@@ -97,12 +108,23 @@ struct TuningObjectiveTests {
             .bind(to: scenario, source: "x")
         #expect(bound.goalPlayers == [0])
         #expect(bound.constraintPlayers == [[0, 1]])
-        #expect {
+        let nobody = try #require(throws: InputError.self) {
             try TuneObjective.parse("max qoe_lin[nobody]", source: "x").bind(to: scenario, source: "--objective")
-        } throws: { "\($0)".contains("'nobody' in qoe_lin[nobody] selects no player (players: main, tile)") }
-        #expect {
+        }
+        #expect(nobody.place == .option("--objective"))
+        #expect(
+            nobody.problem
+                == .within("qoe_lin[nobody]", .unknownName("nobody", kind: "player", known: ["main", "tile"])))
+        let several = try #require(throws: InputError.self) {
             try TuneObjective.parse("max qoe_lin", source: "x").bind(to: scenario, source: "--objective")
-        } throws: { "\($0)".contains("selects 2 players") }
+        }
+        #expect(
+            several.problem
+                == .within(
+                    "objective 'max qoe_lin'",
+                    .withAdvice(
+                        .mustBe("qoe_lin", rule: "of one player", found: "2 players"),
+                        advice: "say which with [id] or combine them with sum, mean, min or max")))
     }
 
     @Test("objective scores aggregate players as documented, and constraints add up their violations")
