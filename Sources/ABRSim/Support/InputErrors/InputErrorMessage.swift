@@ -71,6 +71,14 @@ public enum InputErrorMessage {
             return "\(text(of: inner)) (\(position))"
         case .setBy(let inner, let setting):
             return "\(text(of: inner)) (set by \(setting))"
+        case .givenTwice(let what, let first):
+            return "\(what) is given twice" + (first.map { " (first \($0))" } ?? "")
+        case .notIncreasing(let what, let found, let previous, let strictly):
+            return "\(what) must \(strictly ? "increase" : "not decrease"), but \(found) follows \(previous)"
+        case .unpaired(let what, let missing):
+            return "\(what) without \(missing)"
+        case .disagrees(let what, let found, let other, let elsewhere):
+            return "\(what) is \(found), but \(other) in \(elsewhere)"
         }
     }
 }

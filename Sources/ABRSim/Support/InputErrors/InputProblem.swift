@@ -67,4 +67,20 @@ public indirect enum InputProblem: Equatable, Sendable {
     case located(InputProblem, at: String)
     /// A problem caused by a command-line setting: `… (set by --set a=b)`.
     case setBy(InputProblem, setting: String)
+
+    // Kinds of mistake in traces, content and outputs.
+    /// Something given more than once where it is read once: `W is given twice` (`column ‘rate’ is given twice`,
+    /// `--seed is given twice`), with where it was `first` given when that is elsewhere (`BANDWIDTH=5 is given
+    /// twice (first on line 2)`).
+    case givenTwice(String, first: String? = nil)
+    /// Values that must rise in order and do not: `W must increase, but F follows P` (`piece starts must increase,
+    /// but 4 s follows 5 s`), or, where equal values may follow each other (`strictly` false), `W must not
+    /// decrease, but F follows P` (`timestamps must not decrease, but 4 ms follows 5 ms`).
+    case notIncreasing(String, found: String, previous: String, strictly: Bool = true)
+    /// One half of a pair whose other half is absent: `W without M` (`#EXTINF on line 3 without a URI after it`,
+    /// `'(' without its ')' in 'a(b'`).
+    case unpaired(String, missing: String)
+    /// A value that must agree with the same value elsewhere and does not: `W is F, but O in E` (`segment 3's
+    /// duration is 4 s, but 2 s in low.m3u8 (line 7)`).
+    case disagrees(String, found: String, other: String, in: String)
 }
