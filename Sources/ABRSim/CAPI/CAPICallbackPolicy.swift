@@ -130,11 +130,14 @@ final class CallbackPolicy: ABRPolicy {
         var registry = PolicyRegistry.builtIn
         for (position, name) in names.enumerated() {
             guard registry.descriptor(named: name) == nil else {
-                throw InputError(.named("policies"), .invalid("'\(name)' is a built-in policy's name; choose another"))
+                throw InputError(
+                    .named("policies"), .mustBe("a policy name", rule: "one no built-in policy has", found: "'\(name)'")
+                )
             }
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
                 throw InputError(
-                    .named("policies"), .invalid("'\(name)': a policy name is letters, digits, '-' and '_'"))
+                    .named("policies"),
+                    .mustBe("a policy name", rule: "letters, digits, '-' and '_'", found: "'\(name)'"))
             }
             let index = Int64(position)
             registry.register(
@@ -160,10 +163,9 @@ public func abrsim_run_policies(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     CAPIResult.call(out, outLength) {
-        let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
-        let scenario = try CAPIScenario.load(
-            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, registry: registry,
-            seed: seed)
+        let (scenario, registry) = try CAPIScenario.load(
+            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, seed: seed,
+            policyNames: policyNames, make: make, decide: decide, release: release)
         let report = try ScenarioRunner(registry: registry).run(scenario, seed: seed < 0 ? nil : UInt64(seed))
         return CAPIResult.runTables(report, scenario: scenario)
     }

@@ -49,8 +49,10 @@ public func abrsim_pensieve_create(
 ) -> Int32 {
     do {
         let paths = try CAPIResult.string(tracePaths, "trace_folder").split(separator: "\n").map(String.init)
-        guard !paths.isEmpty else { throw InputError(.named("trace_folder"), .invalid("holds no trace")) }
-        guard count >= 1 else { throw InputError(.named("num_envs"), .invalid("must be at least 1")) }
+        guard !paths.isEmpty else { throw InputError(.named("trace_folder"), .empty("folder", no: "trace")) }
+        guard count >= 1 else {
+            throw InputError(.named("num_envs"), .mustBe(nil, rule: "at least 1", found: "\(count)"))
+        }
         let traces = try paths.map { try PensieveProfile.loadTrace(path: $0) }
         let content = try PensieveProfile.loadContent(folder: try CAPIResult.string(videoFolder, "video_size_folder"))
         let made = try PensieveGymHandle(traces: traces, content: content, count: Int(count))

@@ -83,7 +83,7 @@ enum CAPIResult {
 
     /// The Swift string of a C string argument, or an input error naming `argument` when it is missing.
     static func string(_ pointer: UnsafePointer<CChar>?, _ argument: String) throws -> String {
-        guard let pointer else { throw InputError(.option(argument), .invalid("is missing")) }
+        guard let pointer else { throw InputError(.option(argument), .required()) }
         return String(cString: pointer)
     }
 }

@@ -34,25 +34,24 @@ public func abrsim_compare(
     CAPIResult.call(out, outLength) {
         let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
         let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
-        guard !traceArguments.isEmpty else { throw InputError(.named("traces"), .invalid("give at least one trace")) }
+        guard !traceArguments.isEmpty else { throw InputError(.named("traces"), .noneGiven("trace")) }
         let content = try CAPIResult.string(contentPath, "content")
         let specs = try CAPIResult.string(policies, "policies").split(separator: "\n").map {
             try PolicySpec.parse(String($0), source: "policies")
         }
-        guard !specs.isEmpty else { throw InputError(.named("policies"), .invalid("give at least one policy")) }
+        guard !specs.isEmpty else { throw InputError(.named("policies"), .noneGiven("policy")) }
         let baselineLabel = baseline.map { String(cString: $0) } ?? specs[0].label
         guard specs.contains(where: { $0.label == baselineLabel }) else {
             throw InputError(
                 .named("baseline"),
-                .invalid(
-                    "'\(baselineLabel)' is not one of the policies (\(specs.map(\.label).joined(separator: ", ")))"))
+                .oneOf(nil, allowed: specs.map(\.label), found: baselineLabel))
         }
         let modelName = profile.map { String(cString: $0) } ?? "faithful"
         guard let model = ComparisonPlan.Model(rawValue: modelName) else {
             throw InputError(
                 .named("profile"), .unknownName(modelName, kind: "profile", known: ["faithful", "pensieve"]))
         }
-        guard jobs >= 1 else { throw InputError(.named("jobs"), .invalid("must be at least 1")) }
+        guard jobs >= 1 else { throw InputError(.named("jobs"), .mustBe(nil, rule: "at least 1", found: "\(jobs)")) }
         let files = try PathExpansion.files(traceArguments, option: "traces")
         let loaded = try model.definition.loadContent(
             path: content, segments: segments > 0 ? Int(segments) : nil, location: "content")
@@ -75,6 +74,21 @@ public func abrsim_compare(
 
 /// Loads the scenario the C API was given: the file at `path`, or `jsonLength` bytes of JSON text.
 enum CAPIScenario {
+    /// The scenario, read with the built-in policies plus the caller's
+    /// (``CallbackPolicy/registry(names:make:decide:release:)``), and that registry. Called by `abrsim_run_policies`
+    /// and `abrsim_sweep`.
+    static func load(
+        path: UnsafePointer<CChar>?, json: UnsafePointer<UInt8>?, jsonLength: Int, directory: UnsafePointer<CChar>?,
+        label: UnsafePointer<CChar>?, seed: Int64, policyNames: UnsafePointer<CChar>?, make: CAPIPolicyMake?,
+        decide: CAPIPolicyDecide?, release: CAPIPolicyRelease?
+    ) throws -> (scenario: Scenario, registry: PolicyRegistry) {
+        let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
+        let scenario = try load(
+            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, registry: registry,
+            seed: seed)
+        return (scenario, registry)
+    }
+
     static func load(
         path: UnsafePointer<CChar>?, json: UnsafePointer<UInt8>?, jsonLength: Int, directory: UnsafePointer<CChar>?,
         label: UnsafePointer<CChar>?, registry: PolicyRegistry = .builtIn, seed: Int64 = -1
@@ -108,11 +122,10 @@ public func abrsim_sweep(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     CAPIResult.call(out, outLength) {
-        let registry = try CallbackPolicy.registry(names: policyNames, make: make, decide: decide, release: release)
-        let scenario = try CAPIScenario.load(
-            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, registry: registry,
-            seed: seed)
-        guard jobs >= 1 else { throw InputError(.named("jobs"), .invalid("must be at least 1")) }
+        let (scenario, registry) = try CAPIScenario.load(
+            path: path, json: json, jsonLength: jsonLength, directory: directory, label: label, seed: seed,
+            policyNames: policyNames, make: make, decide: decide, release: release)
+        guard jobs >= 1 else { throw InputError(.named("jobs"), .mustBe(nil, rule: "at least 1", found: "\(jobs)")) }
         let traceArguments = try CAPIResult.string(traces, "traces").split(separator: "\n").map(String.init)
         let files = traceArguments.isEmpty ? [] : try PathExpansion.files(traceArguments, option: "traces")
         var specs: [PolicySpec] = []

@@ -43,7 +43,7 @@ final class ScenarioGym: @unchecked Sendable {
         agentPlayers = scenario.players.indices.filter { scenario.players[$0].policy.name == Self.policyName }
         guard !agentPlayers.isEmpty else {
             throw InputError(
-                .named("players"), .invalid("no player has the policy '\(Self.policyName)' for the agent to play"))
+                .named("players"), .missing("a player with the policy '\(Self.policyName)' for the agent to play"))
         }
         registry = base
     }

@@ -101,6 +101,9 @@ public struct CommandSpec: Sendable, Equatable {
     /// The declared option called `name`, if any.
     public func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
 
+    /// The options as typed, `--help` last: the valid names an unknown option's error lists.
+    var optionNames: [String] { options.map { "--\($0.name)" } + ["--help"] }
+
     /// The help text: summary, a usage line, and aligned descriptions of arguments and options.
     public func usage() -> String {
         var synopsis = name
@@ -176,7 +179,7 @@ public struct ParsedArguments: Sendable, Equatable {
     public func double(_ name: String) throws -> Double? {
         guard let text = value(name) else { return nil }
         guard let number = Double(text), number.isFinite else {
-            throw InputError(.none, .invalid("--\(name) expects a number, got '\(text)'"))
+            throw InputError(.option("--\(name)"), .expected("a number", found: "'\(text)'"))
         }
         return number
     }
@@ -185,7 +188,7 @@ public struct ParsedArguments: Sendable, Equatable {
     public func int(_ name: String) throws -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text) else {
-            throw InputError(.none, .invalid("--\(name) expects an integer, got '\(text)'"))
+            throw InputError(.option("--\(name)"), .expected("an integer", found: "'\(text)'"))
         }
         return number
     }
@@ -264,19 +267,21 @@ public func parse(_ args: [String], spec: CommandSpec) throws -> ParsedArguments
             continue
         }
         guard argument.hasPrefix("--") else {
-            throw InputError(.none, .invalid("unknown option \(argument) for '\(spec.name)'"))
+            throw InputError(.none, .unknownName(argument, kind: "option", known: spec.optionNames))
         }
         let body = argument.dropFirst(2)
         let name = String(body.prefix { $0 != "=" })
         let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
         guard let option = spec.option(named: name) else {
-            throw InputError(.none, .invalid("unknown option --\(name) for '\(spec.name)'"))
+            throw InputError(.none, .unknownName("--\(name)", kind: "option", known: spec.optionNames))
         }
         if result.given[name] != nil, !option.isRepeatable {
-            throw InputError(.none, .invalid("--\(name) is given more than once"))
+            throw InputError(.none, .duplicate("--\(name)", of: "option"))
         }
         if option.isFlag {
-            if inlineValue != nil { throw InputError(.none, .invalid("--\(name) is a flag and takes no value")) }
+            if let inlineValue {
+                throw InputError(.option("--\(name)"), .expected("no value (it is a flag)", found: "'\(inlineValue)'"))
+            }
             result.given[name, default: []] = []
             continue
         }
@@ -285,7 +290,7 @@ public func parse(_ args: [String], spec: CommandSpec) throws -> ParsedArguments
             value = args[index]
             index += 1
         }
-        guard let value else { throw InputError(.none, .invalid("--\(name) needs a value")) }
+        guard let value else { throw InputError(.option("--\(name)"), .required("a value")) }
         result.given[name, default: []].append(value)
     }
     result.positionals = try checkPositionals(loose, spec: spec)
@@ -304,13 +309,13 @@ private func checkPositionals(_ loose: [String], spec: CommandSpec) throws -> [S
     for positional in spec.positionals {
         if remaining == 0 {
             if positional.isOptional { break }
-            throw InputError(
-                .none, .invalid("missing \(positional.name)" + (positional.isVariadic ? " (at least one)" : "")))
+            throw InputError(.none, positional.isVariadic ? .noneGiven(positional.name) : .missing(positional.name))
         }
         remaining = positional.isVariadic ? 0 : remaining - 1
     }
     if remaining > 0 {
-        throw InputError(.none, .invalid("unexpected argument '\(loose[loose.count - remaining])' for '\(spec.name)'"))
+        throw InputError(
+            .none, .expected("no more arguments for '\(spec.name)'", found: "'\(loose[loose.count - remaining])'"))
     }
     return loose
 }

@@ -16,9 +16,9 @@ public enum ListArgument {
             guard !item.isEmpty else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: location)),
-                    .invalid(
-                        text.trimmingWhitespace().isEmpty
-                            ? "the list is empty" : "item \(items.count + 1) of '\(text)' is empty (a stray comma?)"))
+                    text.trimmingWhitespace().isEmpty
+                        ? .empty("list", no: "items")
+                        : .missing("item \(items.count + 1) of '\(text)' (a stray comma?)"))
             }
             items.append(item)
             current = ""
@@ -31,7 +31,7 @@ public enum ListArgument {
                 guard depth >= 0 else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: location)),
-                        .invalid("'\(text)' has a ')' without its '('"))
+                        .unpaired("')' in '\(text)'", missing: "its '('"))
                 }
             case "," where depth == 0:
                 try finish()
@@ -43,7 +43,7 @@ public enum ListArgument {
         guard depth == 0 else {
             throw InputError(
                 InputPlace(position: InputPlace.Position(text: location)),
-                .invalid("'\(text)' has a '(' without its ')'"))
+                .unpaired("'(' in '\(text)'", missing: "its ')'"))
         }
         try finish()
         return items

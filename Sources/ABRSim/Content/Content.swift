@@ -44,7 +44,7 @@ public final class Content: Sendable {
             InputError(InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))), problem)
         }
         try Ladder.validate(bitratesBps: variants.map(\.bitrateBps), file: file, path: path)
-        guard !segmentDurations.isEmpty else { throw fail(.invalid("the content has no segments")) }
+        guard !segmentDurations.isEmpty else { throw fail(.noneGiven("segment", in: "the content")) }
         guard sizesBits.count == segmentDurations.count else {
             throw fail(
                 .countMismatch(
@@ -53,7 +53,9 @@ public final class Content: Sendable {
         }
         guard variants.indices.contains(startVariantIndex) else {
             throw fail(
-                .invalid("start variant \(startVariantIndex) is not in the ladder of \(variants.count) variants"))
+                .mustBe(
+                    "the start variant", rule: "one of the ladder's \(variants.count) (0…\(variants.count - 1))",
+                    found: "\(startVariantIndex)"))
         }
         for (segment, duration) in segmentDurations.enumerated() {
             guard duration.isFinite, duration > 0 else {
@@ -63,7 +65,9 @@ public final class Content: Sendable {
             let row = sizesBits[segment]
             guard row.count == variants.count else {
                 throw fail(
-                    .invalid("segment \(segment) has \(row.count) sizes, expected \(variants.count) (one per variant)"))
+                    .within(
+                        "segment \(segment)",
+                        .countMismatch(found: row.count, of: "sizes", expected: variants.count, per: "variants")))
             }
             for (variant, bits) in row.enumerated() {
                 guard bits.isFinite, bits > 0 else {
@@ -192,13 +196,14 @@ public final class Content: Sendable {
             }
             guard total / segmentSeconds < Double(maximumSegmentCount) else {
                 throw fail(
-                    .invalid(
-                        "\(total) s in segments of \(segmentSeconds) s is more than the limit of \(maximumSegmentCount)"
-                            + " segments"))
+                    .overLimit(
+                        "\(total) s in segments of \(segmentSeconds) s", limit: "\(maximumSegmentCount) segments"))
             }
             shape = splitShape(total, into: segmentSeconds)
         default:
-            throw fail(.invalid("give exactly one of a segment count and a duration"))
+            throw fail(
+                .conflicting(
+                    ["segments", "durationSeconds"], reason: "give exactly one of a segment count and a duration"))
         }
         let variants = ladderKbps.enumerated().map { index, kbps in
             Variant(bitrateBps: kbps * 1000, resolution: resolutions?[index] ?? nil)

@@ -79,10 +79,7 @@ enum Ladder {
             if index > 0, bitrate <= bitratesBps[index - 1] {
                 throw InputError(
                     InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))),
-                    .invalid(
-                        "bitrates must be strictly ascending, but variant \(index) (\(JSONPath.format(bitrate / scale)) "
-                            + "\(unit)) is not above variant \(index - 1) "
-                            + "(\(JSONPath.format(bitratesBps[index - 1] / scale)) \(unit))"))
+                    .outOfOrder("bitrates", order: "increase", found: "variant \(index)'s \(JSONPath.format(bitrate / scale)) \(unit)", after: "variant \(index - 1)'s \(JSONPath.format(bitratesBps[index - 1] / scale)) \(unit)"))
             }
         }
     }

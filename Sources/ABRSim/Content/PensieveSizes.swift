@@ -25,12 +25,12 @@ public enum PensieveSizes {
         for variant in ladderKbps.indices {
             let path = InputFile.resolve("video_size_\(variant)", against: folder)
             let bytes = try readByteCounts(path)
-            if bytes.isEmpty { throw InputError(.file(path), .invalid("no segment sizes in the file")) }
+            if bytes.isEmpty { throw InputError(.file(path), .empty("file", no: "segment sizes")) }
             if let first = columns.first, first.count != bytes.count {
                 throw InputError(
                     .file(path),
-                    .invalid(
-                        "has \(bytes.count) segment sizes but \(firstPath) has \(first.count); the files must match"))
+                    .disagrees(
+                        "the number of segment sizes", found: "\(bytes.count)", other: "\(first.count)", in: firstPath))
             }
             if variant == 0 { firstPath = path }
             columns.append(bytes)
@@ -39,8 +39,10 @@ public enum PensieveSizes {
         let count = segments ?? available
         guard count <= available else {
             throw InputError(
-                .file(firstPath), .invalid("has \(available) segment sizes, fewer than the \(count) segments asked for")
-            )
+                .file(firstPath),
+                .mustBe(
+                    "the number of segment sizes", rule: "at least the \(count) segments asked for",
+                    found: "\(available)"))
         }
         let sizesBits = (0..<count).map { segment in columns.map { $0[segment] * 8 } }
         let variants = ladderKbps.map { Variant(bitrateBps: $0 * 1000) }
@@ -60,7 +62,9 @@ public enum PensieveSizes {
                 if blankLine == nil { blankLine = reader.lineNumber }
                 continue
             }
-            if let blankLine { throw InputError(.line(path, blankLine), .invalid("empty line, expected a byte count")) }
+            if let blankLine {
+                throw InputError(.line(path, blankLine), .expected("a byte count", found: "an empty line"))
+            }
             guard trimmed.count <= 15, trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                 let text = String(decoding: trimmed.prefix(40), as: UTF8.self)
                 throw InputError(
@@ -68,7 +72,8 @@ public enum PensieveSizes {
             }
             let value = trimmed.reduce(0) { $0 * 10 + Int($1 - 0x30) }
             guard value > 0 else {
-                throw InputError(.line(path, reader.lineNumber), .invalid("segment size must be above 0 bytes"))
+                throw InputError(
+                    .line(path, reader.lineNumber), .mustBe("segment size", rule: "above 0", found: "0", unit: "bytes"))
             }
             values.append(Double(value))
         }

@@ -18,21 +18,19 @@ public enum SabreMovie {
         let segmentMs = try movie.required("segment_duration_ms").double(in: 1...3_600_000)
         let bitratesReader = try movie.required("bitrates_kbps")
         let bitrateReaders = try bitratesReader.array()
-        guard !bitrateReaders.isEmpty else { throw bitratesReader.error(.invalid("expected at least one bitrate")) }
+        guard !bitrateReaders.isEmpty else { throw bitratesReader.error(.noneGiven("bitrate", in: "bitrates_kbps")) }
         var bitrates: [Double] = []
         for element in bitrateReaders {
             let kbps = try element.double(in: ScenarioBounds.minimumBitrateKbps...ScenarioBounds.rateKbps.upperBound)
             if let previous = bitrates.last, kbps <= previous {
                 throw element.error(
-                    .invalid(
-                        "bitrates must be strictly ascending: \(JSONPath.format(kbps)) is not above "
-                            + JSONPath.format(previous)))
+                    .outOfOrder("bitrates", order: "increase", found: JSONPath.format(kbps), after: JSONPath.format(previous)))
             }
             bitrates.append(kbps)
         }
         let sizesReader = try movie.required("segment_sizes_bits")
         let segmentReaders = try sizesReader.array()
-        guard !segmentReaders.isEmpty else { throw sizesReader.error(.invalid("expected at least one segment")) }
+        guard !segmentReaders.isEmpty else { throw sizesReader.error(.noneGiven("segment", in: "segment_sizes_bits")) }
         var sizes: [[Double]] = []
         sizes.reserveCapacity(segmentReaders.count)
         for segment in segmentReaders {

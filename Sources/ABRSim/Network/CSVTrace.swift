@@ -34,14 +34,14 @@ struct CSVTrace {
                                 name, kind: "column", known: ["time_s", "bandwidth_kbps", "latency_ms", "loss"]))
                     }
                     guard index[name] == nil else {
-                        throw InputError(.line(path, n), .invalid("column ‘\(name)’ repeated"))
+                        throw InputError(.line(path, n), .duplicate("\(name)", of: "column"))
                     }
                     index[name] = position
                 }
                 for required in columns[0..<2] where index[required] == nil {
                     throw InputError(
                         .line(path, n),
-                        .invalid("the header needs a ‘\(required)’ column (time_s,bandwidth_kbps[,latency_ms][,loss])"))
+                        .missing("column ‘\(required)’ (time_s,bandwidth_kbps[,latency_ms][,loss])"))
                 }
                 fieldCount = fields.count
                 continue
@@ -60,8 +60,7 @@ struct CSVTrace {
                 guard !number.isSubnormal else {
                     throw InputError(
                         .line(path, n),
-                        .invalid("\(column) ‘\(TraceText.text(field))’ is a denormal number (0 or ≥ 2.2e-308 expected)")
-                    )
+                        .mustBe(column, rule: "0 or ≥ 2.2e-308, not denormal", found: "‘\(TraceText.text(field))’"))
                 }
                 return number
             }
@@ -73,10 +72,10 @@ struct CSVTrace {
                 throw InputError(.line(path, n), .negative("bandwidth", found: "\(kbps)", unit: "kbit/s"))
             }
             guard kbps * 1000 <= Trace.maximumRateBps else {
-                throw InputError(.line(path, n), .invalid(Trace.tooFastMessage(kbps * 1000)))
+                throw InputError(.line(path, n), Trace.tooFast(kbps * 1000))
             }
             guard Trace.isReadableSlowRate(kbps * 1000) else {
-                throw InputError(.line(path, n), .invalid(Trace.tooSlowMessage(kbps * 1000)))
+                throw InputError(.line(path, n), Trace.tooSlow(kbps * 1000))
             }
             if let latency, latency < 0 {
                 throw InputError(.line(path, n), .negative("latency", found: "\(latency)", unit: "ms"))
@@ -90,13 +89,12 @@ struct CSVTrace {
             if let previous = rows.last, !(time > previous.time) {
                 throw InputError(
                     .line(path, n),
-                    .invalid(
-                        "time \(TraceText.format(time)) s is not after the previous row's; timestamps must increase"))
+                    .outOfOrder("timestamps", order: "increase", found: "\(TraceText.format(time)) s", after: "\(TraceText.format(previous.time)) s"))
             }
             if let first = rows.first, time - first.time > Trace.maximumDurationSeconds {
                 throw InputError(
                     .line(path, n),
-                    .invalid(Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first.time)))
+                    Trace.tooLong("time \(TraceText.format(time)) s", time - first.time))
             }
             rows.append((time, kbps, latency, loss, Int32(truncatingIfNeeded: n)))
         }
@@ -106,7 +104,7 @@ struct CSVTrace {
         guard rows.count >= 2 else {
             throw InputError(
                 .line(path, reader.lineNumber),
-                .invalid("a CSV trace needs at least two rows: the last row marks the end of the trace"))
+                .expected("at least two rows (the last row marks the end of the trace)", found: "\(rows.count)"))
         }
         let t0 = rows[0].time
         let body = rows.dropLast()

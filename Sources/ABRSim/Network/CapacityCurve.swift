@@ -68,60 +68,68 @@ public struct CapacityCurve: Sendable {
         lossRates: [Double]? = nil, atEnd: TraceEndBehavior = .loop, holdRateBps: Double? = nil,
         holdLatencySeconds: Double? = nil, holdLossRate: Double? = nil
     ) throws {
-        guard !starts.isEmpty else { throw InputError(.none, .invalid("a capacity curve needs at least one piece")) }
+        guard !starts.isEmpty else { throw InputError(.none, .noneGiven("piece", in: "a capacity curve")) }
         guard starts.count == ratesBps.count else {
-            throw InputError(.none, .invalid("\(starts.count) piece starts but \(ratesBps.count) rates"))
+            throw InputError(
+                .none, .countMismatch(found: ratesBps.count, of: "rates", expected: starts.count, per: "piece starts"))
         }
         guard starts[0] == 0 else {
-            throw InputError(.none, .invalid("the first piece must start at 0, not \(starts[0])"))
+            throw InputError(.none, .mustBe("the first piece's start", rule: "0", found: "\(starts[0])", unit: "s"))
         }
         for i in 1..<starts.count where !(starts[i] > starts[i - 1]) || !starts[i].isFinite {
             throw InputError(
                 .named("piece \(i - 1)"),
-                .invalid(
-                    "this piece lasts no time (it starts at \(starts[i - 1]) s, the next at \(starts[i]) s);"
-                        + " piece starts must increase"))
+                .outOfOrder("piece starts", order: "increase", found: "\(starts[i]) s", after: "\(starts[i - 1]) s"))
         }
         for (i, rate) in ratesBps.enumerated() where !(rate >= 0) || !rate.isFinite {
             throw InputError(
-                .named("piece \(i)"), .invalid("piece \(i) has rate \(rate) bit/s; rates must be finite and ≥ 0"))
+                .named("piece \(i)"), .mustBe("rate", rule: "finite and ≥ 0", found: "\(rate)", unit: "bit/s"))
         }
         guard duration.isFinite, duration > starts[starts.count - 1] else {
             throw InputError(
                 .named("piece \(starts.count - 1)"),
-                .invalid("duration \(duration) s must be finite and after the last piece start \(starts.last!) s"))
+                .mustBe(
+                    "duration", rule: "finite and after the last piece start \(starts.last!) s", found: "\(duration)",
+                    unit: "s"))
         }
         // Shorter periods make the time grid's cells per second overflow (and loop a trace billions of times).
         guard duration >= 1e-6 else {
-            throw InputError(.none, .invalid("duration \(duration) s is shorter than a microsecond"))
+            throw InputError(
+                .none, .mustBe("duration", rule: "at least a microsecond", found: "\(duration)", unit: "s"))
         }
         if let latencySeconds {
             guard latencySeconds.count == starts.count else {
-                throw InputError(.none, .invalid("\(starts.count) pieces but \(latencySeconds.count) latencies"))
+                throw InputError(
+                    .none,
+                    .countMismatch(found: latencySeconds.count, of: "latencies", expected: starts.count, per: "pieces"))
             }
             for (i, value) in latencySeconds.enumerated() where !(value >= 0) || !value.isFinite {
                 throw InputError(
                     .named("piece \(i)"),
-                    .invalid("piece \(i) has latency \(value) s; latencies must be finite and ≥ 0"))
+                    .mustBe("latency", rule: "finite and ≥ 0", found: "\(value)", unit: "s"))
             }
         }
         if let lossRates {
             guard lossRates.count == starts.count else {
-                throw InputError(.none, .invalid("\(starts.count) pieces but \(lossRates.count) loss rates"))
+                throw InputError(
+                    .none,
+                    .countMismatch(found: lossRates.count, of: "loss rates", expected: starts.count, per: "pieces"))
             }
             for (i, value) in lossRates.enumerated() where !(value >= 0 && value <= 1) {
                 throw InputError(
-                    .named("piece \(i)"), .invalid("piece \(i) has loss rate \(value); loss rates must be in [0, 1]"))
+                    .named("piece \(i)"), .mustBe("loss rate", rule: "in [0, 1]", found: "\(value)"))
             }
         }
         if let holdRateBps, !(holdRateBps >= 0) || !holdRateBps.isFinite {
-            throw InputError(.none, .invalid("hold rate \(holdRateBps) bit/s must be finite and ≥ 0"))
+            throw InputError(
+                .none, .mustBe("hold rate", rule: "finite and ≥ 0", found: "\(holdRateBps)", unit: "bit/s"))
         }
         if let holdLatencySeconds, !(holdLatencySeconds >= 0) || !holdLatencySeconds.isFinite {
-            throw InputError(.none, .invalid("hold latency \(holdLatencySeconds) s must be finite and ≥ 0"))
+            throw InputError(
+                .none, .mustBe("hold latency", rule: "finite and ≥ 0", found: "\(holdLatencySeconds)", unit: "s"))
         }
         if let holdLossRate, !(holdLossRate >= 0 && holdLossRate <= 1) {
-            throw InputError(.none, .invalid("hold loss rate \(holdLossRate) must be in [0, 1]"))
+            throw InputError(.none, .mustBe("hold loss rate", rule: "in [0, 1]", found: "\(holdLossRate)"))
         }
         var prefix = [Double](repeating: 0, count: starts.count + 1)
         for i in 0..<starts.count {
@@ -132,7 +140,9 @@ public struct CapacityCurve: Sendable {
         // second are (duration is at least a microsecond); pieces per bit need a total of bits that is not tiny.
         let total = prefix[starts.count]
         guard total == 0 || (Double(starts.count) / total).isFinite else {
-            throw InputError(.none, .invalid("one period carries \(total) bits: too few to be told from none"))
+            throw InputError(
+                .none,
+                .mustBe("the bits one period carries", rule: "0 or enough to be told from none", found: "\(total)"))
         }
         self.starts = starts
         self.ratesBps = ratesBps

@@ -19,9 +19,10 @@ public struct NetworkTimeline: Sendable {
     public static func build(_ stretches: [NetworkStretch], defaultRttSeconds: Double, atEnd: TraceEndBehavior)
         throws -> NetworkTimeline
     {
-        guard !stretches.isEmpty else { throw InputError(.none, .invalid("a network needs at least one stretch")) }
+        guard !stretches.isEmpty else { throw InputError(.none, .noneGiven("stretch", in: "a network")) }
         guard defaultRttSeconds >= 0, defaultRttSeconds.isFinite else {
-            throw InputError(.none, .invalid("the default RTT must be finite and ≥ 0, not \(defaultRttSeconds) s"))
+            throw InputError(
+                .none, .mustBe("the default RTT", rule: "finite and ≥ 0", found: "\(defaultRttSeconds)", unit: "s"))
         }
         var pieces = Pieces()
         var stretchStarts: [Double] = []
@@ -33,7 +34,7 @@ public struct NetworkTimeline: Sendable {
                 guard seconds > 0, seconds.isFinite else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: location)),
-                        .invalid("a stretch must last a finite time > 0 s, not \(seconds) s"))
+                        .mustBe("a stretch's length", rule: "finite and > 0", found: "\(seconds)", unit: "s"))
                 }
             }
             func rtt(_ value: Double?) throws -> Double {
@@ -41,7 +42,7 @@ public struct NetworkTimeline: Sendable {
                 guard value >= 0, value.isFinite else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: location)),
-                        .invalid("RTT must be finite and ≥ 0, not \(value) s"))
+                        .mustBe("RTT", rule: "finite and ≥ 0", found: "\(value)", unit: "s"))
                 }
                 return value
             }
@@ -57,7 +58,7 @@ public struct NetworkTimeline: Sendable {
                 guard bps >= 0, bps.isFinite else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: location)),
-                        .invalid("rate must be finite and ≥ 0, not \(bps) bit/s"))
+                        .mustBe("rate", rule: "finite and ≥ 0", found: "\(bps)", unit: "bit/s"))
                 }
                 pieces.append(t, bps, try rtt(rttSeconds), 0)
                 labels.append("constant")
@@ -81,9 +82,9 @@ public struct NetworkTimeline: Sendable {
                 guard (length / curve.duration).rounded(.up) * Double(trace.pieceCount) <= pieceBudget else {
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: location)),
-                        .invalid(
-                            "\(length) s of the \(curve.duration) s trace ‘\(trace.name)’ repeats it into more than"
-                                + " \(SyntheticTraceGenerator.maximumPieces) pieces; use a shorter stretch"))
+                        .overLimit(
+                            "\(length) s of the \(curve.duration) s trace ‘\(trace.name)’ repeated",
+                            limit: "\(SyntheticTraceGenerator.maximumPieces) pieces (use a shorter stretch)"))
                 }
                 var offset = 0.0
                 loops: while true {

@@ -48,12 +48,12 @@ struct MahimahiTrace {
             guard Double(t) <= Trace.maximumDurationSeconds * 1000 else {
                 throw InputError(
                     .line(path, reader.lineNumber),
-                    .invalid(Trace.tooLongMessage("timestamp \(t) ms", Double(t) / 1000)))
+                    Trace.tooLong("timestamp \(t) ms", Double(t) / 1000))
             }
             guard t >= last else {
                 throw InputError(
                     .line(path, reader.lineNumber),
-                    .invalid("timestamp \(t) ms is before the previous one (\(last) ms); timestamps must not decrease"))
+                    .outOfOrder("timestamps", order: "not decrease", found: "\(t) ms", after: "\(last) ms"))
             }
             let bin = t == 0 ? 0 : (t - 1) / w
             if bin == currentBin {
@@ -76,7 +76,8 @@ struct MahimahiTrace {
         }
         guard last > 0 else {
             throw InputError(
-                .line(path, lastLine), .invalid("the last timestamp is 0 ms, so the trace has no duration"))
+                .line(path, lastLine),
+                .mustBe("the last timestamp", rule: "above 0 ms (the trace's duration)", found: "0", unit: "ms"))
         }
         if currentBin > nextBin { builder.append(startMs: nextBin * w, rateBps: 0) }
         let width = last - currentBin * w
@@ -99,13 +100,17 @@ struct MahimahiTrace {
         else {
             throw InputError(
                 .file(trace.name),
-                .invalid(
-                    "too long or too fast to write as mahimahi (at most \(maximumWrittenLines) ms and as many packets)")
-            )
+                .overLimit(
+                    "\(TraceText.format(trace.duration)) s carrying \(TraceText.format(totalBits)) bits",
+                    limit: "\(maximumWrittenLines) ms and as many packets for a mahimahi trace"))
         }
         let periodMs = Int((trace.duration * 1000).rounded())
         guard periodMs >= 1 else {
-            throw InputError(.file(trace.name), .invalid("a mahimahi trace needs a period of at least 1 ms"))
+            throw InputError(
+                .file(trace.name),
+                .mustBe(
+                    "a mahimahi trace's period", rule: "at least 1 ms", found: TraceText.format(trace.duration * 1000),
+                    unit: "ms"))
         }
         // Packets delivered by each millisecond (cumulative bits rounded to whole packets), walking the pieces
         // once; the last entry covers the whole period.
@@ -124,7 +129,9 @@ struct MahimahiTrace {
         let total = cumulative[periodMs]
         guard total >= 1 else {
             throw InputError(
-                .file(trace.name), .invalid("a mahimahi trace needs at least one 1500-byte delivery opportunity"))
+                .file(trace.name),
+                .mustBe(
+                    "a mahimahi trace's 1500-byte delivery opportunities", rule: "at least 1", found: "\(total)"))
         }
         // The period is the last timestamp, so the last millisecond must hold an opportunity: if it would not,
         // hold one packet back from earlier and put it there.

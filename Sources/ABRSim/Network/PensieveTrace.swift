@@ -37,23 +37,21 @@ struct PensieveTrace {
                 throw InputError(.line(path, line), .negative("throughput", found: "\(mbps)", unit: "Mbit/s"))
             }
             guard mbps * 1e6 <= Trace.maximumRateBps else {
-                throw InputError(.line(path, line), .invalid(Trace.tooFastMessage(mbps * 1e6)))
+                throw InputError(.line(path, line), Trace.tooFast(mbps * 1e6))
             }
             guard Trace.isReadableSlowRate(mbps * 1e6) else {
-                throw InputError(.line(path, line), .invalid(Trace.tooSlowMessage(mbps * 1e6)))
+                throw InputError(.line(path, line), Trace.tooSlow(mbps * 1e6))
             }
             if let first {
                 guard time - first <= Trace.maximumDurationSeconds else {
                     throw InputError(
                         .line(path, line),
-                        .invalid(Trace.tooLongMessage("time \(TraceText.format(time)) s", time - first)))
+                        Trace.tooLong("time \(TraceText.format(time)) s", time - first))
                 }
                 guard time > previous else {
                     throw InputError(
                         .line(path, line),
-                        .invalid(
-                            "time \(TraceText.format(time)) s is not after the previous \(TraceText.format(previous)) s;"
-                                + " timestamps must increase"))
+                        .outOfOrder("timestamps", order: "increase", found: "\(TraceText.format(time)) s", after: "\(TraceText.format(previous)) s"))
                 }
                 starts.append(previous - first)
                 rates.append(mbps * 1e6)
@@ -70,8 +68,9 @@ struct PensieveTrace {
         guard lineCount >= 2 else {
             throw InputError(
                 .line(path, reader.lineNumber),
-                .invalid(
-                    "a cooked trace needs at least two lines: each interval runs at the rate of the sample at its end"))
+                .expected(
+                    "at least two lines (each interval runs at the rate of the sample at its end)",
+                    found: "\(lineCount)"))
         }
         var trace = Trace(
             name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: previous - first)

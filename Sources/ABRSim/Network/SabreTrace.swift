@@ -40,26 +40,29 @@ struct SabreTrace {
                 throw places.error([at, .key("bandwidth_kbps")], .mustBe(nil, rule: "≥ 0", found: "\(kbps)"))
             }
             guard kbps * 1000 <= Trace.maximumRateBps else {
-                throw places.error([at, .key("bandwidth_kbps")], Trace.tooFastMessage(kbps * 1000))
+                throw places.error([at, .key("bandwidth_kbps")], Trace.tooFast(kbps * 1000))
             }
             guard Trace.isReadableSlowRate(kbps * 1000) else {
-                throw places.error([at, .key("bandwidth_kbps")], Trace.tooSlowMessage(kbps * 1000))
+                throw places.error([at, .key("bandwidth_kbps")], Trace.tooSlow(kbps * 1000))
             }
             if let latency = latencyValue {
                 guard latency >= 0 else {
                     throw places.error([at, .key("latency_ms")], .mustBe(nil, rule: "≥ 0", found: "\(latency)"))
                 }
                 guard latencies.count == i else {
-                    throw places.error([at, .key("latency_ms")], "present here but missing in earlier periods")
+                    throw places.error(
+                        [at, .key("latency_ms")],
+                        .disagrees("latency_ms", found: "present", other: "missing", in: "earlier periods"))
                 }
                 latencies.append(latency / 1000)
             } else if !latencies.isEmpty {
-                throw places.error([at], "missing latency_ms (earlier periods have it)")
+                throw places.error(
+                    [at], .disagrees("latency_ms", found: "missing", other: "present", in: "earlier periods"))
             }
             guard (cumulativeMs + duration) / 1000 <= Trace.maximumDurationSeconds else {
                 throw places.error(
                     [at, .key("duration_ms")],
-                    Trace.tooLongMessage("the end of this period", (cumulativeMs + duration) / 1000))
+                    Trace.tooLong("the end of this period", (cumulativeMs + duration) / 1000))
             }
             starts.append(cumulativeMs / 1000)
             rates.append(kbps * 1000)
@@ -97,7 +100,7 @@ struct SabreTrace {
                 .expected(
                     "an array of periods [{duration_ms, bandwidth_kbps, latency_ms}, …]", found: root.foundDescription))
         }
-        guard !starts.isEmpty else { throw places.error([], "the array has no periods") }
+        guard !starts.isEmpty else { throw places.error([], .noneGiven("period", in: "the array")) }
         var trace = Trace(
             name: InputFile.fileName(of: path), starts: starts, ratesBps: rates, duration: cumulativeMs / 1000,
             latencySeconds: latencies.isEmpty ? nil : latencies)
@@ -126,8 +129,6 @@ struct SabreTrace {
     struct Places {
         let bytes: [UInt8]
         let file: String
-
-        func error(_ steps: [JSONParser.PathStep], _ message: String) -> InputError { error(steps, .invalid(message)) }
 
         func error(_ steps: [JSONParser.PathStep], _ problem: InputProblem) -> InputError {
             let path = steps.reduce("$") { path, step in

@@ -23,22 +23,24 @@ public struct Trace: Sendable {
         rateBps == 0 || rateBps >= minimumPositiveRateBps
     }
 
-    /// The message for a positive rate below ``minimumPositiveRateBps``.
-    static func tooSlowMessage(_ rateBps: Double) -> String {
-        "rate \(TraceText.format(rateBps)) bit/s is above 0 but below the lowest rate read (1 bit/s); write 0 for no "
-            + "capacity"
+    /// The problem of a positive rate below ``minimumPositiveRateBps``: `rate must be 0 (no capacity) or at least
+    /// 1 bit/s, got 0.5 bit/s`.
+    static func tooSlow(_ rateBps: Double) -> InputProblem {
+        .mustBe("rate", rule: "0 (no capacity) or at least 1 bit/s", found: TraceText.format(rateBps), unit: "bit/s")
     }
 
-    /// The message for a rate above ``maximumRateBps``.
-    static func tooFastMessage(_ rateBps: Double) -> String {
-        "rate \(TraceText.format(rateBps)) bit/s is above the highest rate read (10^15 bit/s)"
+    /// The problem of a rate above ``maximumRateBps``: `rate 2e+15 bit/s, more than the limit of 10^15 bit/s`.
+    static func tooFast(_ rateBps: Double) -> InputProblem {
+        .overLimit("rate \(TraceText.format(rateBps)) bit/s", limit: "10^15 bit/s")
     }
 
-    /// The message for `what` (a timestamp, a period's end) that lies `seconds` after the trace's start, past
-    /// ``maximumDurationSeconds``.
-    static func tooLongMessage(_ what: String, _ seconds: Double) -> String {
-        "\(what) is \(TraceText.format(seconds)) s after the start, past the longest trace read"
-            + " (\(TraceText.format(maximumDurationSeconds)) s, about 116 days)"
+    /// The problem of `what` (a timestamp, a period's end) that lies `seconds` after the trace's start, past
+    /// ``maximumDurationSeconds``: `timestamp 2e10 ms, 2e+07 s after the start, more than the limit of 1e+07 s
+    /// (about 116 days)`.
+    static func tooLong(_ what: String, _ seconds: Double) -> InputProblem {
+        .overLimit(
+            "\(what), \(TraceText.format(seconds)) s after the start",
+            limit: "\(TraceText.format(maximumDurationSeconds)) s (about 116 days)")
     }
 
     /// The file name (last path component) the trace came from, used as its label in plots and CSV.

@@ -64,8 +64,11 @@ extension Registered where S == TraceFormats {
             if let format = formats.first(where: { $0.recognises(firstLine: line) }) { return TraceFormat(format) }
             let expected = listedAsAlternatives(formats.map { $0.appearance })
             throw InputError(
-                .line(path, reader.lineNumber), .invalid("cannot tell the trace format: expected \(expected)"))
+                .line(path, reader.lineNumber),
+                .within(
+                    "cannot tell the trace format",
+                    .expected(expected, found: "‘\(TraceText.text(line.prefix(40)))’")))
         }
-        throw InputError(.line(path, max(reader.lineNumber, 1)), .invalid("empty trace file: cannot tell its format"))
+        throw InputError(.line(path, max(reader.lineNumber, 1)), .empty("trace", no: "line to tell its format by"))
     }
 }

@@ -42,9 +42,9 @@ public struct TraceStatistics: Sendable, Equatable {
         guard trace.duration / binSeconds <= Double(Self.maximumBins) else {
             throw InputError(
                 .file(trace.name),
-                .invalid(
-                    "\(trace.duration) s in bins of \(binSeconds) s is more than \(Self.maximumBins) bins;"
-                        + " slice the trace first"))
+                .overLimit(
+                    "\(trace.duration) s in bins of \(binSeconds) s",
+                    limit: "\(Self.maximumBins) bins (slice the trace first)"))
         }
         abrsim_gsl_disable_abort()
         durationSeconds = trace.duration

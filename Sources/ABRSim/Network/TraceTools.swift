@@ -12,9 +12,9 @@ public enum TraceTools {
         guard start.isFinite, end.isFinite, start >= 0, end > start, end <= trace.duration else {
             throw InputError(
                 .file(trace.name),
-                .invalid(
-                    "a slice needs 0 ≤ start < end ≤ \(TraceText.format(trace.duration)) s (the trace's duration),"
-                        + " not \(TraceText.format(start))–\(TraceText.format(end)) s"))
+                .mustBe(
+                    "a slice", rule: "0 ≤ start < end ≤ \(TraceText.format(trace.duration)) s (the trace's duration)",
+                    found: "\(TraceText.format(start))–\(TraceText.format(end))", unit: "s"))
         }
         var result = Trace(name: trace.name, starts: [], ratesBps: [], duration: end - start)
         var latencies: [Double] = []
@@ -44,7 +44,7 @@ public enum TraceTools {
     /// The traces one after another (one period each). Latency and loss are kept when every trace has them;
     /// a trace without them joined to one with them gets 0.
     public static func concatenate(_ traces: [Trace], name: String) throws -> Trace {
-        guard !traces.isEmpty else { throw InputError(.none, .invalid("nothing to concatenate")) }
+        guard !traces.isEmpty else { throw InputError(.none, .noneGiven("trace to concatenate")) }
         let withLatency = traces.contains { $0.latencySeconds != nil }
         let withLoss = traces.contains { $0.lossRates != nil }
         var result = Trace(name: name, starts: [], ratesBps: [], duration: 0)
@@ -135,7 +135,7 @@ extension TraceTools {
             guard let seconds else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: text)),
-                    .invalid("give the stretch's length: \(head)=SECONDS"))
+                    .required("the stretch's length \(head)=SECONDS"))
             }
             return seconds
         }

@@ -26,7 +26,7 @@ public struct CSVTable: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8], file: String) throws -> CSVTable {
         var parser = CSVParser(bytes: bytes, file: file)
         guard let header = try parser.nextRecord() else {
-            throw InputError(.line(file, 1), .invalid("empty file, expected a header row"))
+            throw InputError(.line(file, 1), .empty("file", no: "header row"))
         }
         var rows: [[String]] = []
         while let row = try parser.nextRecord() {
@@ -84,7 +84,8 @@ private struct CSVParser {
             while position < bytes.count, bytes[position] != 0x2C, bytes[position] != 0x0A {
                 if bytes[position] == 0x22 {
                     throw InputError(
-                        .line(file, line), .invalid("a double quote inside an unquoted field; quote the field"))
+                        .line(file, line), .expected("a quoted field around a double quote", found: "an unquoted field")
+                    )
                 }
                 position += 1
             }
@@ -93,7 +94,7 @@ private struct CSVParser {
             raw = Array(bytes[start..<end])
         }
         guard let text = String(validating: raw, as: UTF8.self) else {
-            throw InputError(.line(file, line), .invalid("not valid UTF-8 text"))
+            throw InputError(.line(file, line), .expected("UTF-8 text", found: "bytes that are not UTF-8"))
         }
         return text
     }
@@ -104,7 +105,8 @@ private struct CSVParser {
         position += 1
         while true {
             guard position < bytes.count else {
-                throw InputError(.line(file, openedOn), .invalid("quoted field is never closed"))
+                throw InputError(
+                    .line(file, openedOn), .unpaired("a quoted field's opening quote", missing: "its closing quote"))
             }
             let byte = bytes[position]
             position += 1
@@ -125,7 +127,7 @@ private struct CSVParser {
         }
         if position < bytes.count, bytes[position] != 0x2C, bytes[position] != 0x0A {
             throw InputError(
-                .line(file, line), .invalid("unexpected text after a closing quote; expected a comma or a line end"))
+                .line(file, line), .expected("a comma or a line end after a closing quote", found: "more text"))
         }
         return raw
     }

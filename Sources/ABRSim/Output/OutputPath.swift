@@ -20,23 +20,25 @@ public enum OutputPath {
     /// file).
     public static func check(_ path: String, option: String, isFile: Bool = false) throws {
         let kind = isFile ? "file" : "folder"
-        guard !path.isEmpty else { throw InputError(.option(option), .invalid("is empty; give a \(kind) name")) }
+        guard !path.isEmpty else {
+            throw InputError(.option(option), .expected("a \(kind) name", found: "an empty path"))
+        }
         guard path.utf8.count <= pathMax else {
             throw InputError(
                 .option(option),
-                .invalid("the path is \(path.utf8.count) bytes long, more than the limit of \(pathMax)"))
+                .overLimit("a path of \(path.utf8.count) bytes", limit: "\(pathMax)"))
         }
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         if let long = components.first(where: { $0.utf8.count > nameMax }) {
             throw InputError(
                 .option(option),
-                .invalid(
-                    "the name '\(long.prefix(24))…' in the path is \(long.utf8.count) bytes long, more than the"
-                        + " \(nameMax)-byte limit of a file name"))
+                .overLimit(
+                    "the name '\(long.prefix(24))…' of \(long.utf8.count) bytes in the path",
+                    limit: "\(nameMax) bytes for a file name"))
         }
         if isFile, path.hasSuffix("/") || components.last == "." || components.last == ".." {
             throw InputError(
-                InputPlace(file: path, position: .option(option)), .invalid("needs a file name, not a folder"))
+                InputPlace(file: path, position: .option(option)), .expected("a file name", found: "a folder name"))
         }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for (position, component) in components.enumerated() {
@@ -52,16 +54,16 @@ public enum OutputPath {
             if isLast && isFile {
                 if isDirectory {
                     throw InputError(
-                        InputPlace(file: path, position: .option(option)), .invalid("is a folder, expected a file name")
-                    )
+                        InputPlace(file: path, position: .option(option)), .expected("a file name", found: "a folder"))
                 }
                 return
             }
             if !isDirectory {
                 throw InputError(
                     InputPlace(file: path, position: .option(option)),
-                    .invalid(
-                        prefix == path ? "is a file, expected a folder" : "goes through \(prefix), which is a file"))
+                    prefix == path
+                        ? .expected("a folder", found: "a file")
+                        : .within("goes through \(prefix)", .expected("a folder", found: "a file")))
             }
         }
     }

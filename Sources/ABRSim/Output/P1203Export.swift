@@ -127,7 +127,7 @@ public enum P1203Export {
     private static func columns(_ table: CSVTable, _ names: [String], file: String) throws -> [Int] {
         try names.map { name in
             guard let index = table.columns.firstIndex(of: name) else {
-                throw InputError(.line(file, 1), .invalid("no column '\(name)'"))
+                throw InputError(.line(file, 1), .missing("column '\(name)'"))
             }
             return index
         }
@@ -135,7 +135,7 @@ public enum P1203Export {
 
     private static func number(_ text: String, file: String) throws -> Double {
         guard let value = Double(text), value.isFinite else {
-            throw InputError(.file(file), .invalid("'\(text)' is not a finite number"))
+            throw InputError(.file(file), .isNot("a finite number", subject: nil, found: "'\(text)'"))
         }
         return value
     }
@@ -144,7 +144,7 @@ public enum P1203Export {
         guard let value = Int(text) else {
             throw InputError(
                 InputPlace(file: file, position: line.map(InputPlace.Position.line)),
-                .invalid("'\(text)' is not a whole number"))
+                .isNot("a whole number", subject: nil, found: "'\(text)'"))
         }
         return value
     }

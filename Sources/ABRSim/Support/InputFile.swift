@@ -51,9 +51,7 @@ public enum InputFile {
             if bytes.count > limitBytes {
                 throw InputError(
                     .file(path),
-                    .invalid(
-                        "input is \(bytes.count) bytes, larger than the \(limitBytes)-byte limit for this kind of input"
-                    ))
+                    .overLimit("input of \(bytes.count) bytes", limit: "\(limitBytes) bytes for this kind of input"))
             }
             return bytes
         }
@@ -61,7 +59,7 @@ public enum InputFile {
         if byteCount > limitBytes {
             throw InputError(
                 .file(path),
-                .invalid("file is \(byteCount) bytes, larger than the \(limitBytes)-byte limit for this kind of input"))
+                .overLimit("a file of \(byteCount) bytes", limit: "\(limitBytes) bytes for this kind of input"))
         }
         guard let handle = fopen(path, "rb") else {
             throw InputError(.file(path), .unreadable("cannot open: \(errnoText())"))
@@ -141,9 +139,9 @@ public enum InputFile {
             guard bytes.count + count <= streamLimitBytes else {
                 throw InputError(
                     .file(path),
-                    .invalid(
-                        "a pipe or device input is held in memory, and this one is longer than the limit of "
-                            + "\(streamLimitBytes) bytes"))
+                    .overLimit(
+                        "a pipe or device input (held in memory) of \(bytes.count + count) bytes so far",
+                        limit: "\(streamLimitBytes) bytes"))
             }
             bytes.append(contentsOf: chunk[..<count])
         }
@@ -213,7 +211,9 @@ public final class LineReader {
             }
             carried.append(contentsOf: buffer[start..<end])
             if carried.count > maxLineBytes {
-                throw InputError(.line(path, lineNumber + 1), .invalid("line is longer than \(maxLineBytes) bytes"))
+                throw InputError(
+                    .line(path, lineNumber + 1),
+                    .overLimit("a line of at least \(carried.count) bytes", limit: "\(maxLineBytes) bytes"))
             }
             start = 0
             end = 0
@@ -237,7 +237,7 @@ public final class LineReader {
     public func nextString(maxLineBytes: Int = 1 << 20) throws -> String? {
         guard let bytes = try nextLine(maxLineBytes: maxLineBytes) else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw InputError(.line(path, lineNumber), .invalid("not valid UTF-8 text"))
+            throw InputError(.line(path, lineNumber), .expected("UTF-8 text", found: "bytes that are not UTF-8"))
         }
         return text
     }

@@ -11,7 +11,9 @@ public enum PathExpansion {
     public static func files(_ arguments: [String], option: String = "--traces") throws -> [String] {
         var files: [String] = []
         for argument in arguments {
-            guard !argument.isEmpty else { throw InputError(.option(option), .invalid("an empty path")) }
+            guard !argument.isEmpty else {
+                throw InputError(.option(option), .expected("a path", found: "an empty one"))
+            }
             let found: [String]
             if argument.contains(where: { "*?[".contains($0) }) {
                 found = try glob(argument, option: option)
@@ -22,7 +24,9 @@ public enum PathExpansion {
                 found = [argument]
             }
             if found.isEmpty {
-                throw InputError(InputPlace(file: argument, position: .option(option)), .invalid("matches no files"))
+                throw InputError(
+                    InputPlace(file: argument, position: .option(option)), .expected("at least one file", found: "none")
+                )
             }
             files.append(contentsOf: found)
         }
@@ -37,7 +41,7 @@ public enum PathExpansion {
         if status == GLOB_NOMATCH { return [] }
         guard status == 0 else {
             throw InputError(
-                InputPlace(file: pattern, position: .option(option)), .invalid("cannot expand the pattern"))
+                InputPlace(file: pattern, position: .option(option)), .unreadable("cannot expand the pattern"))
         }
         var paths: [String] = []
         for index in 0..<Int(result.gl_pathc) {

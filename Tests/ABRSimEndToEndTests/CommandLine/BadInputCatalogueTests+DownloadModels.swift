@@ -30,7 +30,7 @@ extension BadInputCatalogueTests {
         Case(
             fixture: "ok/access_log.csv (window model, no RTT)",
             arguments: ["trace", "infer", "--log-format", "access-log", "ok/access_log.csv"],
-            mentions: ["ok/access_log.csv", "line 2", "RTT is 0"]),
+            mentions: ["ok/access_log.csv", "line 2", "RTT must be > 0", "got 0.0 s"]),
         run(
             "scenario-download-model-without-rtt.json", "$.network.downloadModel", "counts round trips"),
         run("scenario-download-model-unknown.json", "$.players[0].downloadModel.model", "unknown download model"),

@@ -28,24 +28,24 @@ extension BadInputCatalogueTests {
     static let hugeFileCases: [HugeFileCase] = [
         HugeFileCase(
             label: "scenario", name: "big.json", head: "", arguments: ["run", "big.json", "--out", out],
-            mentions: ["big.json", "larger than the 67108864-byte limit"]),
+            mentions: ["big.json", "more than the limit of 67108864 bytes"]),
         HugeFileCase(
             label: "trace of NUL bytes", name: "big.down", head: "", arguments: ["trace", "info", "big.down"],
-            mentions: ["big.down", "line 1", "longer than 1048576 bytes"]),
+            mentions: ["big.down", "line 1", "more than the limit of 1048576 bytes"]),
         HugeFileCase(
             label: "trace streamed to its third line", name: "big trace.down", head: "1\n2\n",
             arguments: ["trace", "info", "--format", "mahimahi", "big trace.down"],
-            mentions: ["big trace.down", "line 3", "longer than 1048576 bytes"]),
+            mentions: ["big trace.down", "line 3", "more than the limit of 1048576 bytes"]),
         HugeFileCase(
             label: "sabre trace", name: "big.json", head: "[",
             arguments: ["trace", "info", "--format", "sabre", "big.json"],
-            mentions: ["big.json", "larger than the 268435456-byte limit"]),
+            mentions: ["big.json", "more than the limit of 268435456 bytes"]),
         HugeFileCase(
             label: "content", name: "big.m3u8", head: "",
             arguments: [
                 "compare", "--traces", fixtures + "/ok/constant.csv", "--content", "big.m3u8", "--policies", "bba",
                 "--out", out,
-            ], mentions: ["big.m3u8", "larger than the 67108864-byte limit"]),
+            ], mentions: ["big.m3u8", "more than the limit of 67108864 bytes"]),
     ]
 
     @Test(

@@ -21,7 +21,7 @@ extension BadInputCatalogueTests {
         Case(
             fixture: "live-hls-part-hold-back-below-part.json",
             arguments: ["run", "live-hls-part-hold-back-below-part.json", "--out", out + "/results"],
-            mentions: ["live-hls/media.m3u8", "line 3", "PART-HOLD-BACK=0.25 is shorter than a part target"]),
+            mentions: ["live-hls/media.m3u8", "line 3", "PART-HOLD-BACK must be at least a part target", "got 0.25"]),
         run(
             "live-target-latency-below-chunk.json", "$.players[0].live.targetLatencySeconds",
             "target latency 0.2 s must be at least one chunk (0.5 s)"),
@@ -47,7 +47,7 @@ extension BadInputCatalogueTests {
             "expected a number in 0…1000000000, found -1"),
         content(
             "live-hls/master.m3u8", "live-hls/media.m3u8: line 8",
-            "a live playlist is read only as a scenario's content"),
+            "a live playlist is read only as a scenario's hlsMaster content"),
     ]
 
     @Test(

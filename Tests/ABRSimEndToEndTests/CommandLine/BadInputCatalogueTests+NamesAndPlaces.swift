@@ -59,10 +59,10 @@ struct NamesAndPlacesCatalogueTests {
         // 10. Messages that name the file and the line or JSON path.
         command(
             "sabre-denormal-duration.json (trace info)", ["trace", "info", "sabre-denormal-duration.json"],
-            "sabre-denormal-duration.json: $[0]:", "lasts no time"),
+            "sabre-denormal-duration.json: $[0]:", "piece starts must increase"),
         command(
             "pensieve-denormal-rate.log (trace info)", ["trace", "info", "pensieve-denormal-rate.log"],
-            "pensieve-denormal-rate.log: line 1:", "below the lowest rate read"),
+            "pensieve-denormal-rate.log: line 1:", "or at least 1 bit/s"),
         run(
             "scenario-synthetic-denormal-sojourn-shape.json",
             "$.network.stretches[0].synthetic.states[0].sojournShape:", "the denormal 1e-320"),
@@ -82,34 +82,34 @@ struct NamesAndPlacesCatalogueTests {
             ["trace", "convert", "ok/movie.json", "--format", "pensieve", "--to", "csv"], "ok/movie.json: line 1",
             "not the declared pensieve"),
         // 11. Output paths that can never work: exit 2, nothing written, no empty folder left.
-        command("--out '' (run)", ["run", "ok/scenario.json", "--out", ""], "--out:", "is empty"),
-        command("--out '' (sweep)", ["sweep", "ok/scenario.json", "--out", ""], "--out:", "is empty"),
+        command("--out '' (run)", ["run", "ok/scenario.json", "--out", ""], "--out:", "found an empty path"),
+        command("--out '' (sweep)", ["sweep", "ok/scenario.json", "--out", ""], "--out:", "found an empty path"),
         command(
             "--out '' (compare)",
             ["compare", "--traces", "ok/constant.csv", "--content", "ok/movie.json", "--policies", "bba", "--out", ""],
-            "--out:", "is empty"),
+            "--out:", "found an empty path"),
         command(
-            "--plots '' (run)", ["run", "ok/scenario.json", "--out", out + "/r", "--plots", ""], "--plots:", "is empty"
+            "--plots '' (run)", ["run", "ok/scenario.json", "--out", out + "/r", "--plots", ""], "--plots:", "found an empty path"
         ),
         run("scenario-name-too-long.json", "$.name:", "201 bytes"),
         run("scenario-player-id-too-long.json", "$.players[0].id:", "201"),
         command(
             "--out with a 300-byte component (run)",
             ["run", "ok/scenario.json", "--out", out + "/" + String(repeating: "x", count: 300) + "/r"], "--out:",
-            "300 bytes", "255-byte"),
+            "300 bytes", "limit of 255 bytes"),
         command(
             "--out through a file (run)", ["run", "ok/scenario.json", "--out", "ok/scenario.json/results"], "--out:",
-            "goes through ok/scenario.json, which is a file"),
+            "goes through ok/scenario.json: expected a folder, found a file"),
         command(
             "--out naming a file (tune)", ["tune", "ok/scenario.json", "--out", "ok/constant.csv"], "--out:",
-            "is a file, expected a folder"),
+            "expected a folder, found a file"),
         command(
             "--junit through a file (check)", ["check", "ok/scenario.json", "--junit", "ok/movie.json/junit.xml"],
-            "--junit:", "which is a file"),
+            "--junit:", "expected a folder, found a file"),
         command(
             "--out naming a folder (trace convert)",
             ["trace", "convert", "ok/constant.csv", "--to", "csv", "--out", "ok"],
-            "--out:", "is a folder"),
+            "--out:", "expected a file name, found a folder"),
     ]
 
     /// Each case runs exactly as the main catalogue's (status 2, one line naming the place, nothing written).

@@ -31,18 +31,18 @@ extension BadInputCatalogueTests {
 
     static let streamsAndLimitsCases: [Case] = [
         // Class 3: empty items in any list and out-of-range counts are bad input, never a crash.
-        compareWith("--policies ','", ["--policies", ","], "--policies", "item 1 of ',' is empty"),
+        compareWith("--policies ','", ["--policies", ","], "--policies", "missing item 1 of ','"),
         compareWith("--policies 'bba,,bola'", ["--policies", "bba,,bola"], "--policies", "item 2 of 'bba,,bola'"),
-        compareWith("--policies 'bba,'", ["--policies", "bba,"], "--policies", "item 2 of 'bba,' is empty"),
+        compareWith("--policies 'bba,'", ["--policies", "bba,"], "--policies", "missing item 2 of 'bba,'"),
         compareWith("--policies ' , bba'", ["--policies", " , bba"], "--policies", "item 1"),
-        compareWith("--policies 'bba)'", ["--policies", "bba)"], "--policies", "')' without its '('"),
-        sweepWith("sweep --policies 'bba('", ["--policies", "bba("], "--policies", "'(' without its ')'"),
+        compareWith("--policies 'bba)'", ["--policies", "bba)"], "--policies", "')' in 'bba)' without its '('"),
+        sweepWith("sweep --policies 'bba('", ["--policies", "bba("], "--policies", "'(' in 'bba(' without its ')'"),
         sweepWith(
             "sweep --policies 'bba,' --policies bola", ["--policies", "bba,", "--policies", "bola"], "--policies",
             "item 2 of 'bba,'"),
         Case(
             fixture: "tune --grid '1,,2'", arguments: ["tune", "ok/scenario.json", "--grid", "1,,2", "--out", out],
-            mentions: ["--grid", "item 2 of '1,,2' is empty"]),
+            mentions: ["--grid", "missing item 2 of '1,,2'"]),
         Case(
             fixture: "tune --grid of 65 ratios",
             arguments: [
@@ -52,7 +52,9 @@ extension BadInputCatalogueTests {
             "sweep --jobs 2^63-1", ["--jobs", "9223372036854775807"], "--jobs", "must be in 1…1024",
             "got 9223372036854775807"),
         sweepWith("sweep --batch 10^9", ["--batch", "1000000000"], "--batch", "must be in 1…100000"),
-        compareWith("compare --traces ''", ["--policies", "bba", "--traces", ""], "--traces", "an empty path"),
+        compareWith(
+            "compare --traces ''", ["--policies", "bba", "--traces", ""], "--traces",
+            "expected a path, found an empty one"),
         compareWith("compare --segments 0", ["--policies", "bba", "--segments", "0"], "--segments", "1…1000000"),
         compareWith("compare --rtt-ms 1e300", ["--policies", "bba", "--rtt-ms", "1e300"], "--rtt-ms", "0…60000"),
         // Class 4: every parameter that sizes memory has an upper bound; a run whose records would not fit is
@@ -98,10 +100,10 @@ extension BadInputCatalogueTests {
         info("limits-csv-denormal-bandwidth.csv", "line 3", "denormal"),
         info("limits-csv-latency-1e300.csv", "line 3", "limit of 600000 ms"),
         info(
-            "limits-csv-bandwidth-1e-300.csv", "line 3", "below the lowest rate read (1 bit/s)",
-            "write 0 for no capacity"),
-        info("limits-pensieve-rate-1e-300.log", "line 2", "rate 1e-294 bit/s", "below the lowest rate read (1 bit/s)"),
-        info("limits-sabre-trace-rate-1e-300.json", "$[1].bandwidth_kbps", "line 2", "below the lowest rate read"),
+            "limits-csv-bandwidth-1e-300.csv", "line 3", "or at least 1 bit/s",
+            "0 (no capacity)"),
+        info("limits-pensieve-rate-1e-300.log", "line 2", "got 1e-294 bit/s", "or at least 1 bit/s"),
+        info("limits-sabre-trace-rate-1e-300.json", "$[1].bandwidth_kbps", "line 2", "or at least 1 bit/s"),
     ]
 
     @Test(

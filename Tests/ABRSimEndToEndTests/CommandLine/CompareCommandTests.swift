@@ -64,7 +64,9 @@ struct CompareCommandTests {
             "compare", "--traces", "/nonexistent/*", "--content", Self.content, "--policies", "bba",
         ])
         #expect(missingTraces.status == 2)
-        #expect(missingTraces.standardError == "abrsim compare: /nonexistent/*: --traces: matches no files\n")
+        #expect(
+            missingTraces.standardError
+                == "abrsim compare: /nonexistent/*: --traces: expected at least one file, found none\n")
         let missingContent = try runABRSim([
             "compare", "--traces", Self.traces, "--content", "/nonexistent/content", "--policies", "bba",
         ])

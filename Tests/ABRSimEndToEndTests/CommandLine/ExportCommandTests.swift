@@ -54,7 +54,7 @@ struct ExportCommandTests {
         writeFile(scratch + "/r", "summary.csv", "player,startup_s\nmain,0.5\n")
         let export = try runABRSim(["export", "p1203", scratch + "/r"])
         #expect(export.status == 2)
-        #expect(export.standardError == "abrsim export: \(scratch)/r/segments.csv: line 1: no column 'variant'\n")
+        #expect(export.standardError == "abrsim export: \(scratch)/r/segments.csv: line 1: missing column 'variant'\n")
         #expect(export.standardOutput.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: scratch + "/r-p1203"))
     }

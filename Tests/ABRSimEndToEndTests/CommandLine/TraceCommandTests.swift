@@ -155,7 +155,7 @@ struct TraceCommandTests {
             let outcome = try runABRSim(["trace", "info", path] + options)
             #expect(outcome.status == 2)
             #expect(outcome.standardError.contains(path) && outcome.standardError.contains("line 1"))
-            #expect(outcome.standardError.contains("longer than"), "\(outcome.standardError)")
+            #expect(outcome.standardError.contains("more than the limit of 1048576 bytes"), "\(outcome.standardError)")
         }
         let sabre = try runABRSim(["trace", "info", path, "--format", "sabre"])
         #expect(sabre.status == 2)

@@ -17,20 +17,24 @@ private let run = CommandSpec(
         .flag("verbose", help: "Print progress"),
     ])
 
-/// The message of the error from parsing `args` and then reading `--seed` and `--rate` (where declared) as numbers.
-private func failure(_ args: [String], spec: CommandSpec = run) -> String? {
+/// The error from parsing `args` and then reading `--seed` and `--rate` (where declared) as numbers, or `nil`
+/// (recorded as a failure when it is another kind of error).
+private func failure(_ args: [String], spec: CommandSpec = run) -> InputError? {
     do {
         let parsed = try parse(args, spec: spec)
         if spec.option(named: "seed") != nil { _ = try parsed.int("seed") }
         if spec.option(named: "rate") != nil { _ = try parsed.double("rate") }
         return nil
     } catch let error as InputError {
-        #expect(error.place == .none)
-        return error.message
+        return error
     } catch {
-        return "unexpected \(error)"
+        Issue.record("not an InputError: \(error)")
+        return nil
     }
 }
+
+/// The options of ``run`` as an unknown option's error lists them.
+private let runOptions = ["--out", "--seed", "--rate", "--policy", "--verbose", "--help"]
 
 @Suite("the command-line parser")
 struct ArgumentParserTests {
@@ -94,35 +98,42 @@ struct ArgumentParserTests {
     }
 
     @Test(
-        "each command-line mistake gets its own one-line message without a file or place",
+        "each command-line mistake is its own problem, placed at the option when there is one and no file",
         arguments: [
-            (["s.json", "--foo"], "unknown option --foo for 'abrsim run'"),
-            (["s.json", "--foo=1"], "unknown option --foo for 'abrsim run'"),
-            (["s.json", "-x"], "unknown option -x for 'abrsim run'"),
-            (["s.json", "--out"], "--out needs a value"),
-            (["s.json", "--out", "--verbose"], "--out needs a value"),
-            (["s.json", "--out", "--"], "--out needs a value"),
-            ([], "missing SCENARIO"),
-            (["--verbose"], "missing SCENARIO"),
-            (["s.json", "--seed", "x"], "--seed expects an integer, got 'x'"),
-            (["s.json", "--seed", "1.5"], "--seed expects an integer, got '1.5'"),
-            (["s.json", "--rate", "fast"], "--rate expects a number, got 'fast'"),
-            (["s.json", "--rate", "nan"], "--rate expects a number, got 'nan'"),
-            (["s.json", "--verbose=yes"], "--verbose is a flag and takes no value"),
-            (["s.json", "--verbose", "--verbose"], "--verbose is given more than once"),
-            (["s.json", "--out", "a", "--out=b"], "--out is given more than once"),
+            (["s.json", "--foo"], InputError(.none, .unknownName("--foo", kind: "option", known: runOptions))),
+            (["s.json", "--foo=1"], InputError(.none, .unknownName("--foo", kind: "option", known: runOptions))),
+            (["s.json", "-x"], InputError(.none, .unknownName("-x", kind: "option", known: runOptions))),
+            (["s.json", "--out"], InputError(.option("--out"), .required("a value"))),
+            (["s.json", "--out", "--verbose"], InputError(.option("--out"), .required("a value"))),
+            (["s.json", "--out", "--"], InputError(.option("--out"), .required("a value"))),
+            ([], InputError(.none, .missing("SCENARIO"))),
+            (["--verbose"], InputError(.none, .missing("SCENARIO"))),
+            (["s.json", "--seed", "x"], InputError(.option("--seed"), .expected("an integer", found: "'x'"))),
+            (["s.json", "--seed", "1.5"], InputError(.option("--seed"), .expected("an integer", found: "'1.5'"))),
+            (["s.json", "--rate", "fast"], InputError(.option("--rate"), .expected("a number", found: "'fast'"))),
+            (["s.json", "--rate", "nan"], InputError(.option("--rate"), .expected("a number", found: "'nan'"))),
+            (
+                ["s.json", "--verbose=yes"],
+                InputError(.option("--verbose"), .expected("no value (it is a flag)", found: "'yes'"))
+            ),
+            (["s.json", "--verbose", "--verbose"], InputError(.none, .duplicate("--verbose", of: "option"))),
+            (["s.json", "--out", "a", "--out=b"], InputError(.none, .duplicate("--out", of: "option"))),
         ])
-    func everyMistakeHasItsMessage(args: [String], message: String) {
-        #expect(failure(args) == message)
+    func everyMistakeHasItsProblem(args: [String], error: InputError) {
+        #expect(failure(args) == error)
     }
 
     @Test("a positional beyond those declared is refused, naming the argument and the command")
     func extraPositionalsAreRejected() {
         let check = CommandSpec(
             name: "abrsim check", summary: "Check.", positionals: [PositionalSpec("SCENARIO", help: "")])
-        #expect(failure(["a.json", "b.json"], spec: check) == "unexpected argument 'b.json' for 'abrsim check'")
+        #expect(
+            failure(["a.json", "b.json"], spec: check)
+                == InputError(.none, .expected("no more arguments for 'abrsim check'", found: "'b.json'")))
         let none = CommandSpec(name: "abrsim policies", summary: "List policies.")
-        #expect(failure(["x"], spec: none) == "unexpected argument 'x' for 'abrsim policies'")
+        #expect(
+            failure(["x"], spec: none)
+                == InputError(.none, .expected("no more arguments for 'abrsim policies'", found: "'x'")))
     }
 
     @Test("a required variadic positional needs at least one argument and then takes them all")
@@ -130,7 +141,7 @@ struct ArgumentParserTests {
         let info = CommandSpec(
             name: "abrsim trace info", summary: "Describe traces.",
             positionals: [PositionalSpec("TRACE", help: "Trace files", isVariadic: true)])
-        #expect(failure([], spec: info) == "missing TRACE (at least one)")
+        #expect(failure([], spec: info) == InputError(.none, .noneGiven("TRACE")))
         #expect(try parse(["a", "b"], spec: info).positionalValues("TRACE") == ["a", "b"])
     }
 
@@ -197,16 +208,16 @@ struct ListArgumentTests {
     @Test(
         "an empty list, an empty item or unbalanced parentheses are refused, naming the option",
         arguments: [
-            ("", "the list is empty"), ("  ", "the list is empty"),
-            (",", "item 1 of ',' is empty (a stray comma?)"), ("a,", "item 2 of 'a,' is empty (a stray comma?)"),
-            ("a,,b", "item 2 of 'a,,b' is empty (a stray comma?)"),
-            (" ,a", "item 1 of ' ,a' is empty (a stray comma?)"),
-            ("a(", "'a(' has a '(' without its ')'"), ("a)", "'a)' has a ')' without its '('"),
-            ("a(b)),c(", "'a(b)),c(' has a ')' without its '('"),
+            ("", InputProblem.empty("list", no: "items")), ("  ", .empty("list", no: "items")),
+            (",", .missing("item 1 of ',' (a stray comma?)")), ("a,", .missing("item 2 of 'a,' (a stray comma?)")),
+            ("a,,b", .missing("item 2 of 'a,,b' (a stray comma?)")),
+            (" ,a", .missing("item 1 of ' ,a' (a stray comma?)")),
+            ("a(", .unpaired("'(' in 'a('", missing: "its ')'")), ("a)", .unpaired("')' in 'a)'", missing: "its '('")),
+            ("a(b)),c(", .unpaired("')' in 'a(b)),c('", missing: "its '('")),
         ])
-    func emptyItemsAndUnbalancedParenthesesAreRefused(text: String, rule: String) {
+    func emptyItemsAndUnbalancedParenthesesAreRefused(text: String, problem: InputProblem) {
         let error = #expect(throws: InputError.self) { try ListArgument.items(text, location: "--policies") }
         #expect(error?.place == .option("--policies"))
-        #expect(error?.problem == .invalid(rule), "\(String(describing: error))")
+        #expect(error?.problem == problem, "\(String(describing: error))")
     }
 }

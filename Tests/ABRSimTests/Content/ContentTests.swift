@@ -118,9 +118,11 @@ struct ContentTests {
         let both = thrown {
             try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 2, segmentCount: 3, durationSeconds: 6)
         }
-        #expect(both?.message == "give exactly one of a segment count and a duration")
+        let oneOfCountAndDuration = InputProblem.conflicting(
+            ["segments", "durationSeconds"], reason: "give exactly one of a segment count and a duration")
+        #expect(both?.problem == oneOfCountAndDuration)
         let neither = thrown { try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 2) }
-        #expect(neither?.message == "give exactly one of a segment count and a duration")
+        #expect(neither?.problem == oneOfCountAndDuration)
         #expect(thrown { try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 0, segmentCount: 3) } != nil)
         #expect(thrown { try Content.constantBitrate(ladderKbps: [500], segmentSeconds: 2, segmentCount: 0) } != nil)
         #expect(thrown { try Content.constantBitrate(ladderKbps: [], segmentSeconds: 2, segmentCount: 1) } != nil)
@@ -157,13 +159,16 @@ struct ContentTests {
             }
         }
         let descending = make([Variant(bitrateBps: 2000), Variant(bitrateBps: 1000)], [1], [[1, 1]])
-        #expect(descending?.description.hasPrefix("movie.json: $.content: bitrates must be strictly ascending") == true)
+        #expect(descending?.place == .jsonPath("movie.json", "$.content"))
+        #expect(
+            descending?.problem
+                == .outOfOrder("bitrates", order: "increase", found: "variant 1's 1 kbit/s", after: "variant 0's 2 kbit/s"))
         #expect(make([Variant(bitrateBps: 1000), Variant(bitrateBps: 1000)], [1], [[1, 1]]) != nil)
         #expect(
             make([Variant(bitrateBps: -5)], [1], [[1]])?.problem
                 == .mustBe("variant 0: bitrate", rule: "a positive number", found: "-0.005", unit: "kbit/s"))
         #expect(make([], [1], [[]])?.problem == .noneGiven("variant", in: "the ladder"))
-        #expect(make(variants, [], [])?.problem == .invalid("the content has no segments"))
+        #expect(make(variants, [], [])?.problem == .noneGiven("segment", in: "the content"))
         #expect(
             make(variants, [1, 0], [[1, 1], [1, 1]])?.problem
                 == .mustBe("segment 1: duration", rule: "a positive number of seconds", found: "0.0"))
@@ -172,13 +177,15 @@ struct ContentTests {
         #expect(
             make(variants, [1], [[1, .nan]])?.problem
                 == .mustBe("segment 0, variant 1: size", rule: "a positive number of bits", found: "nan"))
-        #expect(make(variants, [1], [[1]])?.message == "segment 0 has 1 sizes, expected 2 (one per variant)")
+        #expect(
+            make(variants, [1], [[1]])?.problem
+                == .within("segment 0", .countMismatch(found: 1, of: "sizes", expected: 2, per: "variants")))
         #expect(
             make(variants, [1, 1], [[1, 1]])?.problem
                 == .countMismatch(found: 1, of: "rows of segment sizes", expected: 2, per: "segments"))
         #expect(
             make(variants, [1], [[1, 2]], start: 2)?.problem
-                == .invalid("start variant 2 is not in the ladder of 2 variants"))
+                == .mustBe("the start variant", rule: "one of the ladder's 2 (0…1)", found: "2"))
     }
 
     @Test("content keeps variable durations, sizes, codecs and start variant, with starts summed from the durations")
@@ -232,7 +239,9 @@ struct ContentTests {
             try PensieveSizes.read(folder: folder, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: 60)
         }
         #expect(error?.file?.hasSuffix("video_size_0") == true)
-        #expect(error?.message == "has 49 segment sizes, fewer than the 60 segments asked for")
+        #expect(
+            error?.problem
+                == .mustBe("the number of segment sizes", rule: "at least the 60 segments asked for", found: "49"))
     }
 
     @Test("a fractional size in a Pensieve file is refused, naming the file, line and value")
@@ -270,13 +279,19 @@ struct ContentTests {
         let zeroError = thrown {
             try PensieveSizes.read(folder: zero, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
         }
-        #expect(zeroError?.description == "\(zero)/video_size_0: line 1: segment size must be above 0 bytes")
+        #expect(
+            zeroError
+                == InputError(
+                    .line("\(zero)/video_size_0", 1),
+                    .mustBe("segment size", rule: "above 0", found: "0", unit: "bytes")))
         let blank = try pensieveCopy { index, text in index == 1 ? "5\n\n6\n" : text }
         defer { removeDirectory(blank) }
         let blankError = thrown {
             try PensieveSizes.read(folder: blank, ladderKbps: pensieveLadder, segmentSeconds: 4, segments: nil)
         }
-        #expect(blankError?.description == "\(blank)/video_size_1: line 2: empty line, expected a byte count")
+        #expect(
+            blankError
+                == InputError(.line("\(blank)/video_size_1", 2), .expected("a byte count", found: "an empty line")))
     }
 
     @Test("the Pensieve files with CRLF line ends and trailing blank lines read the same sizes")
@@ -308,7 +323,8 @@ struct ContentTests {
         }
         #expect(error?.file == "\(folder)/video_size_3")
         #expect(
-            error?.problem == .invalid("has 48 segment sizes but \(folder)/video_size_0 has 49; the files must match"))
+            error?.problem
+                == .disagrees("the number of segment sizes", found: "48", other: "49", in: "\(folder)/video_size_0"))
     }
 
     @Test("a descending ladder for the Pensieve files is refused, naming the folder")
@@ -320,9 +336,7 @@ struct ContentTests {
         #expect(error?.file == folder)
         #expect(
             error?.problem
-                == .invalid(
-                    "bitrates must be strictly ascending, but variant 1 (300 kbit/s) is not above variant 0 (750 kbit/s)"
-                ))
+                == .outOfOrder("bitrates", order: "increase", found: "variant 1's 300 kbit/s", after: "variant 0's 750 kbit/s"))
     }
 
     // MARK: - sabre
@@ -395,9 +409,8 @@ struct ContentTests {
         let path = sabreMovie(bitrates: "[100, 300, 200, 400]")
         defer { removeDirectory(InputFile.directory(of: path)) }
         let error = thrown { try SabreMovie.read(path: path) }
-        #expect(
-            error?.description
-                == "\(path): $.bitrates_kbps[2]: bitrates must be strictly ascending: 200 is not above 300")
+        #expect(error?.place == .jsonPath(path, "$.bitrates_kbps[2]"))
+        #expect(error?.problem == .outOfOrder("bitrates", order: "increase", found: "200", after: "300"))
     }
 
     @Test("a short row, a string duration, an object ladder or an unknown key in a sabre movie is refused by path")

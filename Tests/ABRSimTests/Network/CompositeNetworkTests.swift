@@ -96,7 +96,8 @@ extension NetworkTests {
             }
             #expect(
                 throws: InputError(
-                    .named("stretches[1]"), .invalid("a stretch must last a finite time > 0 s, not 0.0 s"))
+                    .named("stretches[1]"),
+                    .mustBe("a stretch's length", rule: "finite and > 0", found: "0.0", unit: "s"))
             ) {
                 try NetworkTimeline.build(
                     [.outage(seconds: 1), .outage(seconds: 0)], defaultRttSeconds: 0, atEnd: .loop)

@@ -29,11 +29,6 @@ extension NetworkTests {
             #expect(error.problem == problem, "\(error)")
         }
 
-        /// Checks file, location and that the problem is a rule stated as `rule`.
-        func check(_ path: String, _ format: TraceFormat?, location: String?, rule: String) {
-            check(path, format, location: location, problem: .invalid(rule))
-        }
-
         /// The problem of a sabre trace's value: `problem` and the line and column of the value.
         func sabre(_ problem: InputProblem, at position: String) -> InputProblem { .located(problem, at: position) }
 
@@ -62,7 +57,9 @@ extension NetworkTests {
 
         @Test("a trace of blank lines is refused as empty at line 2")
         func emptyFileCannotBeDetected() {
-            check(Support.write("\n\n"), nil, location: "line 2", rule: "empty trace file: cannot tell its format")
+            check(
+                Support.write("\n\n"), nil, location: "line 2",
+                problem: .empty("trace", no: "line to tell its format by"))
         }
 
         @Test("a fractional mahimahi timestamp is refused as not an integer, naming its line")
@@ -83,14 +80,15 @@ extension NetworkTests {
         func mahimahiTimestampsGoingBackwards() {
             check(
                 Support.write("1\n5\n4\n"), nil, location: "line 3",
-                rule: "timestamp 4 ms is before the previous one (5 ms); timestamps must not decrease")
+                problem: .outOfOrder("timestamps", order: "not decrease", found: "4 ms", after: "5 ms"))
         }
 
         @Test("a mahimahi trace whose timestamps are all zero is refused as having no duration")
         func mahimahiLastTimestampZero() {
             check(
                 Support.write("0\n0\n"), nil, location: "line 2",
-                rule: "the last timestamp is 0 ms, so the trace has no duration")
+                problem: .mustBe(
+                    "the last timestamp", rule: "above 0 ms (the trace's duration)", found: "0", unit: "ms"))
         }
 
         @Test("a negative Pensieve rate is refused, naming its line")
@@ -118,22 +116,22 @@ extension NetworkTests {
         func pensieveEqualTimestamps() {
             check(
                 Support.write("0 1\n1 2\n1 3\n"), nil, location: "line 3",
-                rule: "time 1 s is not after the previous 1 s; timestamps must increase")
+                problem: .outOfOrder("timestamps", order: "increase", found: "1 s", after: "1 s"))
         }
 
         @Test("a decreasing Pensieve timestamp is refused, since timestamps must increase")
         func pensieveTimestampsGoingBackwards() {
             check(
                 Support.write("5 1\n4 2\n"), nil, location: "line 2",
-                rule: "time 4 s is not after the previous 5 s; timestamps must increase")
+                problem: .outOfOrder("timestamps", order: "increase", found: "4 s", after: "5 s"))
         }
 
         @Test("a one-line Pensieve trace is refused as needing at least two lines")
         func pensieveSingleLine() {
             check(
                 Support.write("0 1\n"), nil, location: "line 1",
-                rule: "a cooked trace needs at least two lines: each interval runs at the rate of the sample at its end"
-            )
+                problem: .expected(
+                    "at least two lines (each interval runs at the rate of the sample at its end)", found: "1"))
         }
 
         @Test("an unknown CSV trace column is refused, naming the column and its line")
@@ -148,7 +146,7 @@ extension NetworkTests {
         func csvMissingBandwidthColumn() {
             check(
                 Support.write("time_s,loss\n0,0\n1,0\n"), nil, location: "line 1",
-                rule: "the header needs a ‘bandwidth_kbps’ column (time_s,bandwidth_kbps[,latency_ms][,loss])")
+                problem: .missing("column ‘bandwidth_kbps’ (time_s,bandwidth_kbps[,latency_ms][,loss])"))
         }
 
         @Test("a negative CSV bandwidth is refused, naming its line")
@@ -169,7 +167,7 @@ extension NetworkTests {
         func csvSingleRow() {
             check(
                 Support.write("time_s,bandwidth_kbps\n0,5\n"), nil, location: "line 2",
-                rule: "a CSV trace needs at least two rows: the last row marks the end of the trace")
+                problem: .expected("at least two rows (the last row marks the end of the trace)", found: "1"))
         }
 
         @Test("a string bandwidth in a sabre trace is refused, naming its JSON path")
@@ -232,7 +230,7 @@ extension NetworkTests {
             let expected = listedAsAlternatives(TraceFormat.registry.members.map(\.appearance))
             check(
                 Support.write("1 2 3\n"), nil, location: "line 1",
-                rule: "cannot tell the trace format: expected \(expected)")
+                problem: .within("cannot tell the trace format", .expected(expected, found: "‘1 2 3’")))
         }
     }
 }

@@ -55,11 +55,11 @@ extension NetworkTests {
             let latency = try error(
                 #"[{"duration_ms": 1, "bandwidth_kbps": 1}, {"duration_ms": 1, "bandwidth_kbps": 1, "latency_ms": 2}]"#)
             #expect(latency.place.position == .jsonPath("$[1].latency_ms"))
-            guard case .located(.invalid(let rule), _) = latency.problem else {
-                Issue.record("\(latency) is not a rule at a line")
+            guard case .located(let problem, _) = latency.problem else {
+                Issue.record("\(latency) is not a problem at a line")
                 return
             }
-            #expect(rule == "present here but missing in earlier periods")
+            #expect(problem == .disagrees("latency_ms", found: "present", other: "missing", in: "earlier periods"))
         }
 
         @Test("syntax errors give the parser's line and column; an empty file is named as such")

@@ -20,7 +20,7 @@ private struct StepsTrace: TraceFileFormat {
             let fields = line.split(separator: " ")
             guard fields.count == 4, fields[0] == "rate", fields[2] == "for", let kbps = Double(fields[1]),
                 let seconds = Double(fields[3])
-            else { throw InputError(.line(path, index + 1), .invalid("expected `rate KBPS for SECONDS`")) }
+            else { throw InputError(.line(path, index + 1), .expected("`rate KBPS for SECONDS`", found: "‘\(line)’")) }
             starts.append(time)
             rates.append(kbps * 1000)
             time += seconds
@@ -54,13 +54,13 @@ struct TraceFormatRegistryTests {
             // A file no format recognises: the message lists every registered format, this one last.
             let unknown = NetworkTestSupport.write("hello there\n")
             let undetected = try #require(throws: InputError.self) { try TraceFormat.detect(path: unknown) }
-            guard case .invalid(let rule) = undetected.problem else {
-                Issue.record("\(undetected) is not a rule in words")
-                return
-            }
             let appearances = TraceFormat.registry.members.map(\.appearance)
             #expect(appearances.last == "`rate KBPS for SECONDS` lines (steps)")
-            #expect(rule == "cannot tell the trace format: expected \(listedAsAlternatives(appearances))")
+            #expect(
+                undetected.problem
+                    == .within(
+                        "cannot tell the trace format",
+                        .expected(listedAsAlternatives(appearances), found: "‘hello there’")))
             // A scenario names it, and plays it as it plays the same link written as CSV.
             func run(_ trace: String, format: String) throws -> [Double] {
                 let scenario = NetworkTestSupport.write(

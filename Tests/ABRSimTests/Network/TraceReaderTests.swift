@@ -119,11 +119,10 @@ extension NetworkTests {
             let path = Support.write("hello world again\n")
             let error = try #require(throws: InputError.self) { try TraceFormat.detect(path: path) }
             #expect(error.place == .line(path, 1))
-            guard case .invalid(let rule) = error.problem else {
-                Issue.record("not a rule in words: \(error.problem)")
-                return
-            }
-            #expect(rule.hasPrefix("cannot tell the trace format: expected "))
+            let expected = listedAsAlternatives(TraceFormat.registry.members.map(\.appearance))
+            #expect(
+                error.problem
+                    == .within("cannot tell the trace format", .expected(expected, found: "‘hello world again’")))
         }
     }
 }

@@ -124,7 +124,7 @@ struct CSVTableTests {
 
     @Test("an empty CSV file is refused at line 1 as lacking a header row")
     func anEmptyFileIsAnError() {
-        #expect(throws: InputError(.line("empty.csv", 1), .invalid("empty file, expected a header row"))) {
+        #expect(throws: InputError(.line("empty.csv", 1), .empty("file", no: "header row"))) {
             try CSVTable.parse([], file: "empty.csv")
         }
     }
@@ -140,7 +140,10 @@ struct CSVTableTests {
 
     @Test("an unclosed CSV quote is refused at the line where it opens")
     func anUnclosedQuoteNamesTheLineItOpensOn() {
-        #expect(throws: InputError(.line("f.csv", 2), .invalid("quoted field is never closed"))) {
+        #expect(
+            throws: InputError(
+                .line("f.csv", 2), .unpaired("a quoted field's opening quote", missing: "its closing quote"))
+        ) {
             try CSVTable.parse(Array("a\n\"open\nstill open\n".utf8), file: "f.csv")
         }
     }
@@ -148,20 +151,20 @@ struct CSVTableTests {
     @Test("text after a closing quote in a CSV field is refused, naming the line")
     func textAfterAClosingQuoteIsAnError() {
         let expected = InputError(
-            .line("f.csv", 2), .invalid("unexpected text after a closing quote; expected a comma or a line end"))
+            .line("f.csv", 2), .expected("a comma or a line end after a closing quote", found: "more text"))
         #expect(throws: expected) { try CSVTable.parse(Array("a,b\n\"x\"y,1\n".utf8), file: "f.csv") }
     }
 
     @Test("a quote inside an unquoted CSV field is refused, naming the line")
     func aQuoteInsideAnUnquotedFieldIsAnError() {
         let expected = InputError(
-            .line("f.csv", 3), .invalid("a double quote inside an unquoted field; quote the field"))
+            .line("f.csv", 3), .expected("a quoted field around a double quote", found: "an unquoted field"))
         #expect(throws: expected) { try CSVTable.parse(Array("a\n1\nx\"y\n".utf8), file: "f.csv") }
     }
 
     @Test("bytes of a CSV that are not UTF-8 are refused, naming the line")
     func invalidUTF8IsAnError() {
-        #expect(throws: InputError(.line("f.csv", 2), .invalid("not valid UTF-8 text"))) {
+        #expect(throws: InputError(.line("f.csv", 2), .expected("UTF-8 text", found: "bytes that are not UTF-8"))) {
             try CSVTable.parse(Array("a\n".utf8) + [0xFF, 0x0A], file: "f.csv")
         }
     }

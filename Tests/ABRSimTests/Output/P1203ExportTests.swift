@@ -94,7 +94,7 @@ struct P1203ExportTests {
     @Test("a segments table missing a column is refused, naming the file and the column")
     func aMissingColumnNamesTheFile() {
         let broken = CSVTable(columns: ["player", "segment"], rows: [])
-        #expect(throws: InputError(.line("r/segments.csv", 1), .invalid("no column 'variant'"))) {
+        #expect(throws: InputError(.line("r/segments.csv", 1), .missing("column 'variant'"))) {
             try P1203Export.sessions(
                 segments: broken, timeline: Self.timeline, summary: Self.summary, settings: .init(), file: "r")
         }

@@ -13,16 +13,17 @@ struct HLSAttributeList {
         var rest = Substring(text)
         while !rest.isEmpty {
             guard let equals = rest.firstIndex(of: "=") else {
-                throw InputError(.line(file, line), .invalid("attribute ‘\(rest)’ has no value (expected NAME=VALUE)"))
+                throw InputError(.line(file, line), .expected("NAME=VALUE", found: "‘\(rest)’"))
             }
             let name = rest[..<equals].trimmingBlanks()
-            guard !name.isEmpty else { throw InputError(.line(file, line), .invalid("an attribute has no name")) }
+            guard !name.isEmpty else { throw InputError(.line(file, line), .missing("attribute name before ‘=’")) }
             rest = rest[rest.index(after: equals)...]
             let value: Substring
             if rest.first == "\"" {
                 let body = rest.dropFirst()
                 guard let close = body.firstIndex(of: "\"") else {
-                    throw InputError(.line(file, line), .invalid("attribute \(name) has an unterminated quoted string"))
+                    throw InputError(
+                        .line(file, line), .unpaired("attribute \(name)'s opening quote", missing: "its closing quote"))
                 }
                 value = body[..<close]
                 rest = body[body.index(after: close)...]
@@ -38,7 +39,7 @@ struct HLSAttributeList {
                 throw InputError(.line(file, line), .expected("‘,’ after attribute \(name)", found: "‘\(rest)’"))
             }
             guard values[String(name)] == nil else {
-                throw InputError(.line(file, line), .invalid("attribute \(name) is given twice"))
+                throw InputError(.line(file, line), .duplicate("\(name)", of: "attribute"))
             }
             values[String(name)] = String(value)
         }

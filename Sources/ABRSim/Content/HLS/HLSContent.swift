@@ -39,7 +39,7 @@ public enum HLSContent {
             if stream.uri.contains("://") {
                 throw InputError(
                     .line(path, stream.line),
-                    .invalid("media playlist ‘\(stream.uri)’ is remote; only local playlists are read"))
+                    .expected("a local media playlist", found: "the remote ‘\(stream.uri)’"))
             }
             let mediaPath = InputFile.resolve(stream.uri, against: directory)
             do {
@@ -59,18 +59,18 @@ public enum HLSContent {
         where master.variants[a].bandwidthBps == master.variants[b].bandwidthBps {
             throw InputError(
                 .line(path, master.variants[b].line),
-                .invalid(
-                    "BANDWIDTH=\(Int(master.variants[b].bandwidthBps)) is also declared on line"
-                        + " \(master.variants[a].line); ABRSim needs one variant per bitrate"))
+                .duplicate("\(Int(master.variants[b].bandwidthBps))", of: "BANDWIDTH", alsoAt: "line \(master.variants[a].line)"))
         }
         let reference = medias[order[0]]
         var count = reference.segments.count
         for media in medias where media.segments.count != reference.segments.count {
             throw InputError(
                 .file(path),
-                .invalid(
-                    "\(reference.path) has \(reference.segments.count) segments but \(media.path) has"
-                        + " \(media.segments.count); every variant needs the same segments"))
+                .within(
+                    media.path,
+                    .disagrees(
+                        "the segment count", found: "\(media.segments.count)", other: "\(reference.segments.count)",
+                        in: reference.path)))
         }
         for media in medias {
             for (i, segment) in media.segments.enumerated() {
@@ -78,16 +78,19 @@ public enum HLSContent {
                 if abs(segment.durationSeconds - expected) > durationTolerance {
                     throw InputError(
                         .line(media.path, segment.line),
-                        .invalid(
-                            "segment \(i) lasts \(segment.durationSeconds) s here but \(expected) s in \(reference.path)"
-                                + " (line \(reference.segments[i].line)); segment durations must match across variants")
-                    )
+                        .disagrees(
+                            "segment \(i)'s duration", found: "\(segment.durationSeconds) s", other: "\(expected) s",
+                            in: "\(reference.path) (line \(reference.segments[i].line))"))
                 }
             }
         }
         if let limit {
             guard limit >= 1, limit <= count else {
-                throw InputError(.file(path), .invalid("has \(count) segments, \(limit) asked for"))
+                throw InputError(
+                    .file(path),
+                    .mustBe(
+                        "the segments asked for", rule: "in 1…\(count), as many as the playlists have",
+                        found: "\(limit)"))
             }
             count = limit
         }
@@ -112,9 +115,11 @@ public enum HLSContent {
         if let media = medias.first(where: { ($0.live == nil) != (first.live == nil) }) {
             throw InputError(
                 .file(path),
-                .invalid(
-                    "\(first.path) is \(first.live == nil ? "video on demand" : "live") but \(media.path) is not;"
-                        + " every variant must be one or the other"))
+                .within(
+                    media.path,
+                    .disagrees(
+                        "the kind", found: media.live == nil ? "video on demand" : "live",
+                        other: first.live == nil ? "video on demand" : "live", in: first.path)))
         }
         let target = medias.map(\.targetDurationSeconds).max() ?? 0
         return (content, first.live?.stream(targetDurationSeconds: target))

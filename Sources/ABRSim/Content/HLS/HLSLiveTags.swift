@@ -66,9 +66,9 @@ public struct HLSLiveTags: Sendable, Equatable {
             if let value, value < part - SimulationTime.tolerance {
                 throw InputError(
                     .line(file, line),
-                    .invalid(
-                        "\(name)=\(formatParameterNumber(value)) is shorter than a part target"
-                            + " (PART-TARGET=\(formatParameterNumber(part)))"))
+                    .mustBe(
+                        name, rule: "at least a part target (PART-TARGET=\(formatParameterNumber(part)))",
+                        found: formatParameterNumber(value)))
             }
         }
     }

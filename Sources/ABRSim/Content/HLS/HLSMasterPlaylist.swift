@@ -38,29 +38,30 @@ public struct HLSMasterPlaylist: Sendable {
                 if let pending {
                     throw InputError(
                         .line(path, line.number),
-                        .invalid("#EXT-X-STREAM-INF on line \(pending.line) is not followed by a URI"))
+                        .unpaired("#EXT-X-STREAM-INF on line \(pending.line)", missing: "a URI after it"))
                 }
                 pending = (try HLSAttributeList(String(text), file: path, line: line.number), line.number)
             } else if line.text.hasPrefix("#EXTINF") {
                 throw InputError(
                     .line(path, line.number),
-                    .invalid("this is a media playlist (#EXTINF); give the master playlist (#EXT-X-STREAM-INF)"))
+                    .expected("a master playlist (#EXT-X-STREAM-INF)", found: "a media playlist (#EXTINF)"))
             } else if line.text.hasPrefix("#") {
                 continue
             } else {
                 guard let (attributes, tagLine) = pending else {
                     throw InputError(
-                        .line(path, line.number), .invalid("URI ‘\(line.text)’ without an #EXT-X-STREAM-INF before it"))
+                        .line(path, line.number),
+                        .unpaired("URI ‘\(line.text)’", missing: "an #EXT-X-STREAM-INF before it"))
                 }
                 variants.append(try variant(attributes, uri: line.text, path: path, line: tagLine))
                 pending = nil
             }
         }
         if let pending {
-            throw InputError(.line(path, pending.line), .invalid("#EXT-X-STREAM-INF is not followed by a URI"))
+            throw InputError(.line(path, pending.line), .unpaired("#EXT-X-STREAM-INF", missing: "a URI after it"))
         }
         guard !variants.isEmpty else {
-            throw InputError(.file(path), .invalid("no #EXT-X-STREAM-INF variant streams: not a master playlist"))
+            throw InputError(.file(path), .empty("master playlist", no: "#EXT-X-STREAM-INF variant streams"))
         }
         return HLSMasterPlaylist(path: path, variants: variants)
     }
@@ -76,7 +77,7 @@ public struct HLSMasterPlaylist: Sendable {
             return Double(value)
         }
         guard let bandwidth = try bitRate("BANDWIDTH") else {
-            throw InputError(.line(path, line), .invalid("#EXT-X-STREAM-INF without BANDWIDTH (it is required)"))
+            throw InputError(.line(path, line), .within("#EXT-X-STREAM-INF", .missing("BANDWIDTH")))
         }
         var resolution: Resolution?
         if let text = attributes["RESOLUTION"] {

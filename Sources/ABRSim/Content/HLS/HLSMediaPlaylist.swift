@@ -42,7 +42,7 @@ public struct HLSMediaPlaylist: Sendable {
             let n = line.number
             if try tags.read(line.text, file: path, line: n) { continue }
             if ended, !line.text.hasPrefix("#") {
-                throw InputError(.line(path, n), .invalid("a segment after #EXT-X-ENDLIST"))
+                throw InputError(.line(path, n), .expected("no segment after #EXT-X-ENDLIST", found: "‘\(line.text)’"))
             }
             if let text = HLSPlaylistLines.value(of: "#EXT-X-TARGETDURATION", in: line.text) {
                 guard let value = UInt64(text.trimmingBlanks()), value > 0 else {
@@ -54,7 +54,7 @@ public struct HLSMediaPlaylist: Sendable {
             } else if let text = HLSPlaylistLines.value(of: "#EXTINF", in: line.text) {
                 if let duration {
                     throw InputError(
-                        .line(path, n), .invalid("#EXTINF on line \(duration.line) is not followed by a URI"))
+                        .line(path, n), .unpaired("#EXTINF on line \(duration.line)", missing: "a URI after it"))
                 }
                 let field = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 guard let seconds = HLSPlaylistLines.number(field) else {
@@ -80,13 +80,15 @@ public struct HLSMediaPlaylist: Sendable {
             } else if line.text == "#EXT-X-ENDLIST" {
                 ended = true
             } else if line.text.hasPrefix("#EXT-X-STREAM-INF") {
-                throw InputError(.line(path, n), .invalid("a master playlist tag in a media playlist"))
+                throw InputError(
+                    .line(path, n),
+                    .expected("a media playlist's tag", found: "the master playlist tag #EXT-X-STREAM-INF"))
             } else if line.text.hasPrefix("#") {
                 continue
             } else {
                 guard let (seconds, tagLine) = duration else {
                     throw InputError(
-                        .line(path, n), .invalid("segment URI ‘\(line.text)’ without an #EXTINF before it"))
+                        .line(path, n), .unpaired("segment URI ‘\(line.text)’", missing: "an #EXTINF before it"))
                 }
                 segments.append(
                     Segment(durationSeconds: seconds, byteRangeLength: byteRange, uri: line.text, line: tagLine))
@@ -94,15 +96,17 @@ public struct HLSMediaPlaylist: Sendable {
                 byteRange = nil
             }
         }
-        if let duration { throw InputError(.line(path, duration.line), .invalid("#EXTINF is not followed by a URI")) }
-        guard let target else { throw InputError(.file(path), .invalid("no #EXT-X-TARGETDURATION (it is required)")) }
-        guard !segments.isEmpty else { throw InputError(.file(path), .invalid("the media playlist has no segments")) }
+        if let duration {
+            throw InputError(.line(path, duration.line), .unpaired("#EXTINF", missing: "a URI after it"))
+        }
+        guard let target else { throw InputError(.file(path), .missing("#EXT-X-TARGETDURATION")) }
+        guard !segments.isEmpty else { throw InputError(.file(path), .noneGiven("segment", in: "the media playlist")) }
         guard ended || allowsLive else {
             throw InputError(
                 .line(path, lines[lines.count - 1].number),
-                .invalid(
-                    "no #EXT-X-ENDLIST by the last line: a live playlist is read only as a scenario's content"
-                        + " (hlsMaster); here only video on demand is"))
+                .expected(
+                    "video on demand, #EXT-X-ENDLIST by the last line (a live playlist is read only as a scenario's"
+                        + " hlsMaster content)", found: "a live playlist"))
         }
         if !ended { try tags.validate(file: path) }
         return HLSMediaPlaylist(

@@ -23,15 +23,18 @@ struct HLSPlaylistLines {
             if !sawHeader {
                 guard text == "#EXTM3U" else {
                     throw InputError(
-                        .line(path, reader.lineNumber), .invalid("not an HLS playlist: the first line must be #EXTM3U"))
+                        .line(path, reader.lineNumber),
+                        .expected("#EXTM3U first (an HLS playlist)", found: "‘\(text.prefix(40))’"))
                 }
                 sawHeader = true
                 continue
             }
             lines.append(Line(text: text, number: reader.lineNumber))
-            if lines.count > 10_000_000 { throw InputError(.file(path), .invalid("more than 10 million lines")) }
+            if lines.count > 10_000_000 {
+                throw InputError(.file(path), .overLimit("\(lines.count) lines", limit: "10000000"))
+            }
         }
-        guard sawHeader else { throw InputError(.line(path, 1), .invalid("empty playlist: expected #EXTM3U")) }
+        guard sawHeader else { throw InputError(.line(path, 1), .empty("playlist", no: "#EXTM3U")) }
         self.lines = lines
     }
 

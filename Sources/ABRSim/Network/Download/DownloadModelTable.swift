@@ -20,10 +20,10 @@ public enum DownloadModelTable {
         }
         func index(_ name: String) -> Int? { table.columns.firstIndex(of: name) }
         guard index("chunk_bytes") != nil || index("size_kb") != nil else {
-            throw InputError(.line(file, 1), .invalid("needs a chunk_bytes or size_kb column"))
+            throw InputError(.line(file, 1), .missing("column chunk_bytes or size_kb"))
         }
         for name in ["capacity_mbps", "rtt_ms"] where index(name) == nil {
-            throw InputError(.line(file, 1), .invalid("needs a \(name) column"))
+            throw InputError(.line(file, 1), .missing("column \(name)"))
         }
         var writer = CSVWriter(columns: columns)
         for (position, row) in table.rows.enumerated() {
@@ -31,52 +31,61 @@ public enum DownloadModelTable {
             func number(_ name: String) throws -> Double? {
                 guard let i = index(name), !row[i].isEmpty else { return nil }
                 guard let value = Double(row[i]), value.isFinite else {
-                    throw InputError(.line(file, line), .invalid("\(name) '\(row[i])' is not a number"))
+                    throw InputError(.line(file, line), .isNot("a number", subject: name, found: "'\(row[i])'"))
                 }
                 return value
             }
+            func cell(_ name: String) -> String { index(name).map { "'\(row[$0])'" } ?? "nothing" }
             let bytes: Double
             if let b = try number("chunk_bytes") {
                 bytes = b
             } else if let kb = try number("size_kb") {
                 bytes = kb * 1000
             } else {
-                throw InputError(.line(file, line), .invalid("no chunk_bytes or size_kb"))
+                throw InputError(.line(file, line), .missing("chunk_bytes or size_kb"))
             }
             guard bytes > 0 else {
-                throw InputError(.line(file, line), .invalid("the size must be positive, got \(bytes) bytes"))
+                throw InputError(
+                    .line(file, line), .mustBe("the size", rule: "positive", found: "\(bytes)", unit: "bytes"))
             }
             guard let capacity = try number("capacity_mbps"), capacity > 0 else {
-                throw InputError(.line(file, line), .invalid("capacity_mbps must be a positive number"))
+                throw InputError(
+                    .line(file, line), .mustBe("capacity_mbps", rule: "a positive number", found: cell("capacity_mbps"))
+                )
             }
             guard let rttMs = try number("rtt_ms"), rttMs >= 0 else {
-                throw InputError(.line(file, line), .invalid("rtt_ms must be a number ≥ 0"))
+                throw InputError(.line(file, line), .mustBe("rtt_ms", rule: "a number ≥ 0", found: cell("rtt_ms")))
             }
             var parameters: [String: Double] = [:]
             if let cwnd = try number("cwnd_segments") {
                 guard cwnd >= 1 else {
-                    throw InputError(.line(file, line), .invalid("cwnd_segments must be ≥ 1, got \(cwnd)"))
+                    throw InputError(.line(file, line), .mustBe("cwnd_segments", rule: "≥ 1", found: "\(cwnd)"))
                 }
                 parameters["initialWindowSegments"] = cwnd
             }
             if let start = try number("thr_start_bytes_per_s") {
                 guard start > 0 else {
                     throw InputError(
-                        .line(file, line), .invalid("thr_start_bytes_per_s must be positive, got \(start)"))
+                        .line(file, line), .mustBe("thr_start_bytes_per_s", rule: "positive", found: "\(start)"))
                 }
                 parameters["initialRateBytesPerSecond"] = start
             }
             let model = try DownloadModelDecoder.model(named: modelName, parameters: parameters, rttMs: rttMs)
             if model.needsRoundTrip && !(rttMs > 0) {
                 throw InputError(
-                    .line(file, line), .invalid("model '\(modelName)' counts round trips: rtt_ms must be > 0"))
+                    .line(file, line),
+                    .mustBe("rtt_ms", rule: "> 0 for model '\(modelName)', which counts round trips", found: "\(rttMs)")
+                )
             }
             let bps = capacity * 1e6
             let request = DownloadRequest(
                 bits: bytes * 8, availableBps: bps, peakBps: bps, roundTripSeconds: rttMs / 1000)
             let plan = model.plan(request)
             guard plan.modelSeconds.isFinite else {
-                throw InputError(.line(file, line), .invalid("the model gives this request no end"))
+                throw InputError(
+                    .line(file, line),
+                    .mustBe(
+                        "the model's time for this request", rule: "finite", found: "\(plan.modelSeconds)", unit: "s"))
             }
             var fields = row
             for _ in table.columns.count..<columns.count { fields.append("") }

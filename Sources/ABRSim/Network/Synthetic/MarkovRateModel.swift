@@ -52,7 +52,9 @@ public struct MarkovRateModel: Sendable, Equatable {
         guard states.indices.contains(initialState) else {
             throw InputError(
                 InputPlace(position: location.map(InputPlace.Position.init(text:))),
-                .invalid("initial state \(initialState) is not one of the \(states.count) states"))
+                .mustBe(
+                    "initialState", rule: "in 0…\(states.count - 1), one of the \(states.count) states",
+                    found: "\(initialState)"))
         }
         guard let transitions else { return }
         guard transitions.count == states.count else {
@@ -70,18 +72,22 @@ public struct MarkovRateModel: Sendable, Equatable {
             guard row.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: here)),
-                    .invalid("probabilities must be finite and ≥ 0"))
+                    .mustBe(
+                        "every probability", rule: "finite and ≥ 0",
+                        found: "\(row.first(where: { !($0.isFinite && $0 >= 0) })!)"))
             }
             guard row[from] == 0 || states.count == 1 else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: here)),
-                    .invalid("the diagonal must be 0 (a sojourn already says how long a state lasts)"))
+                    .mustBe(
+                        "the diagonal", rule: "0 (a sojourn already says how long a state lasts)", found: "\(row[from])"
+                    ))
             }
             let sum = row.reduce(0, +)
             guard abs(sum - 1) <= 1e-9 || states.count == 1 else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: here)),
-                    .invalid("probabilities must sum to 1, not \(sum)"))
+                    .mustBe("the probabilities' sum", rule: "1", found: "\(sum)"))
             }
         }
     }

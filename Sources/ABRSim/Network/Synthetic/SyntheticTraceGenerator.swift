@@ -23,9 +23,9 @@ public enum SyntheticTraceGenerator {
         guard seconds / model.sampleSeconds <= Double(maximumPieces) else {
             throw InputError(
                 .none,
-                .invalid(
-                    "\(seconds) s in samples of \(model.sampleSeconds) s is more than \(maximumPieces) pieces;"
-                        + " use a longer sampleSeconds"))
+                .overLimit(
+                    "\(seconds) s in samples of \(model.sampleSeconds) s",
+                    limit: "\(maximumPieces) pieces (use a longer sampleSeconds)"))
         }
         // Expected state visits and outages, checked before drawing them; the draws are capped too (a skewed draw
         // can exceed its expectation), so no model can exhaust memory or loop for ever.
@@ -34,9 +34,9 @@ public enum SyntheticTraceGenerator {
         {
             throw InputError(
                 .none,
-                .invalid(
-                    "\(seconds) s in sojourns of \(shortest) s is more than \(maximumPieces) state visits;"
-                        + " use longer meanSojournSeconds"))
+                .overLimit(
+                    "\(seconds) s in sojourns of \(shortest) s",
+                    limit: "\(maximumPieces) state visits (use longer meanSojournSeconds)"))
         }
         if let outages = model.outages,
             seconds / (60 / outages.perMinute + outages.duration.meanSeconds)
@@ -44,9 +44,9 @@ public enum SyntheticTraceGenerator {
         {
             throw InputError(
                 .none,
-                .invalid(
-                    "\(seconds) s at \(outages.perMinute) outages per minute is more than \(maximumPieces) outages;"
-                        + " use a lower perMinute or longer meanSeconds"))
+                .overLimit(
+                    "\(seconds) s at \(outages.perMinute) outages per minute",
+                    limit: "\(maximumPieces) outages (use a lower perMinute or longer meanSeconds)"))
         }
         let random = RandomSource(seed: seed, stream: .syntheticRates(network: network, stretch: stretch))
         var starts: [Double] = []
@@ -70,8 +70,9 @@ public enum SyntheticTraceGenerator {
             guard visits.count <= maximumPieces else {
                 throw InputError(
                     .none,
-                    .invalid("\(seconds) s drew more than \(maximumPieces) state visits; use longer meanSojournSeconds")
-                )
+                    .overLimit(
+                        "\(seconds) s drew \(visits.count) state visits",
+                        limit: "\(maximumPieces) (use longer meanSojournSeconds)"))
             }
             for visit in visits where visit.length > 0 {
                 sample(from: visit.start, length: visit.length, chain.states[visit.state].rate)
@@ -80,15 +81,19 @@ public enum SyntheticTraceGenerator {
         guard !starts.isEmpty else {
             throw InputError(
                 .none,
-                .invalid(
-                    "the model draws no rate in \(seconds) s: a sojourn distribution is degenerate"
-                        + " (a sojournShape or meanSojournSeconds too small to draw a positive length)"))
+                .empty(
+                    "synthetic trace",
+                    no: "rate drawn in \(seconds) s (a sojournShape or meanSojournSeconds too small to draw a positive"
+                        + " length)"))
         }
         // A finite mean and spread can still overflow the draws (a spread of 1e300): say so here, where the
         // decoders add the file and JSON path, rather than when the trace becomes a curve.
         if let rate = rates.first(where: { !$0.isFinite }) {
             throw InputError(
-                .none, .invalid("the model draws a rate of \(rate) bit/s; its mean or spread is too large"))
+                .none,
+                .mustBe(
+                    "a drawn rate", rule: "finite (the model's mean or spread is too large)", found: "\(rate)",
+                    unit: "bit/s"))
         }
         var trace = Trace(name: name, starts: starts, ratesBps: rates, duration: seconds)
         if let outages = model.outages {
@@ -98,9 +103,9 @@ public enum SyntheticTraceGenerator {
             guard intervals.count <= maximumPieces else {
                 throw InputError(
                     .none,
-                    .invalid(
-                        "\(seconds) s drew more than \(maximumPieces) outages; use a lower perMinute or longer"
-                            + " meanSeconds"))
+                    .overLimit(
+                        "\(seconds) s drew \(intervals.count) outages",
+                        limit: "\(maximumPieces) (use a lower perMinute or longer meanSeconds)"))
             }
             trace = TraceTools.zeroed(trace, during: intervals)
         }

@@ -62,8 +62,10 @@ public enum CapacityInference {
             if model.needsRoundTrip && !(rtt > 0) {
                 throw InputError(
                     .line(log.file, sample.line),
-                    .invalid(
-                        "download model '\(model.name)' counts round trips but this request's RTT is 0; give --rtt-ms"))
+                    .mustBe(
+                        "this request's RTT",
+                        rule: "> 0 for download model '\(model.name)', which counts round trips"
+                            + " (give --rtt-ms)", found: "\(rtt)", unit: "s"))
             }
             let estimate = capacity(for: sample, model: model, rttSeconds: rtt)
             estimates.append(estimate)

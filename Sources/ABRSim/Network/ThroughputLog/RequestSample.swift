@@ -60,7 +60,7 @@ public struct ThroughputLog: Sendable, Equatable {
 
     /// A log of `samples` from `file`, checked; the first problem is an ``InputError`` at its line.
     public init(file: String, samples: [RequestSample]) throws {
-        guard !samples.isEmpty else { throw InputError(.file(file), .invalid("the log holds no completed request")) }
+        guard !samples.isEmpty else { throw InputError(.file(file), .empty("log", no: "completed request")) }
         for (position, sample) in samples.enumerated() {
             guard sample.bytes > 0, sample.bytes.isFinite else {
                 throw InputError(
@@ -70,9 +70,9 @@ public struct ThroughputLog: Sendable, Equatable {
             else {
                 throw InputError(
                     .line(file, sample.line),
-                    .invalid(
-                        "a request must end after it starts (start \(sample.startSeconds) s, end \(sample.endSeconds) s)"
-                    ))
+                    .mustBe(
+                        "a request's end", rule: "after its start, \(sample.startSeconds) s",
+                        found: "\(sample.endSeconds)", unit: "s"))
             }
             guard sample.rttSeconds >= 0, sample.rttSeconds.isFinite else {
                 throw InputError(
@@ -83,9 +83,11 @@ public struct ThroughputLog: Sendable, Equatable {
                 guard sample.startSeconds + Self.overlapTolerance >= previous.endSeconds else {
                     throw InputError(
                         .line(file, sample.line),
-                        .invalid(
-                            "this request starts at \(sample.startSeconds) s, before the one on line \(previous.line) "
-                                + "ended (\(previous.endSeconds) s): one connection carries one request at a time"))
+                        .mustBe(
+                            "a request's start",
+                            rule: "at or after the end of the one on line \(previous.line), \(previous.endSeconds) s"
+                                + " (one connection carries one request at a time)",
+                            found: "\(sample.startSeconds)", unit: "s"))
                 }
             }
         }

@@ -32,7 +32,7 @@ public enum ThroughputLogReader {
         case .accessLog: return try accessLog(table, file: path, player: selection)
         case .puffer:
             guard let acked else {
-                throw InputError(.none, .invalid("--acked FILE: the puffer format needs the video_acked table"))
+                throw InputError(.option("--acked"), .required("the video_acked table of the puffer format"))
             }
             let ackedTable = try CSVTable.parse(try InputFile.readAll(acked), file: acked)
             return try puffer(sent: table, file: path, acked: ackedTable, ackedFile: acked, session: selection)
@@ -94,7 +94,9 @@ public enum ThroughputLogReader {
             let seconds = try number(row, duration, table, file: file, line: line)
             guard count > 0, total > 0 || seconds > 0 else { continue }  // an event with no requests
             guard count == count.rounded(), count >= 1 else {
-                throw InputError(.line(file, line), .invalid("number_of_media_requests must be a whole number ≥ 0"))
+                throw InputError(
+                    .line(file, line),
+                    .mustBe("number_of_media_requests", rule: "a whole number ≥ 0", found: "\(count)"))
             }
             guard seconds > 0 else {
                 throw InputError(.line(file, line), .mustBe("transfer_duration", rule: "positive", found: "\(seconds)"))
@@ -139,7 +141,7 @@ public enum ThroughputLogReader {
                 ))
         }
         guard let origin = rows.map(\.sent).min() else {
-            throw InputError(.file(file), .invalid("no acknowledged chunk for session '\(chosen ?? "")'"))
+            throw InputError(.file(file), .empty("log", no: "acknowledged chunk for session '\(chosen ?? "")'"))
         }
         let samples = rows.map { r in
             RequestSample(

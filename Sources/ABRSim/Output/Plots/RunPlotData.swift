@@ -162,7 +162,9 @@ public struct RunPlotData: Sendable {
             let ends = try table.numbers("end_s")
             for row in labels.indices {
                 guard starts[row].isFinite, ends[row].isFinite, ends[row] >= starts[row], indices[row].isFinite else {
-                    throw table.error(row: row, "a stretch needs finite start_s ≤ end_s")
+                    throw table.error(
+                        row: row,
+                        .mustBe("a stretch", rule: "finite start_s ≤ end_s", found: "\(starts[row])–\(ends[row])"))
                 }
                 data.stretches.append(
                     Stretch(index: Int(indices[row]), label: labels[row], start: starts[row], end: ends[row]))
@@ -209,7 +211,7 @@ public struct RunPlotData: Sendable {
             let makeRow = try rows(chunk)
             for row in ids.indices {
                 guard let player = index[ids[row]] else {
-                    throw chunk.error(row: row, "player '\(ids[row])' is not in summary.csv")
+                    throw chunk.error(row: row, .isNot("in summary.csv", subject: "player", found: "'\(ids[row])'"))
                 }
                 players[player][keyPath: list].append(makeRow(row))
             }
@@ -236,7 +238,7 @@ struct NamedTable {
     /// The column `name` as text, or an error naming the file.
     func strings(_ name: String) throws -> [String] {
         guard let column = table.column(name) else {
-            throw InputError(.line(file, 1), .invalid("no column '\(name)' in the header"))
+            throw InputError(.line(file, 1), .missing("column '\(name)' in the header"))
         }
         return column
     }
@@ -246,15 +248,15 @@ struct NamedTable {
         try strings(name).enumerated().map { row, text in
             if text.isEmpty { return .nan }
             guard let value = Double(text) else {
-                throw error(row: row, "column '\(name)': '\(text)' is not a number")
+                throw error(row: row, .isNot("a number", subject: "column '\(name)':", found: "'\(text)'"))
             }
             return value
         }
     }
 
     /// An error at data row `row` of this table (0-based; the header is line 1).
-    func error(row: Int, _ message: String) -> InputError {
-        InputError(.line(file, firstRow + row + 2), .invalid(message))
+    func error(row: Int, _ problem: InputProblem) -> InputError {
+        InputError(.line(file, firstRow + row + 2), problem)
     }
 }
 

@@ -104,6 +104,10 @@ public enum InputErrorMessage {
             return "\(text(of: inner)) (set by \(setting))"
         case .withAdvice(let inner, let advice):
             return "\(text(of: inner)); \(advice)"
+        case .unpaired(let what, let missing):
+            return "\(what) without \(missing)"
+        case .disagrees(let what, let found, let other, let elsewhere):
+            return "\(what) is \(found), but \(other) in \(elsewhere)"
         }
     }
 }

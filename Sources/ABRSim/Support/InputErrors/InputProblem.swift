@@ -102,4 +102,10 @@ public indirect enum InputProblem: Equatable, Sendable {
     case setBy(InputProblem, setting: String)
     /// A problem with what the user can do about it: `P; A` (`…; remove the folder to start over`).
     case withAdvice(InputProblem, advice: String)
+    /// One half of a pair whose other half is absent: `W without M` (`#EXTINF on line 3 without a URI after it`,
+    /// `'(' without its ')' in 'a(b'`).
+    case unpaired(String, missing: String)
+    /// A value that must agree with the same value elsewhere and does not: `W is F, but O in E` (`segment 3's
+    /// duration is 4 s, but 2 s in low.m3u8 (line 7)`).
+    case disagrees(String, found: String, other: String, in: String)
 }

@@ -78,7 +78,7 @@ struct HLSContentTests {
         let master = HLSFixture.presentation(master: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=640x360\nlow.m3u8\n")
         let error = try #require(readError(master))
         #expect(error.place == .line(master, 2))
-        #expect(error.problem == .invalid("#EXT-X-STREAM-INF without BANDWIDTH (it is required)"))
+        #expect(error.problem == .within("#EXT-X-STREAM-INF", .missing("BANDWIDTH")))
     }
 
     @Test("a negative segment duration is refused, naming the media playlist and line")
@@ -97,7 +97,7 @@ struct HLSContentTests {
         bytes.insert(contentsOf: [0x23, 0xFF, 0xFE, 0x0A], at: 8)  // "#\xFF\xFE\n" as line 2
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let error = try #require(readError(master))
-        #expect(error == InputError(.line(path, 2), .invalid("not valid UTF-8 text")))
+        #expect(error == InputError(.line(path, 2), .expected("UTF-8 text", found: "bytes that are not UTF-8")))
     }
 
     @Test("segment durations that differ between variants are refused, naming both playlists and the segment")
@@ -109,9 +109,7 @@ struct HLSContentTests {
         let low = InputFile.directory(of: master) + "/low.m3u8"
         #expect(
             error.problem
-                == .invalid(
-                    "segment 1 lasts 4.5 s here but 4.0 s in \(low) (line 5); segment durations must match across variants"
-                ),
+                == .disagrees("segment 1's duration", found: "4.5 s", other: "4.0 s", in: "\(low) (line 5)"),
             "\(error)")
     }
 
@@ -121,13 +119,13 @@ struct HLSContentTests {
         let cases: [(master: String?, low: String?, problem: InputProblem)] = [
             (
                 nil, HLSFixture.media(["6.0", "4.5", "2.25"], endList: false),
-                .invalid(
-                    "no #EXT-X-ENDLIST by the last line: a live playlist is read only as a scenario's content"
-                        + " (hlsMaster); here only video on demand is")
+                .expected(
+                    "video on demand, #EXT-X-ENDLIST by the last line (a live playlist is read only as a scenario's"
+                        + " hlsMaster content)", found: "a live playlist")
             ),
             (
                 nil, "#EXTM3U\n#EXTINF:6,\nv.mp4\n#EXT-X-ENDLIST\n",
-                .invalid("no #EXT-X-TARGETDURATION (it is required)")
+                .missing("#EXT-X-TARGETDURATION")
             ),
             (
                 nil, HLSFixture.media(["6.0", "abc", "2.25"]),
@@ -139,13 +137,16 @@ struct HLSContentTests {
             ),
             (
                 "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=5\nhigh.m3u8\n", nil,
-                .invalid("BANDWIDTH=5 is also declared on line 2; ABRSim needs one variant per bitrate")
+                .duplicate("5", of: "BANDWIDTH", alsoAt: "line 2")
             ),
-            ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n", nil, .invalid("#EXT-X-STREAM-INF is not followed by a URI")),
-            ("not a playlist\n", nil, .invalid("not an HLS playlist: the first line must be #EXTM3U")),
+            (
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\n", nil,
+                .unpaired("#EXT-X-STREAM-INF", missing: "a URI after it")
+            ),
+            ("not a playlist\n", nil, .expected("#EXTM3U first (an HLS playlist)", found: "‘not a playlist’")),
             (
                 HLSFixture.media(["6.0"]), nil,
-                .invalid("this is a media playlist (#EXTINF); give the master playlist (#EXT-X-STREAM-INF)")
+                .expected("a master playlist (#EXT-X-STREAM-INF)", found: "a media playlist (#EXTINF)")
             ),
         ]
         for item in cases {

@@ -186,7 +186,10 @@ struct CSVChunksTests {
             }
         }
         writeFile(folder, "t.csv", "a,b\n1,\"open\n2,x\n")
-        #expect(throws: InputError(.line(path, 2), .invalid("quoted field is never closed"))) {
+        #expect(
+            throws: InputError(
+                .line(path, 2), .unpaired("a quoted field's opening quote", missing: "its closing quote"))
+        ) {
             try CSVChunks(file: path, rowsPerChunk: 1).forEach { _ in }
         }
         #expect(throws: InputError(.line(path, 8), .expected("2 fields as in the header", found: "3"))) {
@@ -202,7 +205,7 @@ struct CSVChunksTests {
             #expect(chunks == 1)
         }
         writeFile(folder, "t.csv", "")
-        #expect(throws: InputError(.line(path, 1), .invalid("empty file, expected a header row"))) {
+        #expect(throws: InputError(.line(path, 1), .empty("file", no: "header row"))) {
             try CSVChunks(file: path).forEach { _ in }
         }
     }
