@@ -71,6 +71,12 @@ public enum InputErrorMessage {
             return "\(text(of: inner)) (\(position))"
         case .setBy(let inner, let setting):
             return "\(text(of: inner)) (set by \(setting))"
+        case .doesNotApply(let target, let hint):
+            return "does not apply to \(target)" + (hint.map { " (\($0))" } ?? "")
+        case .needs(let needed, let reason):
+            return "needs \(needed)" + (reason.map { " (\($0))" } ?? "")
+        case .unsupported(let peer, let supports, let found, let reason):
+            return "\(peer) supports only \(supports), got \(found)" + (reason.map { " (\($0))" } ?? "")
         }
     }
 }

@@ -67,4 +67,17 @@ public indirect enum InputProblem: Equatable, Sendable {
     case located(InputProblem, at: String)
     /// A problem caused by a command-line setting: `… (set by --set a=b)`.
     case setBy(InputProblem, setting: String)
+
+    // Kinds of mistake in profiles and commands.
+
+    /// An option or key that has no meaning for this kind of input: `does not apply to T`, then the `hint` in
+    /// parentheses if there is one (`does not apply to a feed scenario (its items and network are the feed's)`).
+    case doesNotApply(to: String, hint: String? = nil)
+    /// An option or key given without another that it needs: `needs N`, then the `reason` in parentheses if there
+    /// is one (`needs --traces (it combines over them)`, `needs a feed scenario`).
+    case needs(String, reason: String? = nil)
+    /// A value a profile's peer (the program it reproduces) cannot represent: `P supports only S, got F`, then the
+    /// `reason` in parentheses if there is one (`the mmgc22 profile supports only a window of 4, got 3 (the
+    /// challenge's player knows the playing clip and the next 4)`).
+    case unsupported(by: String, supports: String, found: String, reason: String? = nil)
 }
