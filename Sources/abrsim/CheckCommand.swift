@@ -27,7 +27,7 @@ enum CheckCommand {
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)
         let junitPath = parsed.value("junit")
         if let junitPath, junitPath.isEmpty || junitPath.hasSuffix("/") {
-            throw InputError(.none, .invalid("--junit needs a file name, got '\(junitPath)'"))
+            throw InputError(.option("--junit"), .expected("a file name", found: "'\(junitPath)'"))
         }
         if let junitPath { try OutputPath.checkFile(junitPath, option: "--junit") }
         let suite = try ExpectationSuite.load(

@@ -52,11 +52,11 @@ enum CompareCommand {
         }
         let traceArguments = parsed.values("traces") + parsed.positionalValues("TRACE")
         guard !traceArguments.isEmpty else {
-            throw InputError(.option("--traces"), .invalid("give at least one trace"))
+            throw InputError(.option("--traces"), .noneGiven("trace"))
         }
         let source = try scenarioSource(parsed)
         guard let contentPath = parsed.value("content") ?? source?.scenario.file else {
-            throw InputError(.option("--content"), .invalid("is required (or give --scenario)"))
+            throw InputError(.none, .required("--content or --scenario"))
         }
         let (policies, baseline) = try comparedPolicies(parsed)
         var profile = Profile.faithful
@@ -79,7 +79,11 @@ enum CompareCommand {
                 guard segments <= content.segmentCount else {
                     throw InputError(
                         InputPlace(file: source.scenario.file, position: .option("--segments")),
-                        .invalid("the player's content has \(content.segmentCount) segments, \(segments) asked for"))
+                        .outOfRange(
+                            what: "a segment count",
+                            bound:
+                                "of at most \(content.segmentCount) (the player's content has \(content.segmentCount))",
+                            found: "\(segments)"))
                 }
                 content = try content.prefix(segments: segments)
             }
@@ -159,7 +163,7 @@ enum CompareCommand {
     static func comparedPolicies(_ parsed: ParsedArguments) throws -> (policies: [PolicySpec], baseline: String) {
         let policyValues = parsed.values("policies")
         guard !policyValues.isEmpty else {
-            throw InputError(.option("--policies"), .invalid("give at least one policy"))
+            throw InputError(.option("--policies"), .noneGiven("policy"))
         }
         let policies = try ListArgument.items(policyValues, location: "--policies").map {
             try PolicySpec.parse($0, source: "--policies")
@@ -168,7 +172,7 @@ enum CompareCommand {
         guard policies.contains(where: { $0.label == baseline }) else {
             throw InputError(
                 .option("--baseline"),
-                .invalid("'\(baseline)' is not one of the policies (\(policies.map(\.label).joined(separator: ", ")))"))
+                .unknownName(baseline, kind: "policy", known: policies.map(\.label)))
         }
         return (policies, baseline)
     }
@@ -179,11 +183,11 @@ enum CompareCommand {
     {
         guard let path = parsed.value("scenario") else {
             if !parsed.values("set").isEmpty {
-                throw InputError(.option("--set"), .invalid("edits a scenario; give --scenario FILE"))
+                throw InputError(.option("--set"), .missingPrerequisite(nil, needs: "--scenario FILE", reason: "it edits a scenario"))
             }
             if let id = parsed.value("player") {
                 throw InputError(
-                    .option("--player"), .invalid("'\(id)' names a scenario's player; give --scenario FILE"))
+                    .option("--player"), .missingPrerequisite(nil, needs: "--scenario FILE", reason: "'\(id)' names a scenario's player"))
             }
             return nil
         }
@@ -193,19 +197,15 @@ enum CompareCommand {
         if let id = parsed.value("player") {
             guard let chosen = scenario.players.first(where: { $0.id == id }) else {
                 throw InputError(
-                    .option("--player"),
-                    .invalid(
-                        "'\(id)' is not a player of \(path) (players: \(scenario.players.map(\.id).joined(separator: ", ")))"
-                    ))
+                    InputPlace(file: path, position: .option("--player")),
+                    .unknownName(id, kind: "player", known: scenario.players.map(\.id)))
             }
             player = chosen
         } else {
             guard scenario.players.count == 1 else {
                 throw InputError(
                     .jsonPath(path, "$.players"),
-                    .invalid(
-                        "has \(scenario.players.count) players; choose one with --player (\(scenario.players.map(\.id).joined(separator: ", ")))"
-                    ))
+                    .missingPrerequisite(nil, needs: "--player ID to choose one of its \(scenario.players.count) players", reason: scenario.players.map(\.id).joined(separator: ", ")))
             }
             player = scenario.players[0]
         }

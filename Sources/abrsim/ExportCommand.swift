@@ -31,9 +31,7 @@ enum ExportCommand {
         guard format == "p1203" else {
             throw InputError(.named("FORMAT"), .unknownName(format, kind: "format", known: ["p1203"]))
         }
-        var results = parsed.positional("RESULTS_DIR")!
-        while results.count > 1, results.hasSuffix("/") { results.removeLast() }
-        guard InputFile.isDirectory(results) else { throw InputError(.file(results), .invalid("is not a folder")) }
+        let results = try resultsFolder(parsed)
         var settings = P1203Export.Settings()
         if let resolution = parsed.value("resolution") {
             guard Resolution(parsing: resolution) != nil else {
@@ -91,7 +89,11 @@ enum ExportCommand {
             for session in sessions {
                 guard !session.player.isEmpty, !session.player.contains("/"), session.player != ".",
                     session.player != ".."
-                else { throw InputError(.file(results), .invalid("player id '\(session.player)' cannot name a file")) }
+                else {
+                    throw InputError(
+                        .file(results),
+                        .isNot("usable as a file name", subject: "player id", found: "'\(session.player)'"))
+                }
                 bundle.add(name: session.player + ".json", bytes: Array(session.json.utf8))
                 names.append(session.player + ".json")
             }

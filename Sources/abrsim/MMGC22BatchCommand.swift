@@ -50,9 +50,9 @@ enum MMGC22BatchCommand {
         let scenarioPath = parsed.positional("SCENARIO") ?? parsed.value("scenario")
         if let scenarioPath { return try scenarioMain(parsed, path: scenarioPath, sweep: sweep) }
         guard let dataFolder = parsed.value("data") else {
-            throw InputError(.option("--data"), .invalid("is required (or give a feed scenario)"))
+            throw InputError(.none, .required("--data or a feed scenario"))
         }
-        if !parsed.values("set").isEmpty { throw InputError(.option("--set"), .invalid("needs a feed scenario")) }
+        if !parsed.values("set").isEmpty { throw InputError(.option("--set"), .missingPrerequisite(nil, needs: "a feed scenario")) }
         let algorithms = try algorithms(parsed)
         let families =
             try parsed.value("families").map { try ListArgument.items($0, location: "--families") }
@@ -106,9 +106,7 @@ enum MMGC22BatchCommand {
             guard let algorithm = MMGC22Algorithm(rawValue: name) else {
                 throw InputError(
                     .option("--policies"),
-                    .invalid(
-                        "unknown algorithm '\(name)' (known: \(MMGC22Algorithm.allCases.map(\.rawValue).joined(separator: ", ")))"
-                    ))
+                    .unknownName(name, kind: "algorithm", known: MMGC22Algorithm.allCases.map(\.rawValue)))
             }
             return algorithm
         }
@@ -131,7 +129,7 @@ enum MMGC22BatchCommand {
         for option in ["data", "families", "traces", "clips"] where parsed.value(option) != nil {
             throw InputError(
                 InputPlace(file: path, position: InputPlace.Position(text: "--\(option)")),
-                .invalid("does not apply to a feed scenario (its items and network are the feed's)"))
+                .notApplicable(nil, onlyFor: nil, here: "a feed scenario", hint: "its items and network are the feed's"))
         }
         let loader = try scenarioLoader(parsed)
         let document = try loader.document(path)
@@ -175,9 +173,9 @@ enum MMGC22BatchCommand {
             else {
                 throw InputError(
                     InputPlace(file: nil, position: InputPlace.Position(text: location)),
-                    .invalid(
-                        "'\(item)' is not an index or a range low-high of indices ≥ 0\(limit == Int.max ? "" : " and < \(limit)")"
-                    ))
+                    .isNot(
+                        "an index or a range low-high of indices ≥ 0\(limit == Int.max ? "" : " and < \(limit)")",
+                        subject: nil, found: "'\(item)'"))
             }
             return Array(low...high)
         }

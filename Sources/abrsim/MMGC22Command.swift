@@ -33,7 +33,7 @@ enum MMGC22Command {
         }
         func required(_ name: String) throws -> String {
             guard let value = parsed.value(name) else {
-                throw InputError(.option("--\(name)"), .invalid("is required"))
+                throw InputError(.option("--\(name)"), .required())
             }
             return value
         }
@@ -52,7 +52,8 @@ enum MMGC22Command {
         }
         let traceText = try required("trace")
         guard let trace = Int(traceText), trace >= 0 else {
-            throw InputError(.option("--trace"), .invalid("'\(traceText)' is not a trace index (an integer ≥ 0)"))
+            throw InputError(
+                .option("--trace"), .isNot("a trace index (an integer ≥ 0)", subject: nil, found: "'\(traceText)'"))
         }
         let user: MMGC22Run.User
         if let seeds = parsed.value("seeds") {
@@ -64,13 +65,18 @@ enum MMGC22Command {
             } else if let index = Int(sample), (0..<MMGC22Users.sampleSeedCount).contains(index) {
                 user = .sample(index)
             } else {
-                throw InputError(.option("--user-sample"), .invalid("'\(sample)' is not 'default' or a sample 0…1000"))
+                throw InputError(
+                    .option("--user-sample"),
+                    .isNot(
+                        "'default' or a sample 0…\(MMGC22Users.sampleSeedCount - 1)", subject: nil, found: "'\(sample)'"
+                    ))
             }
         }
         let levels = try parsed.value("last-chunk-levels").map(MMGC22Run.parseLevels)
         let clipCount = try parsed.value("clips").map { text in
             guard let count = Int(text), count >= 1 else {
-                throw InputError(.option("--clips"), .invalid("'\(text)' is not a number of clips (an integer ≥ 1)"))
+                throw InputError(
+                    .option("--clips"), .isNot("a number of clips (an integer ≥ 1)", subject: nil, found: "'\(text)'"))
             }
             return count
         }

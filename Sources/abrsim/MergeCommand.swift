@@ -16,13 +16,11 @@ enum MergeCommand {
         }
         guard let out = parsed.value("out") else { throw InputError(.option("--out"), .required()) }
         let inputs = parsed.positionalValues("DIR")
-        guard let first = inputs.first, case .valid(let shardManifest) = OutputManifest.read(directory: first) else {
+        guard let first = inputs.first else { throw InputError(.named("merge"), .noneGiven("shard folder")) }
+        guard case .valid(let shardManifest) = OutputManifest.read(directory: first) else {
             throw InputError(
-                InputPlace(file: inputs.first, position: inputs.isEmpty ? .named("merge") : nil),
-                .invalid(
-                    inputs.isEmpty
-                        ? "give the shard folders to merge"
-                        : "is not a sweep output folder (no \(OutputManifest.fileName))"))
+                .file(first),
+                .expected("a sweep output folder", found: "no valid \(OutputManifest.fileName) in it"))
         }
         let folder = try OutputFolder(out, identity: shardManifest.identity, force: parsed.flag("force"))
         let (runs, shards) = try SweepMerge.merge(inputs, into: out)

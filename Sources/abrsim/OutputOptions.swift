@@ -33,3 +33,19 @@ func failedRunStatus(_ command: String, failedRuns: Int, runs: Int, summary: Str
             + "(final_state failed in \(summary))\n")
     return 1
 }
+
+/// The results folder a command reads (positional `RESULTS_DIR`, trailing slashes dropped), for `abrsim plot` and
+/// `abrsim export`; an ``InputError`` naming it unless it is a folder.
+func resultsFolder(_ parsed: ParsedArguments) throws -> String {
+    var results = parsed.positional("RESULTS_DIR")!
+    while results.count > 1, results.hasSuffix("/") { results.removeLast() }
+    guard InputFile.isDirectory(results) else {
+        do { try InputFile.checkReadable(results) } catch let error as InputError
+            where error.problem == .unreadable("no such file")
+        {
+            throw InputError(.file(results), .unreadable("no such folder"))
+        }
+        throw InputError(.file(results), .expected("a folder", found: "a file"))
+    }
+    return results
+}

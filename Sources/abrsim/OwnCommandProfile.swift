@@ -16,6 +16,9 @@ struct OwnCommandProfile: ComparisonProfile {
     func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
         throw InputError(
             .option("--profile"),
-            .invalid("the \(name) profile writes \(outputs); run abrsim compare --profile \(name)"))
+            .unsupported(
+                by: "the \(name) profile", supports: "abrsim compare --profile \(name)",
+                found: "a call for run reports",
+                reason: "it writes \(outputs)"))
     }
 }

@@ -24,9 +24,7 @@ enum PlotCommand {
             writeStandardOutput(spec.usage())
             return 0
         }
-        var results = parsed.positional("RESULTS_DIR")!
-        while results.count > 1, results.hasSuffix("/") { results.removeLast() }
-        guard InputFile.isDirectory(results) else { throw InputError(.file(results), .invalid("is not a folder")) }
+        let results = try resultsFolder(parsed)
         let out = parsed.value("out") ?? defaultPlotsFolder(results)
         let isRun = (try? InputFile.checkReadable(InputFile.resolve("timeline.csv", against: results))) != nil
         if case .valid(let manifest) = OutputManifest.read(directory: results), !manifest.isComplete {
@@ -75,10 +73,10 @@ enum PlotCommand {
             chosen = chosen ?? stats.column("baseline")?.first
         }
         if let chosen, !samples.policies.contains(chosen) {
-            let message = "'\(chosen)' is not one of the policies (\(samples.policies.joined(separator: ", ")))"
+            let unknown = InputProblem.unknownName(chosen, kind: "policy", known: samples.policies)
             throw baseline == nil
-                ? InputError(.file(statsPath), .invalid("baseline " + message))
-                : InputError(.option("--baseline"), .invalid(message))
+                ? InputError(.file(statsPath), .within("baseline", unknown))
+                : InputError(.option("--baseline"), unknown)
         }
         let title = "\(summary.column("scenario")?.first ?? "compare"): \(samples.policies.count) policies"
         return PlotBundles.comparison(samples, title: title, baseline: chosen, hasStats: hasStats, page: page)

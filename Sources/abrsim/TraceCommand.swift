@@ -104,7 +104,7 @@ enum TraceCommand {
 
     static func convert(_ parsed: ParsedArguments) throws -> Int32 {
         guard let to = try format(parsed, "to") else {
-            throw InputError(.none, .invalid("--to FORMAT is required (\(formatNames))"))
+            throw InputError(.none, .required("--to FORMAT (\(formatNames))"))
         }
         let (trace, _) = try readInput(parsed)
         return try emit(trace, to, parsed)
@@ -169,7 +169,7 @@ enum TraceCommand {
         }
         let decoded = try SyntheticModelDecoder().decode(JSONReader(document, file: file))
         guard let seconds = try parsed.double("seconds") ?? decoded.seconds else {
-            throw InputError(.none, .invalid("give the length with --seconds S or \"seconds\" in the model"))
+            throw InputError(.none, .required("--seconds S (or \"seconds\" in the model)"))
         }
         let seed = try parsed.seed() ?? decoded.seed ?? 1
         let trace: Trace

@@ -103,16 +103,17 @@ enum TuneCommand {
         if let measuredPath {
             guard !settings.searchesPriorities else {
                 throw InputError(
-                    .option("--search-priorities"), .invalid("calibration fits the weights of the given priorities"))
+                    .option("--search-priorities"),
+                    .notApplicable(nil, onlyFor: nil, here: "--calibrate", hint: "calibration fits the weights of the given priorities"))
             }
             let measured = try MeasuredThroughput.load(measuredPath, scenario: scenario)
             let levels = Set(measured.players.map { scenario.players[$0].settings.networkResourcePriority })
             guard levels.count >= 2 else {
                 throw InputError(
                     .file(measuredPath),
-                    .invalid(
-                        "the measured players all have the same networkResourcePriority; their weights cannot be fitted"
-                    ))
+                    .expected(
+                        "measured players of at least 2 networkResourcePriority levels, to fit their weights",
+                        found: "all \(levels.first?.rawValue ?? "")"))
             }
             scoring = .fit(try ShareFit(measured: measured, binSeconds: settings.binSeconds, file: measuredPath))
         } else {
@@ -203,10 +204,10 @@ enum TuneCommand {
         let aggregate = try parsed.value("aggregate").map { try NetworkAggregate.parse($0, location: "--aggregate") }
         guard !parsed.values("traces").isEmpty else {
             if aggregate != nil {
-                throw InputError(.option("--aggregate"), .invalid("combines over --traces; give --traces"))
+                throw InputError(.option("--aggregate"), .missingPrerequisite(nil, needs: "--traces", reason: "it combines over them"))
             }
             if parsed.value("holdout") != nil {
-                throw InputError(.option("--holdout"), .invalid("holds out some of --traces; give --traces"))
+                throw InputError(.option("--holdout"), .missingPrerequisite(nil, needs: "--traces", reason: "it holds out some of them"))
             }
             return (nil, nil)
         }

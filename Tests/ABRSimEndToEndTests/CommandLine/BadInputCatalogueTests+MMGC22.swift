@@ -20,16 +20,16 @@ extension BadInputCatalogueTests {
     static let mmgc22Cases: [MMGC22Case] = [
         MMGC22Case(
             name: "trace line not a number", edits: ["network_traces/high/0": "0 8\n1 fast\n"],
-            mentions: ["network_traces/high/0", "line 2", "not a number"]),
+            mentions: ["network_traces/high/0", "line 2", "the throughput 'fast' is not a number"]),
         MMGC22Case(
             name: "size not an integer", edits: ["short_video_size/a_first/video_size_1": "150000\n15e4x\n150000\n"],
-            mentions: ["video_size_1", "line 2", "integer"]),
+            mentions: ["video_size_1", "line 2", "(an integer ≥ 0), found '15e4x'"]),
         MMGC22Case(
             name: "size file missing", edits: ["short_video_size/a_first/video_size_2": nil],
             mentions: ["video_size_2", "no such file"]),
         MMGC22Case(
             name: "size file short", edits: ["short_video_size/a_first/video_size_2": "230000\n"],
-            mentions: ["video_size_2", "has 1 chunks, level 0 has 3"]),
+            mentions: ["video_size_2", ": 1 chunks for 3 chunks at level 0"]),
         MMGC22Case(
             name: "retention rises", edits: ["user_ret/a_first": "0 1\n1 0.5\n2 0.7\n3 0\n"],
             mentions: ["user_ret/a_first", "line 3", "must never rise"]),
@@ -38,7 +38,7 @@ extension BadInputCatalogueTests {
             mentions: ["user_ret/a_first", "more than the limit of 1"]),
         MMGC22Case(
             name: "retention keeps viewers past the end", edits: ["user_ret/a_first": "0 1\n1 0.5\n2 0.5\n3 0.2\n"],
-            mentions: ["user_ret/a_first", "do not sum to 1"]),
+            mentions: ["user_ret/a_first", "the sum of the probabilities must be 1, got 0.8"]),
         MMGC22Case(
             name: "retention too short", edits: ["user_ret/a_first": "0 1\n1 0\n"],
             mentions: ["user_ret/a_first", "at least 4"]),
@@ -47,18 +47,27 @@ extension BadInputCatalogueTests {
             edits: [
                 "short_video_size/b_second/video_size_0": "1\n", "short_video_size/b_second/video_size_1": "2\n",
                 "short_video_size/b_second/video_size_2": "3\n", "user_ret/b_second": "0 1\n1 1\n2 0\n",
-            ], mentions: ["has 2 clips", "only 1 seed pairs"]),
+            ], mentions: ["data: 1 seed pairs for 2 clips"]),
         MMGC22Case(
-            name: "unknown algorithm", options: ["--algorithm", "greedy"], mentions: ["--algorithm", "greedy"]),
-        MMGC22Case(name: "unknown family", options: ["--family", "fixed"], mentions: ["--family", "fixed"]),
+            name: "unknown algorithm", options: ["--algorithm", "greedy"],
+            mentions: ["--algorithm: unknown algorithm 'greedy' (known: no_save, fixed_preload, solution)"]),
+        MMGC22Case(
+            name: "unknown family", options: ["--family", "fixed"],
+            mentions: ["--family: unknown family 'fixed' (known: high, low, medium, mixed)"]),
         MMGC22Case(
             name: "missing family folder", options: ["--family", "low"], mentions: ["network_traces/low", "no such"]),
         MMGC22Case(
             name: "trace out of range", options: ["--trace", "3"],
-            mentions: ["network_traces/high", "trace 3 is out of range"]),
-        MMGC22Case(name: "bad seeds", options: ["--seeds", "42:42,x"], mentions: ["--seeds", "pair 2"]),
-        MMGC22Case(name: "bad user sample", options: ["--user-sample", "5000"], mentions: ["--user-sample", "5000"]),
-        MMGC22Case(name: "bad last levels", options: ["--last-chunk-levels", "7"], mentions: ["--last-chunk-levels"]),
+            mentions: ["network_traces/high: expected a trace index in 0…0, found 3"]),
+        MMGC22Case(
+            name: "bad seeds", options: ["--seeds", "42:42,x"],
+            mentions: ["--seeds: pair 2 'x' is not `numpy_seed:python_seed` (integers 0…4294967295)"]),
+        MMGC22Case(
+            name: "bad user sample", options: ["--user-sample", "5000"],
+            mentions: ["--user-sample: '5000' is not 'default' or a sample 0…1000"]),
+        MMGC22Case(
+            name: "bad last levels", options: ["--last-chunk-levels", "7"],
+            mentions: ["--last-chunk-levels: entry 1 '7' is not a level −1…2"]),
         MMGC22Case(
             name: "missing data folder", options: ["--data", "/nonexistent/mmgc22"],
             mentions: ["/nonexistent/mmgc22", "no such folder"]),

@@ -35,16 +35,17 @@ extension BadInputCatalogueTests {
             mentions: ["network_traces/medium", "no such trace family folder"]),
         MMGC22BatchCase(
             name: "trace out of range", options: ["--traces", "0-2"],
-            mentions: ["network_traces/high", "trace 2 is out of range", "0…1"]),
+            mentions: ["network_traces/high: expected a trace index in 0…1, found 2"]),
         MMGC22BatchCase(
             name: "no clips", edits: ["short_video_size/a_short": nil, "short_video_size/b_long": nil],
-            mentions: ["short_video_size", "holds no clip folders"]),
+            mentions: ["short_video_size: empty folder: no clip folders"]),
         MMGC22BatchCase(
             name: "user sample out of range", options: ["--users", "default,999-1001"],
-            mentions: ["--users", "999-1001"]
+            mentions: ["--users: '999-1001' is not an index or a range low-high of indices ≥ 0 and < 1001"]
         ),
         MMGC22BatchCase(
-            name: "unknown algorithm", options: ["--policies", "no_save,greedy"], mentions: ["--policies", "greedy"]),
+            name: "unknown algorithm", options: ["--policies", "no_save,greedy"],
+            mentions: ["--policies: unknown algorithm 'greedy' (known: no_save, fixed_preload, solution)"]),
         MMGC22BatchCase(name: "no clips asked for", options: ["--clips", "0"], mentions: ["--clips"]),
     ]
 

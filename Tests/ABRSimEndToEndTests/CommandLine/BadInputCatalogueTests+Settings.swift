@@ -69,19 +69,23 @@ extension BadInputCatalogueTests {
             arguments: [
                 "compare", "--traces", "ok/constant.csv", "--content", "ok/movie.json", "--policies", "bba", "--set",
                 "seed=2", "--out", out + "/results", "--plots", out + "/plots",
-            ], mentions: ["--set", "give --scenario"]),
+            ], mentions: ["--set: needs --scenario FILE (it edits a scenario)"]),
         Case(
             fixture: "compare --scenario with several players",
             arguments: [
                 "compare", "--traces", "ok/constant.csv", "--scenario", multiview, "--policies", "bba", "--out",
                 out + "/results", "--plots", out + "/plots",
-            ], mentions: ["multiview-priority.json", "$.players", "choose one with --player"]),
+            ],
+            mentions: [
+                "multiview-priority.json: $.players: needs --player ID to choose one of its 4 players (main, tile1, tile2, tile3)"
+            ]),
         Case(
             fixture: "compare --player unknown",
             arguments: [
                 "compare", "--traces", "ok/constant.csv", "--scenario", multiview, "--player", "side", "--policies",
                 "bba", "--out", out + "/results", "--plots", out + "/plots",
-            ], mentions: ["--player", "'side' is not a player"]),
+            ], mentions: ["multiview-priority.json: --player: unknown player 'side' (known: main, tile1, tile2, tile3)"]
+        ),
         Case(
             fixture: "compare --scenario --set bad",
             arguments: [
@@ -92,7 +96,7 @@ extension BadInputCatalogueTests {
         Case(
             fixture: "tune --holdout without --traces",
             arguments: ["tune", multiview, "--holdout", "0.3", "--out", out + "/results"],
-            mentions: ["--holdout", "give --traces"]),
+            mentions: ["--holdout: needs --traces (it holds out some of them)"]),
         Case(
             fixture: "tune --holdout 1.5",
             arguments: ["tune", multiview, "--traces", "ok/constant.csv", "--holdout", "1.5", "--out", out + "/r"],

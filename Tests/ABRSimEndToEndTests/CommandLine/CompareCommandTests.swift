@@ -74,7 +74,7 @@ struct CompareCommandTests {
         #expect(missingContent.standardError == "abrsim compare: /nonexistent/content: no such file\n")
         let noContent = try runABRSim(["compare", "--traces", Self.traces, "--policies", "bba"])
         #expect(noContent.status == 2)
-        #expect(noContent.standardError == "abrsim compare: --content: is required (or give --scenario)\n")
+        #expect(noContent.standardError == "abrsim compare: --content or --scenario is required\n")
         for run in [unknownPolicy, missingTraces, missingContent, noContent] {
             #expect(run.standardError.filter { $0 == "\n" }.count == 1, "one line: \(run.standardError)")
         }

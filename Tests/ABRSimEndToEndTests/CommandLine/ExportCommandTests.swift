@@ -66,6 +66,6 @@ struct ExportCommandTests {
         #expect(unknown.standardError == "abrsim export: FORMAT: unknown format 'mos' (known: p1203)\n")
         let missing = try runABRSim(["export", "p1203", "/nonexistent-abrsim-results"])
         #expect(missing.status == 2)
-        #expect(missing.standardError == "abrsim export: /nonexistent-abrsim-results: is not a folder\n")
+        #expect(missing.standardError == "abrsim export: /nonexistent-abrsim-results: no such folder\n")
     }
 }

@@ -9,7 +9,7 @@ private struct TwoSegmentProfile: ComparisonProfile {
     var name: String { "two-segments" }
 
     func checkArguments(scenarioGiven: Bool) throws {
-        if scenarioGiven { throw InputError(.option("--scenario"), .invalid("not with two-segments")) }
+        if scenarioGiven { throw InputError(.option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the two-segments profile")) }
     }
 
     func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
@@ -32,7 +32,9 @@ struct ComparisonProfileRegistryTests {
         try Profile.registry.withRegistered(TwoSegmentProfile(), name: "two-segments") {
             let profile = try #require(Profile(rawValue: Profile.requestedName(in: arguments)!))
             #expect(try Profile.runOwnCommand(arguments, sweep: false) == nil)
-            #expect(throws: InputError.self) { try profile.definition.checkArguments(scenarioGiven: true) }
+            #expect(throws: InputError(.option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the two-segments profile"))) {
+                try profile.definition.checkArguments(scenarioGiven: true)
+            }
             var plan = ComparisonPlan(traces: traces, content: content, policies: policies)
             plan.model = profile
             let reports = try Comparison.run(plan, jobs: 1)

@@ -135,14 +135,14 @@ public struct MMGC22Batch: Sendable {
             guard MMGC22Run.families.contains(family) else {
                 throw InputError(
                     .option("--families"),
-                    .invalid("unknown family '\(family)' (known: \(MMGC22Run.families.joined(separator: ", ")))"))
+                    .unknownName(family, kind: "family", known: MMGC22Run.families))
             }
             let count = try data.traceFiles(family: family).count
             traceCounts[family] = count
             for index in traceIndices ?? [] where !(0..<count).contains(index) {
                 throw InputError(
                     .file(dataFolder + "/network_traces/" + family),
-                    .invalid("trace \(index) is out of range: the family has \(count) traces (0…\(count - 1))"))
+                    MMGC22Data.traceOutOfRange(index, count: count))
             }
         }
         var sessions: [Session] = []

@@ -36,22 +36,27 @@ extension MMGC22Clip {
         guard chunkBytes.count == MMGC22Model.levelCount else {
             throw InputError(
                 InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                .invalid("has \(chunkBytes.count) levels; the challenge's clips have 3"))
+                .expected(
+                    "\(MMGC22Model.levelCount) levels, as the challenge's clips have", found: "\(chunkBytes.count)"))
         }
         guard !chunkBytes[0].isEmpty else {
             throw InputError(
-                InputPlace(file: nil, position: InputPlace.Position(text: place)), .invalid("holds no chunks"))
+                InputPlace(file: nil, position: InputPlace.Position(text: place)), .empty("clip", no: "chunks"))
         }
         for (level, sizes) in chunkBytes.enumerated() {
             guard sizes.count == chunkBytes[0].count else {
                 throw InputError(
                     InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                    .invalid("level \(level) has \(sizes.count) chunks, level 0 has \(chunkBytes[0].count)"))
+                    .countMismatch(
+                        found: sizes.count, of: "chunks at level \(level)", expected: chunkBytes[0].count,
+                        per: "chunks at level 0"))
             }
             if let chunk = sizes.firstIndex(where: { !$0.isFinite || $0 < 0 }) {
                 throw InputError(
                     InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                    .invalid("level \(level) chunk \(chunk): a size must be a number of bytes ≥ 0"))
+                    .within(
+                        "level \(level) chunk \(chunk)",
+                        .mustBe("a size", rule: "a number of bytes ≥ 0", found: "\(sizes[chunk])")))
             }
         }
         self.init(
@@ -60,14 +65,14 @@ extension MMGC22Clip {
         if let problem = NumpyLegacyRandomState.numpyChoiceProblem(MMGC22Retention.leaveProbabilities(self)) {
             throw InputError(
                 InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                .invalid("the curve cannot be sampled as the challenge samples it: \(problem)"))
+                .within("the curve cannot be sampled as the challenge samples it", problem))
         }
         guard curve.fractions.count >= chunkCount + 1 else {
             throw InputError(
                 InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                .invalid(
-                    "has \(curve.fractions.count) lines; the clip has \(chunkCount) chunks, so at least \(chunkCount + 1) are needed"
-                ))
+                .expected(
+                    "at least \(chunkCount + 1) lines (one more than the clip's \(chunkCount) chunks)",
+                    found: "\(curve.fractions.count)"))
         }
     }
 }
@@ -84,12 +89,12 @@ public struct MMGC22Data: Sendable {
     /// Reads the clip library of `folder` (sizes and retention curves; traces are read on demand).
     public init(folder: String) throws {
         guard InputFile.isDirectory(folder) else {
-            throw InputError(.file(folder), .invalid("no such folder (expected the challenge's data folder)"))
+            throw InputError(.file(folder), .unreadable("no such folder (expected the challenge's data folder)"))
         }
         self.folder = folder
         let sizeFolder = folder + "/short_video_size"
         let names = try Self.entries(of: sizeFolder, directories: true)
-        guard !names.isEmpty else { throw InputError(.file(sizeFolder), .invalid("holds no clip folders")) }
+        guard !names.isEmpty else { throw InputError(.file(sizeFolder), .empty("folder", no: "clip folders")) }
         clips = try names.map { name in
             try Self.readClip(name: name, sizes: sizeFolder + "/" + name, retention: folder + "/user_ret/" + name)
         }
@@ -105,7 +110,7 @@ public struct MMGC22Data: Sendable {
     public func traceFiles(family: String) throws -> [String] {
         let familyFolder = folder + "/network_traces/" + family
         guard InputFile.isDirectory(familyFolder) else {
-            throw InputError(.file(familyFolder), .invalid("no such trace family folder"))
+            throw InputError(.file(familyFolder), .unreadable("no such trace family folder"))
         }
         let names = try Self.entries(of: familyFolder, directories: false)
         var numbered: [(Int, String)] = []
@@ -113,7 +118,9 @@ public struct MMGC22Data: Sendable {
             guard let number = Int(name) else {
                 throw InputError(
                     .file(familyFolder + "/" + name),
-                    .invalid("trace file names must be integers, as load_trace sorts them"))
+                    .isNot(
+                        "an integer, as load_trace sorts trace files by number", subject: "the name", found: "'\(name)'"
+                    ))
             }
             numbered.append((number, name))
         }
@@ -127,9 +134,14 @@ public struct MMGC22Data: Sendable {
         guard files.indices.contains(index) else {
             throw InputError(
                 .file(folder + "/network_traces/" + family),
-                .invalid("trace \(index) is out of range: the family has \(files.count) traces (0…\(files.count - 1))"))
+                MMGC22Data.traceOutOfRange(index, count: files.count))
         }
         return try PensieveCookedTrace.read(path: files[index])
+    }
+
+    /// What is wrong with trace `index` of a family of `count` traces.
+    static func traceOutOfRange(_ index: Int, count: Int) -> InputProblem {
+        .outOfRange(what: "a trace index", bound: "in 0…\(count - 1)", found: "\(index)")
     }
 
     static func readClip(name: String, sizes: String, retention: String) throws -> MMGC22Clip {
@@ -143,13 +155,16 @@ public struct MMGC22Data: Sendable {
                     let bytes = Int(field), bytes >= 0
                 else {
                     throw InputError(
-                        .line(path, reader.lineNumber), .invalid("expected a chunk size in bytes (an integer ≥ 0)"))
+                        .line(path, reader.lineNumber),
+                        .expected("a chunk size in bytes (an integer ≥ 0)", found: "'\(line.trimmingWhitespace())'"))
                 }
                 chunks.append(Double(bytes))
             }
-            guard !chunks.isEmpty else { throw InputError(.file(path), .invalid("holds no chunk sizes")) }
+            guard !chunks.isEmpty else { throw InputError(.file(path), .empty("size file", no: "chunk sizes")) }
             if let first = levels.first, first.count != chunks.count {
-                throw InputError(.file(path), .invalid("has \(chunks.count) chunks, level 0 has \(first.count)"))
+                throw InputError(
+                    .file(path),
+                    .countMismatch(found: chunks.count, of: "chunks", expected: first.count, per: "chunks at level 0"))
             }
             levels.append(chunks)
         }
@@ -160,7 +175,7 @@ public struct MMGC22Data: Sendable {
     /// The names in `folder` (hidden ones left out) that are folders (`directories`) or files, byte-sorted.
     static func entries(of folder: String, directories: Bool) throws -> [String] {
         guard let handle = opendir(folder) else {
-            throw InputError(.file(folder), .invalid("cannot open the folder: \(InputFile.errnoText())"))
+            throw InputError(.file(folder), .unreadable("cannot open the folder: \(InputFile.errnoText())"))
         }
         defer { closedir(handle) }
         var names: [String] = []

@@ -89,8 +89,9 @@ public struct MMGC22Environment: Sendable {
             let slot = decision.video - startVideoId
             guard let bytes = players[slot].nextChunkBytes(level: decision.level) else {
                 throw MMGC22PolicyError(
-                    "clip \(decision.video) has no chunk \(players[slot].chunkCounter) (it has \(players[slot].chunkCount))"
-                )
+                    .outOfRange(
+                        what: "a chunk of clip \(decision.video)", bound: "in 0…\(players[slot].chunkCount - 1)",
+                        found: "\(players[slot].chunkCounter)"))
             }
             outcome.chunkBytes = bytes
             outcome.chunk = players[slot].chunkCounter
@@ -160,7 +161,11 @@ public struct MMGC22StepOutcome: Sendable, Equatable {
 
 /// A policy's decision the challenge would refuse (its `assert`s): a clip outside the window, a level outside
 /// 0 … 2, a chunk past the clip's end.
-public struct MMGC22PolicyError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = "preload policy: " + description }
+/// Thrown by ``MMGC22Environment`` and ``MMGC22Session`` as they play; ``MMGC22Feed`` turns it into an
+/// ``InputError`` at the feed's place.
+public struct MMGC22PolicyError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What is wrong with the decision.
+    public var problem: InputProblem
+    public init(_ problem: InputProblem) { self.problem = problem }
+    public var description: String { "preload policy: " + InputErrorMessage.text(of: problem) }
 }

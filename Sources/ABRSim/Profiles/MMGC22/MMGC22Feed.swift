@@ -61,26 +61,30 @@ public struct MMGC22Feed: Sendable {
     public func session() throws -> MMGC22Session {
         guard !clips.isEmpty else {
             throw InputError(
-                InputPlace(file: nil, position: InputPlace.Position(text: place)), .invalid("the feed holds no clips"))
+                InputPlace(file: nil, position: InputPlace.Position(text: place)), .noneGiven("clip", in: "the feed"))
         }
         if case .challengeSample(let index) = viewers, !(0..<MMGC22Users.sampleSeedCount).contains(index) {
             throw InputError(
                 InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                .invalid("user sample \(index) is not 0…\(MMGC22Users.sampleSeedCount - 1)"))
+                .outOfRange(what: "a user sample", bound: "in 0…\(MMGC22Users.sampleSeedCount - 1)", found: "\(index)"))
         }
         if let levels = lastChunkLevels {
-            guard levels.count == clips.count, levels.allSatisfy({ (-1...2).contains($0) }) else {
+            guard levels.count == clips.count else {
                 throw InputError(
                     InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                    .invalid("needs \(clips.count) last chunk levels (−1…2), one per clip"))
+                    .countMismatch(found: levels.count, of: "last chunk levels", expected: clips.count, per: "clips"))
+            }
+            if let level = levels.first(where: { !(-1...2).contains($0) }) {
+                throw InputError(
+                    InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                    .outOfRange(what: "a last chunk level", bound: "in −1…2", found: "\(level)"))
             }
         }
         if let seeds = seedPairs() {
             guard seeds.count >= clips.count else {
                 throw InputError(
                     InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                    .invalid("has \(clips.count) clips, but the user has only \(seeds.count) seed pairs (one per clip)")
-                )
+                    .countMismatch(found: seeds.count, of: "seed pairs", expected: clips.count, per: "clips"))
             }
             return MMGC22Session(clips: clips, seeds: seeds, trace: trace)
         }
@@ -88,20 +92,25 @@ public struct MMGC22Feed: Sendable {
         guard times.count >= clips.count else {
             throw InputError(
                 InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                .invalid("has \(clips.count) clips, but only \(times.count) watch times (one per clip)"))
+                .countMismatch(found: times.count, of: "watch times", expected: clips.count, per: "clips"))
         }
         for (index, clip) in clips.enumerated() {
             let duration = Double(clip.chunkCount) * MMGC22Model.chunkMilliseconds
             guard times[index].isFinite, (0...duration).contains(times[index]) else {
                 throw InputError(
                     InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                    .invalid("clip \(index) (\(clip.name)): watch time \(times[index]) ms is outside 0…\(duration) ms"))
+                    .within(
+                        "clip \(index) (\(clip.name))",
+                        .outOfRange(
+                            what: "a watch time", bound: "in 0…\(duration)", found: "\(times[index])", unit: "ms")))
             }
         }
         guard times.prefix(clips.count).reduce(0, +) > 0 else {
             throw InputError(
                 InputPlace(file: nil, position: InputPlace.Position(text: place)),
-                .invalid("the watch times sum to 0 ms: the download/watch ratio has no value"))
+                .mustBe(
+                    "the sum of the watch times", rule: "> 0 (the download/watch ratio divides by it)", found: "0",
+                    unit: "ms"))
         }
         return MMGC22Session(
             clips: clips, watchTimes: times.prefix(clips.count).map({ MMGC22Retention(watchMilliseconds: $0) }),
@@ -122,7 +131,9 @@ public struct MMGC22Feed: Sendable {
         do {
             return try session.run(policy: &policy, lastChunkLevels: last, recordSteps: recordSteps)
         } catch let error as MMGC22PolicyError {
-            throw InputError(InputPlace(file: nil, position: InputPlace.Position(text: place)), .invalid("\(error)"))
+            throw InputError(
+                InputPlace(file: nil, position: InputPlace.Position(text: place)),
+                .within("preload policy", error.problem))
         }
     }
 }

@@ -62,7 +62,9 @@ public struct MMGC22Run: Sendable {
         let trace = try data.trace(family: family, index: traceIndex)
         let clips = clipCount.map({ MMGC22Feed.cycling(data.clips, count: $0) }) ?? data.clips
         if let last = lastChunkLevels, last.count != clips.count {
-            throw InputError(.option("--last-chunk-levels"), .invalid("needs \(clips.count) levels, one per clip"))
+            throw InputError(
+                .option("--last-chunk-levels"),
+                .countMismatch(found: last.count, of: "levels", expected: clips.count, per: "clips"))
         }
         return MMGC22Feed(
             clips: clips, trace: trace, viewers: Self.viewers(of: user, clipCount: clipCount),
@@ -92,7 +94,9 @@ public struct MMGC22Run: Sendable {
             else {
                 throw InputError(
                     .option("--seeds"),
-                    .invalid("pair \(index + 1) '\(item)' is not `numpy_seed:python_seed` (integers 0…4294967295)"))
+                    .isNot(
+                        "`numpy_seed:python_seed` (integers 0…4294967295)", subject: "pair \(index + 1)",
+                        found: "'\(item)'"))
             }
             return MMGC22SeedPair(numpySeed: numpy, pythonSeed: python)
         }
@@ -103,7 +107,8 @@ public struct MMGC22Run: Sendable {
         try text.split(separator: "|", omittingEmptySubsequences: false).enumerated().map { index, item in
             guard let level = Int(item), (-1...2).contains(level) else {
                 throw InputError(
-                    .option("--last-chunk-levels"), .invalid("entry \(index + 1) '\(item)' is not a level −1…2"))
+                    .option("--last-chunk-levels"),
+                    .isNot("a level −1…2", subject: "entry \(index + 1)", found: "'\(item)'"))
             }
             return level
         }

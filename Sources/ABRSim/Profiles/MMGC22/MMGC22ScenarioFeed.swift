@@ -23,6 +23,8 @@ public struct MMGC22ScenarioFeed: Sendable {
 
     /// The challenge's network delay per chunk, ms (`network_module`'s RTT).
     public static let rttMs = MMGC22Model.rttMilliseconds
+    /// The profile as its errors name it.
+    static let profile = "the mmgc22 profile"
     /// The challenge's player window past the playing clip: the next four.
     public static let recommendationWindow = MMGC22Model.windowSize - 1
 
@@ -31,17 +33,22 @@ public struct MMGC22ScenarioFeed: Sendable {
         file = scenario.file
         let root = try JSONReader(document, file: scenario.file).object()
         let feedReader = try root.required("feed")
-        guard let feed = scenario.feed else { throw feedReader.error(.invalid("is required for the mmgc22 profile")) }
+        guard let feed = scenario.feed else {
+            throw feedReader.error(
+                .unsupported(by: Self.profile, supports: "feed scenarios", found: "a scenario of players"))
+        }
         let feedObject = try feedReader.object()
         if let duration = root.optional("durationSeconds") {
-            throw duration.error(.invalid("the challenge plays every clip to its end; remove durationSeconds"))
+            throw duration.error(
+                .notApplicable(nil, onlyFor: nil, here: Self.profile, hint: "the challenge plays every clip to its end; remove durationSeconds"))
         }
         let window = try feedObject.required("recommendationWindow")
         guard feed.recommendationWindow == Self.recommendationWindow else {
             throw window.error(
-                .invalid(
-                    "the challenge's player knows the playing clip and the next \(Self.recommendationWindow): "
-                        + "set it to \(Self.recommendationWindow) for the mmgc22 profile"))
+                .unsupported(
+                    by: Self.profile, supports: "a window of \(Self.recommendationWindow)",
+                    found: "\(feed.recommendationWindow)",
+                    reason: "the challenge's player knows the playing clip and the next \(Self.recommendationWindow)"))
         }
         trace = try Self.trace(try root.required("network"), directory: InputFile.directory(of: scenario.file))
         let listed = try feedObject.required("items").array()
@@ -58,10 +65,11 @@ public struct MMGC22ScenarioFeed: Sendable {
                     : feed.items[index].content.duration) * 1000
             }
         } else {
-            throw try swipeReader.object().required("model").error(
-                .invalid(
-                    "the challenge's users leave by retention curves: use the retention model (its user module's "
-                        + "draw) or fixed watch times"))
+            let model = try swipeReader.object().required("model")
+            throw model.error(
+                .unsupported(
+                    by: Self.profile, supports: "the retention model (its user module's draw) or fixed watch times",
+                    found: "'\(try model.string())'", reason: "the challenge's users leave by retention curves"))
         }
         var clips: [MMGC22Clip] = []
         for (index, item) in feed.items.enumerated() {
@@ -89,17 +97,31 @@ public struct MMGC22ScenarioFeed: Sendable {
     /// `rttMs` or the challenge's 80, looping at its end.
     static func trace(_ reader: JSONReader, directory: String) throws -> PensieveCookedTrace {
         let network = try reader.object()
-        let why =
-            "the challenge's network module plays one cooked trace ({\"trace\": PATH}), looping, with an 80 ms RTT"
-        guard let path = network.optional("trace") else { throw reader.error(.invalid(why)) }
-        for key in network.keys where !["trace", "format", "rttMs", "atEnd", "name"].contains(key) {
-            throw try network.required(key).error(.invalid(why))
+        func unsupported(_ supports: String, found: String) -> InputProblem {
+            .unsupported(
+                by: profile, supports: supports, found: found,
+                reason:
+                    "the challenge's network module plays one cooked trace, looping, with an \(JSONPath.format(rttMs)) ms RTT"
+            )
+        }
+        guard let path = network.optional("trace") else {
+            throw reader.error(unsupported("a network of one cooked trace ({\"trace\": PATH})", found: "none"))
+        }
+        let keys = ["trace", "format", "rttMs", "atEnd", "name"]
+        for key in network.keys where !keys.contains(key) {
+            throw try network.required(key).error(
+                unsupported("the keys \(keys.joined(separator: ", "))", found: "\"\(key)\""))
         }
         if let format = network.optional("format"), try format.string() != "pensieve" {
-            throw format.error(.invalid(why))
+            throw format.error(unsupported("format 'pensieve'", found: "'\(try format.string())'"))
         }
-        if let rtt = network.optional("rttMs"), try rtt.double() != rttMs { throw rtt.error(.invalid(why)) }
-        if let atEnd = network.optional("atEnd"), try atEnd.string() != "loop" { throw atEnd.error(.invalid(why)) }
+        if let rtt = network.optional("rttMs"), try rtt.double() != rttMs {
+            throw rtt.error(
+                unsupported("an RTT of \(JSONPath.format(rttMs)) ms", found: "\(JSONPath.format(try rtt.double())) ms"))
+        }
+        if let atEnd = network.optional("atEnd"), try atEnd.string() != "loop" {
+            throw atEnd.error(unsupported("atEnd 'loop'", found: "'\(try atEnd.string())'"))
+        }
         let resolved = InputFile.resolve(try path.string(), against: directory)
         return try path.readingReferencedFile { try PensieveCookedTrace.read(path: resolved) }
     }
@@ -112,9 +134,9 @@ public struct MMGC22ScenarioFeed: Sendable {
             content.segmentDurations.allSatisfy({ $0 == MMGC22Model.chunkMilliseconds / 1000 })
         else {
             throw reader.error(
-                .invalid(
-                    "the challenge's clips are 1-s chunks at 750, 1200 and 1850 kbit/s; this content has "
-                        + "\(ladder.map(JSONPath.format).joined(separator: "/")) kbit/s and "
+                .unsupported(
+                    by: profile, supports: "the challenge's 1-s chunks at 750, 1200 and 1850 kbit/s",
+                    found: "\(ladder.map(JSONPath.format).joined(separator: "/")) kbit/s and "
                         + "\(Set(content.segmentDurations).sorted().map(JSONPath.format).joined(separator: "/")) s segments"
                 ))
         }

@@ -47,7 +47,10 @@ public struct MMGC22Session: Sendable {
         let rates = MMGC22Model.bitratesKbps
         var decision = policy.firstDecision(players: environment.players)
         guard (0...2).contains(decision.level), (0...4).contains(decision.video) else {
-            throw MMGC22PolicyError("the first decision must name clip 0…4 and level 0…2")
+            throw MMGC22PolicyError(
+                .outOfRange(
+                    what: "a first decision", bound: "of clip 0…4 and level 0…2",
+                    found: "clip \(decision.video) level \(decision.level)"))
         }
         var qoe = 0.0
         var bandwidth = 0.0
@@ -110,12 +113,13 @@ public struct MMGC22Session: Sendable {
             decision = policy.decide(after: outcome, players: environment.players)
             let slot = decision.video - outcome.playVideoId
             guard slot >= 0, slot < environment.players.count else {
+                let window = "\(outcome.playVideoId)…\(outcome.playVideoId + environment.players.count - 1)"
                 throw MMGC22PolicyError(
-                    "clip \(decision.video) is not in the recommendation window (\(outcome.playVideoId)…\(outcome.playVideoId + environment.players.count - 1))"
-                )
+                    .outOfRange(
+                        what: "a clip", bound: "in the recommendation window \(window)", found: "\(decision.video)"))
             }
             guard decision.sleepMilliseconds > 0 || (0..<MMGC22Model.levelCount).contains(decision.level) else {
-                throw MMGC22PolicyError("level \(decision.level) is outside 0…2")
+                throw MMGC22PolicyError(.outOfRange(what: "a level", bound: "in 0…2", found: "\(decision.level)"))
             }
         }
         result.qoe = qoe

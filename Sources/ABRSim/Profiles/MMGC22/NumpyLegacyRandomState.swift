@@ -60,12 +60,18 @@ public struct NumpyLegacyRandomState: Sendable {
 
     /// Why `np.random.choice` would refuse these probabilities, or `nil`: numpy raises when one is negative or
     /// NaN, or when their (Kahan) sum is further than √ε from 1.
-    public static func numpyChoiceProblem(_ probabilities: [Double]) -> String? {
-        if probabilities.isEmpty { return "no probabilities" }
-        if probabilities.contains(where: { $0.isNaN }) { return "probabilities contain NaN" }
-        if probabilities.contains(where: { $0 < 0 }) { return "probabilities are not non-negative" }
+    public static func numpyChoiceProblem(_ probabilities: [Double]) -> InputProblem? {
+        if probabilities.isEmpty { return .noneGiven("probability") }
+        if probabilities.contains(where: { $0.isNaN }) {
+            return .mustBe("the probabilities", rule: "numbers", found: "NaN")
+        }
+        if let negative = probabilities.first(where: { $0 < 0 }) {
+            return .mustBe("the probabilities", rule: "≥ 0", found: "\(negative)")
+        }
         let sum = kahanSum(probabilities)
-        if abs(sum - 1) > Double.ulpOfOne.squareRoot() { return "probabilities do not sum to 1 (sum \(sum))" }
+        if abs(sum - 1) > Double.ulpOfOne.squareRoot() {
+            return .mustBe("the sum of the probabilities", rule: "1", found: "\(sum)")
+        }
         return nil
     }
 

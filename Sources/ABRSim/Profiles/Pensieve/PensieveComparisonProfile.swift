@@ -24,7 +24,7 @@ public struct PensieveComparisonProfile: ComparisonProfile {
     public func checkArguments(scenarioGiven: Bool) throws {
         if scenarioGiven {
             throw InputError(
-                .option("--scenario"), .invalid("the pensieve profile has its own player; drop --scenario"))
+                .option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the pensieve profile", hint: "it has its own player"))
         }
     }
 
@@ -32,9 +32,13 @@ public struct PensieveComparisonProfile: ComparisonProfile {
     /// its rows are kept whatever `segments` is, as Pensieve's MPC plans from one row ahead.
     public func loadContent(path: String, segments: Int?, location: String) throws -> Content {
         guard InputFile.isDirectory(path) else {
+            do { try InputFile.checkReadable(path) } catch var missing as InputError {
+                missing.location = location
+                throw missing
+            }
             throw InputError(
                 InputPlace(file: path, position: InputPlace.Position(text: location)),
-                .invalid("the pensieve profile needs a folder of video_size_N files"))
+                .unsupported(by: "the pensieve profile", supports: "a folder of video_size_N files", found: "a file"))
         }
         return try PensieveProfile.loadContent(folder: path)
     }
@@ -45,9 +49,9 @@ public struct PensieveComparisonProfile: ComparisonProfile {
         guard plan.content.segmentCount >= PensieveProfile.chunkCount else {
             throw InputError(
                 .option("--content"),
-                .invalid(
-                    "the pensieve profile plays \(PensieveProfile.chunkCount) chunks; the content has \(plan.content.segmentCount)"
-                ))
+                .unsupported(
+                    by: "the pensieve profile", supports: "content of at least \(PensieveProfile.chunkCount) chunks",
+                    found: "\(plan.content.segmentCount)"))
         }
         let traces = try parallelMap(count: plan.traces.count, jobs: jobs) { index in
             try PensieveProfile.loadTrace(path: plan.traces[index])

@@ -15,18 +15,22 @@ public struct PensieveCookedTrace: Sendable, Equatable {
     /// increase, rates are finite and ≥ 0, and some interval has a positive rate (else no chunk ever arrives).
     public init(name: String, times: [Double], bandwidthsMbps: [Double], file: String? = nil) throws {
         guard times.count == bandwidthsMbps.count, times.count >= 2 else {
-            throw InputError(.file(file), .invalid("a cooked trace needs at least two lines `time_s Mbit/s`"))
+            throw InputError(
+                .file(file),
+                .expected("at least two lines `time_s Mbit/s`", found: "\(min(times.count, bandwidthsMbps.count))"))
         }
         for index in 1..<times.count where !(times[index] > times[index - 1]) {
-            throw InputError(.line(file ?? name, index + 1), .invalid("time \(times[index]) s does not increase"))
+            throw InputError(
+                .line(file ?? name, index + 1),
+                .mustBe(
+                    "the time", rule: "> \(times[index - 1]), the time before it", found: "\(times[index])", unit: "s"))
         }
         for (index, rate) in bandwidthsMbps.enumerated() where !(rate.isFinite && rate >= 0) {
             throw InputError(
-                .line(file ?? name, index + 1), .invalid("throughput must be a finite number ≥ 0, found \(rate)"))
+                .line(file ?? name, index + 1), .mustBe("throughput", rule: "a finite number ≥ 0", found: "\(rate)"))
         }
         guard bandwidthsMbps.dropFirst().contains(where: { $0 > 0 }) else {
-            throw InputError(
-                .file(file), .invalid("every interval of the trace has zero throughput: no chunk would arrive"))
+            throw InputError(.file(file), .noneGiven("interval of throughput above 0", in: "the trace"))
         }
         self.name = name
         self.times = times
@@ -53,14 +57,20 @@ public struct PensieveCookedTrace: Sendable, Equatable {
             }
             guard let first = field(from: raw.startIndex) else { continue }
             guard let second = field(from: first.upperBound) else {
-                throw InputError(.line(path, reader.lineNumber), .invalid("expected two numbers `time_s Mbit/s`"))
+                throw InputError(.line(path, reader.lineNumber), .expected("two numbers `time_s Mbit/s`", found: "one"))
             }
             // Rounded correctly, as Python's float() does (the value Swift's Double(String) gives).
             guard let time = DecimalText.double(raw[first]), time.isFinite else {
-                throw InputError(.line(path, reader.lineNumber), .invalid("the time is not a number"))
+                throw InputError(
+                    .line(path, reader.lineNumber),
+                    .isNot("a number", subject: "the time", found: "'\(String(decoding: raw[first], as: UTF8.self))'"))
             }
             guard let rate = DecimalText.double(raw[second]) else {
-                throw InputError(.line(path, reader.lineNumber), .invalid("the throughput is not a number"))
+                throw InputError(
+                    .line(path, reader.lineNumber),
+                    .isNot(
+                        "a number", subject: "the throughput",
+                        found: "'\(String(decoding: raw[second], as: UTF8.self))'"))
             }
             times.append(time)
             rates.append(rate)

@@ -67,14 +67,14 @@ public struct PensieveGymEnvironment {
     /// ``PensieveProfile/chunkCount`` segments; the first 48 play).
     public init(traces: [PensieveCookedTrace], content: Content) throws {
         guard !traces.isEmpty else {
-            throw InputError(.none, .invalid("a Pensieve environment needs at least one trace"))
+            throw InputError(.none, .noneGiven("trace", in: "a Pensieve environment"))
         }
         guard content.segmentCount >= PensieveProfile.chunkCount else {
             throw InputError(
                 .none,
-                .invalid(
-                    "the video has \(content.segmentCount) chunks; Pensieve's environment plays \(PensieveProfile.chunkCount)"
-                ))
+                .unsupported(
+                    by: "Pensieve's environment", supports: "videos of at least \(PensieveProfile.chunkCount) chunks",
+                    found: "\(content.segmentCount)"))
         }
         self.traces = traces
         chunkCount = PensieveProfile.chunkCount

@@ -140,9 +140,9 @@ extension PensieveProfile {
         if let (name, _) = spec.parameters.first {
             throw InputError(
                 .none,
-                .invalid(
-                    "policy 'optimal': under the pensieve profile it maximises Pensieve's reward and takes no parameters, "
-                        + "got '\(name)'"))
+                .unsupported(
+                    by: "the pensieve profile", supports: "'optimal' without parameters", found: "'\(name)'",
+                    reason: "it maximises Pensieve's reward"))
         }
         let (variants, _) = PensieveOptimum.solve(trace: trace, content: content)
         return OptimalPolicy(

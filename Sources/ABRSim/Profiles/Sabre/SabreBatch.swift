@@ -37,6 +37,11 @@ public enum SabreBatch {
 
         """
 
+    /// The sabre flags a policy's parameters may set, without their dash (all but `-n`, `-m`, `-a` and `-v`).
+    static let policyFlags = SabreCommandLine.options.map { String($0.short.dropFirst()) }.filter {
+        !["n", "m", "a", "v"].contains($0)
+    }
+
     /// The `sabre.csv` columns.
     public static let columns = ["network", "movie", "abr", "options"] + SabreResult.metricNames
 
@@ -49,7 +54,9 @@ public enum SabreBatch {
             ["-n", "--network", "-m", "--movie", "-a", "--abr", "-v", "--verbose"].contains($0)
         }) {
             throw InputError(
-                .option("--"), .invalid("\(bad): set by --traces, --content and --policies, not as a sabre flag here"))
+                .option("--"),
+                .within(bad, .notApplicable(nil, onlyFor: nil, here: "the flags after --", hint: "--traces, --content and --policies set it"))
+            )
         }
         var arguments = ["-a", spec.name] + common
         for (key, value) in spec.parameters {
@@ -61,9 +68,7 @@ public enum SabreBatch {
             else {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: source)),
-                    .invalid(
-                        "'\(spec.label)': '\(key)' is not a sabre flag a policy can set (ab, ao, gp, noibr, ma, ws, hl, "
-                            + "s, r, b, noa, rmp, nm, ml)"))
+                    .within("'\(spec.label)'", .unknownParameter(key, known: policyFlags)))
             }
             if option.kind == .flag {
                 switch value.description {
@@ -72,7 +77,9 @@ public enum SabreBatch {
                 default:
                     throw InputError(
                         InputPlace(position: InputPlace.Position(text: source)),
-                        .invalid("'\(spec.label)': \(key) is a flag: give 1 or 0"))
+                        .within(
+                            "'\(spec.label)'", .within(key, .oneOf(nil, allowed: ["1", "0"], found: value.description)))
+                    )
                 }
             } else {
                 arguments.append(flag)
@@ -89,8 +96,9 @@ public enum SabreBatch {
         do {
             return try SabreCommandLine.parse(arguments(spec, common: common, source: source))!
         } catch let error as InputError where error.location != source {
+            let problem = error.location.map { .within($0, error.problem) } ?? error.problem
             throw InputError(
-                InputPlace(position: InputPlace.Position(text: source)), .invalid("'\(spec.label)': \(error)"))
+                InputPlace(position: InputPlace.Position(text: source)), .within("'\(spec.label)'", problem))
         }
     }
 
@@ -114,7 +122,8 @@ public enum SabreBatch {
             }
             guard let cut = manifest.repeated(toSeconds: length) else {
                 throw InputError(
-                    .option("--policies"), .invalid("'\(spec.label)': ml must give 1 to 10,000,000 segments"))
+                    .option("--policies"),
+                    .within("'\(spec.label)'", .within("ml", SabreCommandLine.movieLengthOutOfRange(length))))
             }
             manifests.append(cut)
         }

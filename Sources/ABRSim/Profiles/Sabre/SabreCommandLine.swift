@@ -73,11 +73,13 @@ public enum SabreCommandLine {
             if let attached { values.append(attached) }
             switch option.kind {
             case .flag:
-                guard attached == nil else { throw InputError(.option(option.short), .invalid("takes no value")) }
+                guard attached == nil else {
+                    throw InputError(.option(option.short), .expected("no value", found: "'\(attached ?? "")'"))
+                }
             case .text, .float, .int:
                 if values.isEmpty {
                     guard index < arguments.count, isValue(arguments[index]) else {
-                        throw InputError(.option(option.short), .invalid("expected one argument"))
+                        throw InputError(.option(option.short), .expected("one argument", found: "none"))
                     }
                     values.append(arguments[index])
                     index += 1
@@ -88,7 +90,7 @@ public enum SabreCommandLine {
                     index += 1
                 }
                 guard !values.isEmpty else {
-                    throw InputError(.option(option.short), .invalid("expected at least one argument"))
+                    throw InputError(.option(option.short), .expected("at least one argument", found: "none"))
                 }
             case .pair:
                 while values.count < 2, attached == nil, index < arguments.count, isValue(arguments[index]) {
@@ -96,7 +98,7 @@ public enum SabreCommandLine {
                     index += 1
                 }
                 guard values.count == 2 else {
-                    throw InputError(.option(option.short), .invalid("expected 2 arguments"))
+                    throw InputError(.option(option.short), .expected("2 arguments", found: "\(values.count)"))
                 }
             }
             try apply(option, values, to: &result)
@@ -119,27 +121,36 @@ public enum SabreCommandLine {
             if matches.count > 1 {
                 throw InputError(
                     InputPlace(position: InputPlace.Position(text: name)),
-                    .invalid("ambiguous option: could match \(matches.map(\.long).joined(separator: ", "))"))
+                    .expected(
+                        "a unique option prefix", found: "a prefix of \(listedAsAlternatives(matches.map(\.long)))"))
             }
         }
         throw InputError(
             InputPlace(position: InputPlace.Position(text: original)),
-            .invalid("unrecognized argument (see abrsim sabre -h)"))
+            .unknownName(original, kind: "argument", known: options.map(\.short)))
     }
 
     static func float(_ text: String, _ option: Option) throws -> Double {
         guard let value = Double(text.trimmingWhitespace()) else {
-            throw InputError(.option(option.short), .invalid("invalid float value: '\(text)'"))
+            throw InputError(.option(option.short), .expected("a float", found: "'\(text)'"))
         }
-        guard value.isFinite else { throw InputError(.option(option.short), .invalid("must be finite, got '\(text)'")) }
+        guard value.isFinite else {
+            throw InputError(.option(option.short), .mustBe(nil, rule: "finite", found: "'\(text)'"))
+        }
         return value
     }
 
     static func int(_ text: String, _ option: Option) throws -> Int {
         guard let value = Int(text.trimmingWhitespace()) else {
-            throw InputError(.option(option.short), .invalid("invalid int value: '\(text)'"))
+            throw InputError(.option(option.short), .expected("an integer", found: "'\(text)'"))
         }
         return value
+    }
+
+    /// What is wrong with a movie length of `seconds` (`-ml`) that repeats the movie to no segment or to more than
+    /// sabre's runs take.
+    static func movieLengthOutOfRange(_ seconds: Double) -> InputProblem {
+        .outOfRange(what: "a length", bound: "of 1 to 10,000,000 segments", found: JSONPath.format(seconds), unit: "s")
     }
 
     static func apply(_ option: Option, _ values: [String], to result: inout SabreOptions) throws {
@@ -150,17 +161,28 @@ public enum SabreCommandLine {
         case "-nm":
             let multiplier = try float(value, option)
             guard multiplier > 0 else {
-                throw InputError(.option("-nm"), .invalid("must be > 0 (sabre loops forever at 0)"))
+                throw InputError(
+                    .option("-nm"),
+                    .unsupported(
+                        by: "sabre", supports: "a multiplier > 0", found: "'\(value)'", reason: "it loops forever at 0")
+                )
             }
             result.networkMultiplier = multiplier
         case "-ml": result.movieLengthSeconds = try float(value, option)
         case "-a":
             if value.hasSuffix(".py") {
-                throw InputError(.option("-a"), .invalid("'\(value)': custom ABR modules (.py) are not supported"))
+                throw InputError(
+                    .option("-a"),
+                    .unsupported(
+                        by: "abrsim sabre", supports: "built-in ABRs", found: "'\(value)'",
+                        reason: "it runs no custom ABR module"))
             }
             if value == "bba" {
                 throw InputError(
-                    .option("-a"), .invalid("'bba' is not supported: sabre's Bba raises NotImplementedError"))
+                    .option("-a"),
+                    .unsupported(
+                        by: "sabre", supports: "implemented ABRs", found: "'bba'",
+                        reason: "its Bba raises NotImplementedError"))
             }
             guard let abr = SabreOptions.ABR(rawValue: value) else {
                 throw InputError(
@@ -174,7 +196,8 @@ public enum SabreCommandLine {
         case "-noibr": result.noInsufficientBufferRule = true
         case "-ma":
             guard let average = SabreOptions.Average(rawValue: value) else {
-                throw InputError(.option("-ma"), .invalid("invalid choice: '\(value)' (choose from 'sliding', 'ewma')"))
+                throw InputError(
+                    .option("-ma"), .oneOf(nil, allowed: SabreOptions.Average.allCases.map(\.rawValue), found: value))
             }
             result.movingAverage = average
         case "-ws": result.windowSize = try values.map { try int($0, option) }
@@ -183,13 +206,16 @@ public enum SabreCommandLine {
         case "-r":
             if value.hasSuffix(".py") {
                 throw InputError(
-                    .option("-r"), .invalid("'\(value)': custom replacement modules (.py) are not supported"))
+                    .option("-r"),
+                    .unsupported(
+                        by: "abrsim sabre", supports: "built-in replacements", found: "'\(value)'",
+                        reason: "it runs no custom replacement module"))
             }
             // Sabre: anything but left and right means no replacement.
             result.replace = SabreOptions.Replacement(rawValue: value) ?? .none
         case "-b":
             let seconds = try float(value, option)
-            guard seconds > 0 else { throw InputError(.option("-b"), .invalid("must be > 0, got '\(value)'")) }
+            guard seconds > 0 else { throw InputError(.option("-b"), .mustBe(nil, rule: "> 0", found: "'\(value)'")) }
             result.maxBufferSeconds = seconds
             result.maxBufferGiven = true
         case "-noa": result.noAbandon = true
@@ -207,7 +233,7 @@ extension SabreSimulation {
         var manifest = try SabreManifest.read(path: options.movie)
         if let length = options.movieLengthSeconds {
             guard let cut = manifest.repeated(toSeconds: length) else {
-                throw InputError(.option("-ml"), .invalid("must give 1 to 10,000,000 segments"))
+                throw InputError(.option("-ml"), SabreCommandLine.movieLengthOutOfRange(length))
             }
             manifest = cut
         }

@@ -51,10 +51,9 @@ public enum SabreNetworkTrace {
         }
         let root = JSONReader(notArray ?? .array([]), file: path)
         if notArray != nil { _ = try root.array() }
-        guard !periods.isEmpty else { throw root.error(.invalid("expected at least one network period")) }
+        guard !periods.isEmpty else { throw root.error(.empty("network", no: "periods")) }
         guard periods.contains(where: { $0.durationMs > 0 && $0.bandwidthKbps > 0 }) else {
-            throw root.error(
-                .invalid("no period has both a duration and a bandwidth above 0 (nothing could ever download)"))
+            throw root.error(.noneGiven("period with both a duration and a bandwidth above 0", in: "the network"))
         }
         return periods
     }
@@ -133,14 +132,17 @@ public struct SabreManifest: Sendable {
         for element in try bitratesReader.array() {
             let kbps = try element.positiveDouble()
             if let previous = bitrates.last, kbps <= previous {
-                throw element.error(.invalid("bitrates must be strictly ascending"))
+                throw element.error(
+                    .mustBe(
+                        "bitrates", rule: "strictly ascending",
+                        found: "\(JSONPath.format(kbps)) after \(JSONPath.format(previous))"))
             }
             bitrates.append(kbps)
         }
-        guard !bitrates.isEmpty else { throw bitratesReader.error(.invalid("expected at least one bitrate")) }
+        guard !bitrates.isEmpty else { throw bitratesReader.error(.noneGiven("bitrate", in: "the movie")) }
         let sizesReader = try movie.required("segment_sizes_bits")
         let segments = try sizesReader.array()
-        guard !segments.isEmpty else { throw sizesReader.error(.invalid("expected at least one segment")) }
+        guard !segments.isEmpty else { throw sizesReader.error(.noneGiven("segment", in: "the movie")) }
         var sizes: [Double] = []
         sizes.reserveCapacity(segments.count * bitrates.count)
         for segment in segments {

@@ -22,22 +22,28 @@ extension SabreSimulation {
 
     static func validate(_ options: SabreOptions, manifest: SabreManifest) throws {
         if options.movingAverage == .sliding, let bad = options.windowSize.first(where: { $0 < 1 }) {
-            throw InputError(.option("-ws"), .invalid("window sizes must be at least 1, got \(bad)"))
+            throw InputError(.option("-ws"), .mustBe("window sizes", rule: "at least 1", found: "\(bad)"))
         }
         if options.movingAverage == .ewma, let bad = options.halfLife.first(where: { !($0 > 0) }) {
-            throw InputError(.option("-hl"), .invalid("half-lives must be > 0, got \(formatParameterNumber(bad))"))
+            throw InputError(.option("-hl"), .mustBe("half-lives", rule: "> 0", found: formatParameterNumber(bad)))
         }
         let usesBolaE = options.abr == .bolae || options.abr == .dynamicdash
         if usesBolaE && !options.noInsufficientBufferRule && manifest.levelCount < 2 {
             throw InputError(
-                .option("-a"), .invalid("\(options.abr.rawValue) needs at least 2 bitrates (sabre divides by zero)"))
+                .option("-a"),
+                .unsupported(
+                    by: "sabre's \(options.abr.rawValue)", supports: "movies of at least 2 bitrates",
+                    found: "\(manifest.levelCount)", reason: "it divides by zero"))
         }
         // The seek fires at the first segment from 1 whose start is at or after WHEN; a movie too short never seeks.
         if let seek = options.seek, Double(manifest.segmentCount - 1) * manifest.segmentTimeMs >= 1000 * seek.when {
             let target = (1000 * seek.to / manifest.segmentTimeMs).rounded(.down)
             guard seek.to >= 0, target < Double(manifest.segmentCount) else {
                 throw InputError(
-                    .option("-s"), .invalid("SEEK must be within the movie (0 … \(manifest.segmentCount) segments)"))
+                    .option("-s"),
+                    .outOfRange(
+                        what: "a SEEK", bound: "within the movie's \(manifest.segmentCount) segments",
+                        found: formatParameterNumber(seek.to), unit: "s"))
             }
         }
     }

@@ -74,10 +74,13 @@ public enum InputErrorMessage {
             let suffix = unit.map { " \($0)" } ?? ""
             return "\(subject) \(found)\(suffix) must be \(rule) \(other)"
                 + (otherValue.map { " (\($0)\(suffix))" } ?? "")
-        case .notApplicable(let subject, let applies, let here):
-            return "\(subject) is only for \(applies)" + (here.map { ", not \($0)" } ?? "")
-        case .missingPrerequisite(let subject, let needed):
-            return "\(subject) needs \(needed)"
+        case .notApplicable(let subject, let applies, let here, let hint):
+            let rule =
+                applies.map { "is only for \($0)" + (here.map { ", not \($0)" } ?? "") }
+                ?? "does not apply to \(here ?? "this input")"
+            return subjected(subject, rule) + (hint.map { " (\($0))" } ?? "")
+        case .missingPrerequisite(let subject, let needed, let reason):
+            return subjected(subject, "needs \(needed)") + (reason.map { " (\($0))" } ?? "")
         case .tooFew(let what, let least, let found, let container):
             return "\(container) needs at least \(countInWords(least)) \(what), found \(found)"
         case .exactlyOne(let alternatives, let found):
@@ -108,6 +111,8 @@ public enum InputErrorMessage {
             return "\(what) without \(missing)"
         case .disagrees(let what, let found, let other, let elsewhere):
             return "\(what) is \(found), but \(other) in \(elsewhere)"
+        case .unsupported(let peer, let supports, let found, let reason):
+            return "\(peer) supports only \(supports), got \(found)" + (reason.map { " (\($0))" } ?? "")
         }
     }
 }

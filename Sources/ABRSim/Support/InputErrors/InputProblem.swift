@@ -64,11 +64,15 @@ public indirect enum InputProblem: Equatable, Sendable {
     /// least a target duration (6 s)`, `min 3 must be at most max (1)`), the other's value left out when `nil`.
     case mustBeRelative(String, found: String, rule: String, other: String, otherValue: String?, unit: String? = nil)
     /// A setting that does not apply in this mode or to this kind of input: `S is only for A, not H`
-    /// (`dvrWindowSeconds is only for kind live, not event`), or `S is only for A` when `here` is `nil`.
-    case notApplicable(String, onlyFor: String, here: String?)
+    /// (`dvrWindowSeconds is only for kind live, not event`), `S is only for A` when `here` is `nil`, or, where
+    /// the place names the setting and no `onlyFor` is given, `does not apply to H` (`--content: does not apply to
+    /// a feed scenario`); then the `hint` in parentheses if there is one.
+    case notApplicable(String?, onlyFor: String?, here: String?, hint: String? = nil)
     /// A setting or request that needs another one the input lacks: `S needs N` (`partHoldBackSeconds needs
-    /// partTargetSeconds`, `"shared" needs a top-level sharedCache`).
-    case missingPrerequisite(String, needs: String)
+    /// partTargetSeconds`, `"shared" needs a top-level sharedCache`), `needs N` where the place names the setting
+    /// (`--set: needs a feed scenario`); then the `reason` in parentheses if there is one (`--aggregate: needs
+    /// --traces (it combines over them)`).
+    case missingPrerequisite(String?, needs: String, reason: String? = nil)
     /// Fewer of something than a rule needs: `C needs at least N W, found F` (`a retention curve needs at least two
     /// lines, found 1`, `--holdout needs at least two traces, found 1`), `N` in words up to ten.
     case tooFew(String, atLeast: Int, found: Int, in: String)
@@ -108,4 +112,8 @@ public indirect enum InputProblem: Equatable, Sendable {
     /// A value that must agree with the same value elsewhere and does not: `W is F, but O in E` (`segment 3's
     /// duration is 4 s, but 2 s in low.m3u8 (line 7)`).
     case disagrees(String, found: String, other: String, in: String)
+    /// A value a profile's peer (the program it reproduces) cannot represent: `P supports only S, got F`, then the
+    /// `reason` in parentheses if there is one (`the mmgc22 profile supports only a window of 4, got 3 (the
+    /// challenge's player knows the playing clip and the next 4)`).
+    case unsupported(by: String, supports: String, found: String, reason: String? = nil)
 }

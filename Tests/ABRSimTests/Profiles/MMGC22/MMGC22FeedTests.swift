@@ -93,41 +93,53 @@ struct MMGC22FeedTests {
         "an empty feed, a rising or over-full curve, a bad watch time or too few seeds is an input error naming the place"
     )
     func unplayableValuesAreRefusedWithThePlaceNamed() throws {
-        func message(_ body: () throws -> Void) -> String {
+        func error(_ body: () throws -> Void) -> InputError? {
             do {
                 try body()
-                return ""
-            } catch { return "\(error)" }
+                return nil
+            } catch { return error as? InputError }
+        }
+        func at(_ place: String, _ problem: InputProblem) -> InputError {
+            InputError(InputPlace(file: nil, position: InputPlace.Position(text: place)), problem)
         }
         let clip = try Self.clip("a")
         #expect(
-            message { _ = try MMGC22Feed(clips: [], trace: Self.constantLink, viewers: .challengeDefault).session() }
-                .contains("feed: the feed holds no clips"))
-        #expect(message { _ = try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.2, 0.4]) }.contains("rises"))
+            error { _ = try MMGC22Feed(clips: [], trace: Self.constantLink, viewers: .challengeDefault).session() }
+                == at("feed", .noneGiven("clip", in: "the feed")))
+        #expect(throws: InputError.self) { _ = try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.2, 0.4]) }
         #expect(
-            message {
+            error {
                 _ = try Self.clip("x", curve: try RetentionCurve(seconds: [0, 1, 2, 3], fractions: [1, 1, 1, 1]))
             }
-            .contains("clip x: the curve cannot be sampled"))
+                == at(
+                    "clip x",
+                    .within(
+                        "the curve cannot be sampled as the challenge samples it",
+                        .mustBe("the sum of the probabilities", rule: "1", found: "0.0"))))
         #expect(
-            message { _ = try MMGC22Clip(name: "y", chunkBytes: [[1], [2]], retention: Self.curve, place: "clip y") }
-                .contains("clip y: has 2 levels"))
+            error { _ = try MMGC22Clip(name: "y", chunkBytes: [[1], [2]], retention: Self.curve, place: "clip y") }
+                == at("clip y", .expected("3 levels, as the challenge's clips have", found: "2")))
         #expect(
-            message {
+            error {
                 _ = try MMGC22Feed(
                     clips: [clip], trace: Self.constantLink, viewers: .watchMilliseconds([3500]), place: "items"
                 ).session()
-            }.contains("items: clip 0 (a): watch time 3500.0 ms is outside 0…3000.0 ms"))
+            }
+                == at(
+                    "items",
+                    .within(
+                        "clip 0 (a)",
+                        .outOfRange(what: "a watch time", bound: "in 0…3000.0", found: "3500.0", unit: "ms"))))
         #expect(
-            message {
+            error {
                 _ = try MMGC22Feed(
                     clips: [clip, clip], trace: Self.constantLink, viewers: .seeds([.init(numpySeed: 1, pythonSeed: 1)])
                 )
                 .session()
-            }.contains("has 2 clips, but the user has only 1 seed pairs"))
+            } == at("feed", .countMismatch(found: 1, of: "seed pairs", expected: 2, per: "clips")))
         #expect(
-            message {
+            error {
                 _ = try MMGC22Feed(clips: [clip], trace: Self.constantLink, viewers: .challengeSample(1001)).session()
-            }.contains("user sample 1001"))
+            } == at("feed", .outOfRange(what: "a user sample", bound: "in 0…1000", found: "1001")))
     }
 }

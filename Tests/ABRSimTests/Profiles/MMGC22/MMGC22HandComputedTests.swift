@@ -126,8 +126,13 @@ struct MMGC22HandComputedTests {
             watchTimes: [MMGC22Retention(watchMilliseconds: 1000), MMGC22Retention(watchMilliseconds: 1000)],
             trace: try Self.constantLink())
         var outside = Scripted(decisions: [Self.download(0), Self.download(2)])
-        #expect(throws: MMGC22PolicyError.self) { try session.run(policy: &outside, lastChunkLevels: [-1, -1]) }
+        #expect(
+            throws: MMGC22PolicyError(
+                .outOfRange(what: "a clip", bound: "in the recommendation window 0…1", found: "2"))
+        ) { try session.run(policy: &outside, lastChunkLevels: [-1, -1]) }
         var pastEnd = Scripted(decisions: [Self.download(0), Self.download(0)])
-        #expect(throws: MMGC22PolicyError.self) { try session.run(policy: &pastEnd, lastChunkLevels: [-1, -1]) }
+        #expect(throws: MMGC22PolicyError(.outOfRange(what: "a chunk of clip 0", bound: "in 0…0", found: "1"))) {
+            try session.run(policy: &pastEnd, lastChunkLevels: [-1, -1])
+        }
     }
 }

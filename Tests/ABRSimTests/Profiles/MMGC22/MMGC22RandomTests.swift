@@ -74,7 +74,11 @@ struct MMGC22RandomTests {
     @Test("probabilities numpy's choice would crash on, not summing to 1 or negative, are reported; (0.5, 0.5) is not")
     func numpyRefusesProbabilitiesAsTheChallengeWouldCrash() {
         #expect(NumpyLegacyRandomState.numpyChoiceProblem([0.5, 0.5]) == nil)
-        #expect(NumpyLegacyRandomState.numpyChoiceProblem([0.5, 0.4])?.contains("do not sum to 1") == true)
-        #expect(NumpyLegacyRandomState.numpyChoiceProblem([1.2, -0.2])?.contains("non-negative") == true)
+        #expect(
+            NumpyLegacyRandomState.numpyChoiceProblem([0.5, 0.4])
+                == .mustBe("the sum of the probabilities", rule: "1", found: "\(0.5 + 0.4)"))
+        #expect(
+            NumpyLegacyRandomState.numpyChoiceProblem([1.2, -0.2])
+                == .mustBe("the probabilities", rule: "≥ 0", found: "-0.2"))
     }
 }

@@ -102,13 +102,15 @@ struct PensieveEngineTests {
 
     @Test("a cooked trace of one point, of no bandwidth after the start, or going back in time is refused")
     func cookedTraceErrorsNameTheProblem() {
-        #expect(throws: InputError.self) {
+        #expect(throws: InputError(.file(nil), .expected("at least two lines `time_s Mbit/s`", found: "1"))) {
             try PensieveCookedTrace(name: "one", times: [0], bandwidthsMbps: [1])
         }
-        #expect(throws: InputError.self) {
+        #expect(throws: InputError(.file(nil), .noneGiven("interval of throughput above 0", in: "the trace"))) {
             try PensieveCookedTrace(name: "still", times: [0, 1, 2], bandwidthsMbps: [5, 0, 0])
         }
-        #expect(throws: InputError.self) {
+        let back = InputError(
+            .line("back", 3), .mustBe("the time", rule: "> 2.0, the time before it", found: "1.0", unit: "s"))
+        #expect(throws: back) {
             try PensieveCookedTrace(name: "back", times: [0, 2, 1], bandwidthsMbps: [1, 1, 1])
         }
     }

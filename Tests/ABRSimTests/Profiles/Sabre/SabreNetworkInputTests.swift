@@ -55,14 +55,10 @@ struct SabreNetworkInputTests {
     @Test("the whole file: not an array, no periods, nothing that downloads, a syntax error's line and column")
     func wholeFile() throws {
         #expect(try error(#"{"a": 1}"#).problem == .expected("an array", found: "an object"))
-        #expect(try error("[]").problem == .invalid("expected at least one network period"))
+        #expect(try error("[]").problem == .empty("network", no: "periods"))
         let idle = try error(#"[{"duration_ms": 0, "bandwidth_kbps": 5, "latency_ms": 1}]"#)
         #expect(idle.place.position == .jsonPath("$"))
-        guard case .invalid(let rule) = idle.problem else {
-            Issue.record("not a rule in words: \(idle.problem)")
-            return
-        }
-        #expect(rule.hasPrefix("no period has both"))
+        #expect(idle.problem == .noneGiven("period with both a duration and a bandwidth above 0", in: "the network"))
         let syntax = try error("[\n {\"duration_ms\": 1,}]")
         #expect(syntax.place.position == .lineColumn(line: 2, column: 19))
         #expect(syntax.problem == .syntax("trailing comma before '}'"))
