@@ -168,7 +168,7 @@ struct SweepCommandTests {
         #expect(fileBytes(out + "/summary.csv") == before)
         let other = try fixture.sweep(["--policies", "throughput", "--out", out])
         #expect(other.status == 2)
-        #expect(other.standardError.contains("holds a different sweep"), "\(other.standardError)")
+        #expect(other.standardError.contains("the sweep this folder holds differs"), "\(other.standardError)")
         #expect(other.standardError.contains("policy bba"))
         #expect(fileBytes(out + "/summary.csv") == before)
     }

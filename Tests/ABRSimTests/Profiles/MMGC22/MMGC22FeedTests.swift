@@ -103,7 +103,9 @@ struct MMGC22FeedTests {
         #expect(
             message { _ = try MMGC22Feed(clips: [], trace: Self.constantLink, viewers: .challengeDefault).session() }
                 .contains("feed: the feed holds no clips"))
-        #expect(message { _ = try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.2, 0.4]) }.contains("rises"))
+        #expect(
+            message { _ = try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.2, 0.4]) }.contains("must never rise")
+        )
         #expect(
             message {
                 _ = try Self.clip("x", curve: try RetentionCurve(seconds: [0, 1, 2, 3], fractions: [1, 1, 1, 1]))
