@@ -23,12 +23,12 @@ struct MergeCommandTests {
         let out = fixture.directory + "/merged"
         let missing = try runABRSim(["merge", fixture.directory + "/s1", fixture.directory + "/s3", "--out", out])
         #expect(missing.status == 2)
-        #expect(missing.standardError.contains("shard 2/3 of its sweep is missing"), "\(missing.standardError)")
+        #expect(missing.standardError.contains("missing shard 2/3 of its sweep"), "\(missing.standardError)")
         let twice = try runABRSim([
             "merge", fixture.directory + "/s1", fixture.directory + "/s1", fixture.directory + "/s2", "--out", out,
         ])
         #expect(twice.status == 2)
-        #expect(twice.standardError.contains("is shard 1/3, as is"))
+        #expect(twice.standardError.contains("shard '1/3' is given twice (also at"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
@@ -45,7 +45,7 @@ struct MergeCommandTests {
             "merge", fixture.directory + "/s1", fixture.directory + "/other", "--out", fixture.directory + "/m",
         ])
         #expect(outcome.status == 2)
-        #expect(outcome.standardError.contains("another sweep"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("its sweep differs from that of"), "\(outcome.standardError)")
         #expect(outcome.standardError.contains("policy fixed"))
     }
 
@@ -65,7 +65,8 @@ struct MergeCommandTests {
             "merge", fixture.directory + "/s1", fixture.directory + "/s2", "--out", fixture.directory + "/m",
         ])
         #expect(incomplete.status == 2)
-        #expect(incomplete.standardError.contains("incomplete (0 of 4 runs)"), "\(incomplete.standardError)")
+        #expect(
+            incomplete.standardError.contains("needs at least four runs done, found 0"), "\(incomplete.standardError)")
         let plain = try runABRSim(["merge", fixture.traces, "--out", fixture.directory + "/m"])
         #expect(plain.status == 2)
         #expect(
@@ -77,6 +78,7 @@ struct MergeCommandTests {
             "merge", fixture.directory + "/s1", fixture.directory + "/s2", "--out", fixture.directory + "/s1",
         ])
         #expect(intoInput.status == 2)
-        #expect(intoInput.standardError.contains("is one of the shard folders"), "\(intoInput.standardError)")
+        #expect(
+            intoInput.standardError.contains("must be a folder other than the shards"), "\(intoInput.standardError)")
     }
 }

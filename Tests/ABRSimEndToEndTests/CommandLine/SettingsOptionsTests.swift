@@ -149,7 +149,7 @@ struct SettingsOptionsTests {
             "sweep", fixture.scenario, "--traces", fixture.traces, "--policies", "bba,throughput", "--grid",
             "allocation.strategy=weighted|equal", "--out", fixture.directory + "/one",
         ])
-        #expect(other.status == 2 && other.standardError.contains("holds a different sweep"))
+        #expect(other.status == 2 && other.standardError.contains("the sweep this folder holds differs"))
     }
 
     @Test("compare takes its player from a scenario, so --set can turn waiting off, as in a sweep")

@@ -135,9 +135,9 @@ struct SweepCommandTests {
         let out = fixture.directory + "/out"
         let cases: [([String], String)] = [
             (["--shard", "0/3"], "1 ≤ K ≤ N"), (["--shard", "4/3"], "1 ≤ K ≤ N"), (["--shard", "2"], "K/N"),
-            (["--policies", "bba(reservoir=5..1)"], "ends below its start"),
+            (["--policies", "bba(reservoir=5..1)"], "the range's end 1 must be at least its start"),
             (["--policies", "bba(reservoir=1..5:0)"], "step must be > 0"),
-            (["--policies", "bba(cushion=1|)"], "alternative is empty"),
+            (["--policies", "bba(cushion=1|)"], "alternative must be non-empty"),
             (["--policies", "nope"], "unknown policy 'nope'"), (["--policies", "bba(typo=3)"], "typo"),
             (["--jobs", "0"], "--jobs"),
         ]
@@ -168,7 +168,7 @@ struct SweepCommandTests {
         #expect(fileBytes(out + "/summary.csv") == before)
         let other = try fixture.sweep(["--policies", "throughput", "--out", out])
         #expect(other.status == 2)
-        #expect(other.standardError.contains("holds a different sweep"), "\(other.standardError)")
+        #expect(other.standardError.contains("the sweep this folder holds differs"), "\(other.standardError)")
         #expect(other.standardError.contains("policy bba"))
         #expect(fileBytes(out + "/summary.csv") == before)
     }

@@ -82,7 +82,7 @@ struct TuneCommandTests {
                 ["--objective", "max qoe_lin[main] subject to stall_s < 1"],
                 "--objective: bad objective 'max qoe_lin[main] subject to stall_s < 1'"
             ),
-            (["--objective", "max qoe_lin[side]"], "'side' in qoe_lin[side] selects no player"),
+            (["--objective", "max qoe_lin[side]"], "qoe_lin[side]: unknown player 'side'"),
             (["--grid", "1,x"], "--grid: expected ratios separated by commas"),
             (["--grid", "0,2"], "ratios must be in 1e-06…1e+06, got 0.0"),
             (["--calibrate", directory + "/missing.csv"], "missing.csv"),
@@ -115,6 +115,6 @@ struct TuneCommandTests {
             "tune", Self.fixtures + "/three-levels.json", "--calibrate", bad, "--out", directory + "/bad",
         ])
         #expect(failure.status == 2)
-        #expect(failure.standardError.contains("bad.csv: line 3: throughput_kbps: expected a number ≥ 0, got 'ten'"))
+        #expect(failure.standardError.contains("bad.csv: line 3: throughput_kbps must be a number ≥ 0, got 'ten'"))
     }
 }

@@ -84,7 +84,7 @@ struct OutputFolderCommandTests {
         let refused = try fixture.sweep(["--out", out, "--policies", "throughput"])
         #expect(refused.status == 2)
         #expect(OutputFixture.files(under: out) == before)
-        #expect(refused.standardError.contains("holds a different sweep"))
+        #expect(refused.standardError.contains("the sweep this folder holds differs from this one"))
         #expect(refused.standardError.hasSuffix("use --force to replace it, or another --out\n"))
         #expect(try fixture.sweep(["--out", out, "--policies", "throughput", "--force"]).status == 0)
         let summary = try sweepSummary(out)

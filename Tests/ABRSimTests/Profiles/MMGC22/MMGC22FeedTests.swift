@@ -106,7 +106,9 @@ struct MMGC22FeedTests {
         #expect(
             error { _ = try MMGC22Feed(clips: [], trace: Self.constantLink, viewers: .challengeDefault).session() }
                 == at("feed", .noneGiven("clip", in: "the feed")))
-        #expect(throws: InputError.self) { _ = try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.2, 0.4]) }
+        #expect(
+            error { _ = try RetentionCurve(seconds: [0, 1, 2], fractions: [1, 0.2, 0.4]) }?.problem
+                == .outOfOrder("a retention curve", order: "never rise", found: "0.4", after: "0.2"))
         #expect(
             error {
                 _ = try Self.clip("x", curve: try RetentionCurve(seconds: [0, 1, 2, 3], fractions: [1, 1, 1, 1]))

@@ -124,14 +124,22 @@ struct TuningSearchTests {
         var scenario = try ScenarioLoader().load(Self.twoViews)
         let bound = try TuneObjective.parse("max sum qoe_lin", source: "x").bind(to: scenario, source: "x")
         scenario.allocation = .equal
-        #expect {
+        let equal = try #require(throws: InputError.self) {
             try Tuner(scenario: scenario, scoring: .objective(bound), settings: TuneSettings(), seed: nil, jobs: 1)
-        } throws: { "\($0)".contains("weights only matter to 'weighted' allocation") }
+        }
+        #expect(equal.place.position == .jsonPath("$.allocation.strategy"))
+        #expect(
+            equal.problem == .notApplicable("tuning the weights", onlyFor: "'weighted' allocation", here: "'equal'"))
         scenario.allocation = .weighted
         scenario.players[1].settings.networkResourcePriority = .high
-        #expect {
+        let same = try #require(throws: InputError.self) {
             try Tuner(scenario: scenario, scoring: .objective(bound), settings: TuneSettings(), seed: nil, jobs: 1)
-        } throws: { "\($0)".contains("every player has the same networkResourcePriority") }
+        }
+        #expect(
+            same.problem
+                == .withAdvice(
+                    .changesNothing("tuning the weights", because: "every player has the same networkResourcePriority"),
+                    advice: "give players different priorities or use --search-priorities"))
     }
 }
 
