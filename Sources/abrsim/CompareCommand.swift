@@ -183,11 +183,14 @@ enum CompareCommand {
     {
         guard let path = parsed.value("scenario") else {
             if !parsed.values("set").isEmpty {
-                throw InputError(.option("--set"), .missingPrerequisite(nil, needs: "--scenario FILE", reason: "it edits a scenario"))
+                throw InputError(
+                    .option("--set"), .missingPrerequisite(nil, needs: "--scenario FILE", reason: "it edits a scenario")
+                )
             }
             if let id = parsed.value("player") {
                 throw InputError(
-                    .option("--player"), .missingPrerequisite(nil, needs: "--scenario FILE", reason: "'\(id)' names a scenario's player"))
+                    .option("--player"),
+                    .missingPrerequisite(nil, needs: "--scenario FILE", reason: "'\(id)' names a scenario's player"))
             }
             return nil
         }
@@ -205,7 +208,9 @@ enum CompareCommand {
             guard scenario.players.count == 1 else {
                 throw InputError(
                     .jsonPath(path, "$.players"),
-                    .missingPrerequisite(nil, needs: "--player ID to choose one of its \(scenario.players.count) players", reason: scenario.players.map(\.id).joined(separator: ", ")))
+                    .missingPrerequisite(
+                        nil, needs: "--player ID to choose one of its \(scenario.players.count) players",
+                        reason: scenario.players.map(\.id).joined(separator: ", ")))
             }
             player = scenario.players[0]
         }

@@ -19,7 +19,8 @@ enum FeedCompareCommand {
         for option in ["content", "player", "profile", "segments", "forward-buffer"] where parsed.value(option) != nil {
             throw InputError(
                 InputPlace(file: scenario.file, position: InputPlace.Position(text: "--\(option)")),
-                .notApplicable(nil, onlyFor: nil, here: "a feed scenario", hint: "set the feed's keys with --set: docs/feed.md"))
+                .notApplicable(
+                    nil, onlyFor: nil, here: "a feed scenario", hint: "set the feed's keys with --set: docs/feed.md"))
         }
         let (policies, baseline) = try CompareCommand.comparedPolicies(parsed)
         let jobs = try parsed.int("jobs", in: 1...maximumJobs) ?? min(availableCores, maximumJobs)

@@ -52,7 +52,9 @@ enum MMGC22BatchCommand {
         guard let dataFolder = parsed.value("data") else {
             throw InputError(.none, .required("--data or a feed scenario"))
         }
-        if !parsed.values("set").isEmpty { throw InputError(.option("--set"), .missingPrerequisite(nil, needs: "a feed scenario")) }
+        if !parsed.values("set").isEmpty {
+            throw InputError(.option("--set"), .missingPrerequisite(nil, needs: "a feed scenario"))
+        }
         let algorithms = try algorithms(parsed)
         let families =
             try parsed.value("families").map { try ListArgument.items($0, location: "--families") }
@@ -129,7 +131,8 @@ enum MMGC22BatchCommand {
         for option in ["data", "families", "traces", "clips"] where parsed.value(option) != nil {
             throw InputError(
                 InputPlace(file: path, position: InputPlace.Position(text: "--\(option)")),
-                .notApplicable(nil, onlyFor: nil, here: "a feed scenario", hint: "its items and network are the feed's"))
+                .notApplicable(nil, onlyFor: nil, here: "a feed scenario", hint: "its items and network are the feed's")
+            )
         }
         let loader = try scenarioLoader(parsed)
         let document = try loader.document(path)

@@ -21,7 +21,9 @@ func refuseFeed(_ scenario: Scenario, command: String) throws {
     guard scenario.feed != nil else { return }
     throw InputError(
         .jsonPath(scenario.file, "$.feed"),
-        .notApplicable(nil, onlyFor: nil, here: command, hint: "it takes a scenario of players; run a feed with abrsim run, compare or sweep: docs/feed.md"))
+        .notApplicable(
+            nil, onlyFor: nil, here: command,
+            hint: "it takes a scenario of players; run a feed with abrsim run, compare or sweep: docs/feed.md"))
 }
 
 /// Prints each of `warnings` on stderr as `<command>: warning: …`.

@@ -104,7 +104,9 @@ enum TuneCommand {
             guard !settings.searchesPriorities else {
                 throw InputError(
                     .option("--search-priorities"),
-                    .notApplicable(nil, onlyFor: nil, here: "--calibrate", hint: "calibration fits the weights of the given priorities"))
+                    .notApplicable(
+                        nil, onlyFor: nil, here: "--calibrate",
+                        hint: "calibration fits the weights of the given priorities"))
             }
             let measured = try MeasuredThroughput.load(measuredPath, scenario: scenario)
             let levels = Set(measured.players.map { scenario.players[$0].settings.networkResourcePriority })
@@ -204,10 +206,14 @@ enum TuneCommand {
         let aggregate = try parsed.value("aggregate").map { try NetworkAggregate.parse($0, location: "--aggregate") }
         guard !parsed.values("traces").isEmpty else {
             if aggregate != nil {
-                throw InputError(.option("--aggregate"), .missingPrerequisite(nil, needs: "--traces", reason: "it combines over them"))
+                throw InputError(
+                    .option("--aggregate"),
+                    .missingPrerequisite(nil, needs: "--traces", reason: "it combines over them"))
             }
             if parsed.value("holdout") != nil {
-                throw InputError(.option("--holdout"), .missingPrerequisite(nil, needs: "--traces", reason: "it holds out some of them"))
+                throw InputError(
+                    .option("--holdout"),
+                    .missingPrerequisite(nil, needs: "--traces", reason: "it holds out some of them"))
             }
             return (nil, nil)
         }

@@ -143,7 +143,10 @@ final class CallbackPolicy: ABRPolicy {
             registry.register(
                 PolicyDescriptor(name: name, summary: "a Python policy", parameters: []) { arguments, _ in
                     let instance = make(index)
-                    guard instance >= 0 else { throw arguments.error("the Python policy could not be made") }
+                    guard instance >= 0 else {
+                        throw arguments.error(
+                            .expected("a policy made by the Python factory", found: "its failure (\(instance))"))
+                    }
                     return CallbackPolicy(instance: instance, decide: decide, release: release)
                 })
         }

@@ -79,7 +79,10 @@ enum Ladder {
             if index > 0, bitrate <= bitratesBps[index - 1] {
                 throw InputError(
                     InputPlace(file: file, position: path.map(InputPlace.Position.init(text:))),
-                    .outOfOrder("bitrates", order: "increase", found: "variant \(index)'s \(JSONPath.format(bitrate / scale)) \(unit)", after: "variant \(index - 1)'s \(JSONPath.format(bitratesBps[index - 1] / scale)) \(unit)"))
+                    .outOfOrder(
+                        "bitrates", order: "increase",
+                        found: "variant \(index)'s \(JSONPath.format(bitrate / scale)) \(unit)",
+                        after: "variant \(index - 1)'s \(JSONPath.format(bitratesBps[index - 1] / scale)) \(unit)"))
             }
         }
     }

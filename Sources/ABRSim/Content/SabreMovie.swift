@@ -24,7 +24,8 @@ public enum SabreMovie {
             let kbps = try element.double(in: ScenarioBounds.minimumBitrateKbps...ScenarioBounds.rateKbps.upperBound)
             if let previous = bitrates.last, kbps <= previous {
                 throw element.error(
-                    .outOfOrder("bitrates", order: "increase", found: JSONPath.format(kbps), after: JSONPath.format(previous)))
+                    .outOfOrder(
+                        "bitrates", order: "increase", found: JSONPath.format(kbps), after: JSONPath.format(previous)))
             }
             bitrates.append(kbps)
         }

@@ -89,7 +89,9 @@ struct CSVTrace {
             if let previous = rows.last, !(time > previous.time) {
                 throw InputError(
                     .line(path, n),
-                    .outOfOrder("timestamps", order: "increase", found: "\(TraceText.format(time)) s", after: "\(TraceText.format(previous.time)) s"))
+                    .outOfOrder(
+                        "timestamps", order: "increase", found: "\(TraceText.format(time)) s",
+                        after: "\(TraceText.format(previous.time)) s"))
             }
             if let first = rows.first, time - first.time > Trace.maximumDurationSeconds {
                 throw InputError(

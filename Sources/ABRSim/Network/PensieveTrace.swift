@@ -51,7 +51,9 @@ struct PensieveTrace {
                 guard time > previous else {
                     throw InputError(
                         .line(path, line),
-                        .outOfOrder("timestamps", order: "increase", found: "\(TraceText.format(time)) s", after: "\(TraceText.format(previous)) s"))
+                        .outOfOrder(
+                            "timestamps", order: "increase", found: "\(TraceText.format(time)) s",
+                            after: "\(TraceText.format(previous)) s"))
                 }
                 starts.append(previous - first)
                 rates.append(mbps * 1e6)

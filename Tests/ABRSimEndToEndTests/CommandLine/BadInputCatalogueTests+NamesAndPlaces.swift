@@ -89,7 +89,8 @@ struct NamesAndPlacesCatalogueTests {
             ["compare", "--traces", "ok/constant.csv", "--content", "ok/movie.json", "--policies", "bba", "--out", ""],
             "--out:", "found an empty path"),
         command(
-            "--plots '' (run)", ["run", "ok/scenario.json", "--out", out + "/r", "--plots", ""], "--plots:", "found an empty path"
+            "--plots '' (run)", ["run", "ok/scenario.json", "--out", out + "/r", "--plots", ""], "--plots:",
+            "found an empty path"
         ),
         run("scenario-name-too-long.json", "$.name:", "201 bytes"),
         run("scenario-player-id-too-long.json", "$.players[0].id:", "201"),

@@ -139,7 +139,9 @@ struct BadInputCatalogueTests {
         info("dossier réseau", "is a directory"),
         info("no-such-trace.down", "no such file"),
         // Content given to `abrsim compare --content`: HLS playlists, sabre movies, Pensieve size folders.
-        content("hls-master-no-bandwidth.m3u8", "hls-master-no-bandwidth.m3u8: line 2", "#EXT-X-STREAM-INF: missing BANDWIDTH"),
+        content(
+            "hls-master-no-bandwidth.m3u8", "hls-master-no-bandwidth.m3u8: line 2",
+            "#EXT-X-STREAM-INF: missing BANDWIDTH"),
         content("hls-master-bad-resolution.m3u8", "hls-master-bad-resolution.m3u8: line 2", "RESOLUTION=wide"),
         content("hls-master-missing-media.m3u8", "hls-master-missing-media.m3u8: line 2", "no-such-media.m3u8"),
         content("hls-master-remote-uri.m3u8", "hls-master-remote-uri.m3u8: line 2", "remote"),

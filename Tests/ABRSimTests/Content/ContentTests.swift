@@ -162,7 +162,8 @@ struct ContentTests {
         #expect(descending?.place == .jsonPath("movie.json", "$.content"))
         #expect(
             descending?.problem
-                == .outOfOrder("bitrates", order: "increase", found: "variant 1's 1 kbit/s", after: "variant 0's 2 kbit/s"))
+                == .outOfOrder(
+                    "bitrates", order: "increase", found: "variant 1's 1 kbit/s", after: "variant 0's 2 kbit/s"))
         #expect(make([Variant(bitrateBps: 1000), Variant(bitrateBps: 1000)], [1], [[1, 1]]) != nil)
         #expect(
             make([Variant(bitrateBps: -5)], [1], [[1]])?.problem
@@ -336,7 +337,8 @@ struct ContentTests {
         #expect(error?.file == folder)
         #expect(
             error?.problem
-                == .outOfOrder("bitrates", order: "increase", found: "variant 1's 300 kbit/s", after: "variant 0's 750 kbit/s"))
+                == .outOfOrder(
+                    "bitrates", order: "increase", found: "variant 1's 300 kbit/s", after: "variant 0's 750 kbit/s"))
     }
 
     // MARK: - sabre

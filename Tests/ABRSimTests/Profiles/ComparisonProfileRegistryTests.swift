@@ -9,7 +9,9 @@ private struct TwoSegmentProfile: ComparisonProfile {
     var name: String { "two-segments" }
 
     func checkArguments(scenarioGiven: Bool) throws {
-        if scenarioGiven { throw InputError(.option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the two-segments profile")) }
+        if scenarioGiven {
+            throw InputError(.option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the two-segments profile"))
+        }
     }
 
     func run(_ plan: ComparisonPlan, registry: PolicyRegistry, jobs: Int) throws -> [RunReport] {
@@ -32,7 +34,10 @@ struct ComparisonProfileRegistryTests {
         try Profile.registry.withRegistered(TwoSegmentProfile(), name: "two-segments") {
             let profile = try #require(Profile(rawValue: Profile.requestedName(in: arguments)!))
             #expect(try Profile.runOwnCommand(arguments, sweep: false) == nil)
-            #expect(throws: InputError(.option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the two-segments profile"))) {
+            #expect(
+                throws: InputError(
+                    .option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the two-segments profile"))
+            ) {
                 try profile.definition.checkArguments(scenarioGiven: true)
             }
             var plan = ComparisonPlan(traces: traces, content: content, policies: policies)

@@ -17,11 +17,6 @@ public struct PolicyArguments {
             .within("policy '\(spec.label)'", problem))
     }
 
-    /// An error about this policy's parameters, a rule stated in words: a shim for callers outside ABR that still
-    /// pass a sentence (the C API's callback policies); state the problem as an ``InputProblem`` instead.
-    @available(*, deprecated, message: "state the problem as an InputProblem: error(_ problem:)")
-    public func error(_ message: String) -> InputError { error(.invalid(message)) }
-
     /// Checks every given parameter against `declared`: each must be declared and accepted (a variant index also
     /// against a ladder of `variantCount` rungs, when given).
     public func check(against declared: [PolicyParameter], variantCount: Int? = nil) throws {

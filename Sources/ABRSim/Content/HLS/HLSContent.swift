@@ -59,7 +59,9 @@ public enum HLSContent {
         where master.variants[a].bandwidthBps == master.variants[b].bandwidthBps {
             throw InputError(
                 .line(path, master.variants[b].line),
-                .duplicate("\(Int(master.variants[b].bandwidthBps))", of: "BANDWIDTH", alsoAt: "line \(master.variants[a].line)"))
+                .duplicate(
+                    "\(Int(master.variants[b].bandwidthBps))", of: "BANDWIDTH",
+                    alsoAt: "line \(master.variants[a].line)"))
         }
         let reference = medias[order[0]]
         var count = reference.segments.count

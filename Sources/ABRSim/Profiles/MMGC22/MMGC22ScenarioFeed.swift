@@ -40,7 +40,9 @@ public struct MMGC22ScenarioFeed: Sendable {
         let feedObject = try feedReader.object()
         if let duration = root.optional("durationSeconds") {
             throw duration.error(
-                .notApplicable(nil, onlyFor: nil, here: Self.profile, hint: "the challenge plays every clip to its end; remove durationSeconds"))
+                .notApplicable(
+                    nil, onlyFor: nil, here: Self.profile,
+                    hint: "the challenge plays every clip to its end; remove durationSeconds"))
         }
         let window = try feedObject.required("recommendationWindow")
         guard feed.recommendationWindow == Self.recommendationWindow else {

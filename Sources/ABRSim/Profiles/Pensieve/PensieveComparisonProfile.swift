@@ -24,7 +24,8 @@ public struct PensieveComparisonProfile: ComparisonProfile {
     public func checkArguments(scenarioGiven: Bool) throws {
         if scenarioGiven {
             throw InputError(
-                .option("--scenario"), .notApplicable(nil, onlyFor: nil, here: "the pensieve profile", hint: "it has its own player"))
+                .option("--scenario"),
+                .notApplicable(nil, onlyFor: nil, here: "the pensieve profile", hint: "it has its own player"))
         }
     }
 

@@ -55,7 +55,11 @@ public enum SabreBatch {
         }) {
             throw InputError(
                 .option("--"),
-                .within(bad, .notApplicable(nil, onlyFor: nil, here: "the flags after --", hint: "--traces, --content and --policies set it"))
+                .within(
+                    bad,
+                    .notApplicable(
+                        nil, onlyFor: nil, here: "the flags after --", hint: "--traces, --content and --policies set it"
+                    ))
             )
         }
         var arguments = ["-a", spec.name] + common
