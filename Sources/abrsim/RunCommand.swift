@@ -33,9 +33,11 @@ enum RunCommand {
         let plotsFolder = try OutputFolder(
             plots, identity: OutputIdentity(command: "plots", subject: out), force: force,
             option: parsed.value("plots") == nil ? "--out" : "--plots")
-        let report = try ScenarioRunner().run(scenario, seed: seed)
+        // Every record goes to the tables as it is made (a feed's summaries read its records: it keeps them).
+        let tables = scenario.feed == nil ? try StreamedRunTables(for: scenario) : nil
+        let report = try ScenarioRunner().run(scenario, seed: seed, recordSink: tables)
         printWarnings(SettingWarnings.scenario(scenario), command: "abrsim run")
-        var bundle = RunTables.bundle(for: report)
+        var bundle = RunTables.bundle(for: report, streamed: tables)
         bundle.add(name: "capacity.csv", bytes: CapacityTable.csv(curve: scenario.network.curve, end: report.endTime))
         let network = scenario.network
         let stretches = StretchTable.rows(

@@ -56,9 +56,17 @@ public enum AccessLog {
     public static func events(timeline rows: [TimelineRecord], segments: [SegmentRecord], endTime: Double)
         -> [AccessLogEvent]
     {
+        events(rows: rows, requests: segments, endTime: endTime)
+    }
+
+    /// ``events(timeline:segments:endTime:)`` of the fields the access log reads (the full records, or the
+    /// ``Row``s and ``Request``s a streamed run keeps of them: the same values give the same events).
+    static func events<R: AccessLogRow, S: AccessLogRequest>(rows: [R], requests segments: [S], endTime: Double)
+        -> [AccessLogEvent]
+    {
         let periods = self.periods(rows, segments: segments, endTime: endTime)
         guard !periods.isEmpty else { return [] }
-        var requests = Array(repeating: [SegmentRecord](), count: periods.count)
+        var requests = Array(repeating: [S](), count: periods.count)
         var period = 0
         for record in segments.sorted(by: { $0.requestTime < $1.requestTime }) {
             while period + 1 < periods.count, periods[period + 1].start <= record.requestTime { period += 1 }
@@ -76,7 +84,7 @@ public enum AccessLog {
                     if firstPlay == nil { firstPlay = row.time }
                     event.durationWatched += max(next - row.time, 0)
                 }
-                if k > p.rows.lowerBound, row.state == .buffering, rows[k - 1].state == .playing {
+                if k > p.rows.lowerBound, row.isBuffering, rows[k - 1].isPlayingState {
                     event.numberOfStalls += 1
                 }
             }
@@ -86,7 +94,7 @@ public enum AccessLog {
     }
 
     /// The periods of playback: start and end times and the timeline rows inside each.
-    static func periods(_ rows: [TimelineRecord], segments: [SegmentRecord], endTime: Double)
+    static func periods<R: AccessLogRow, S: AccessLogRequest>(_ rows: [R], segments: [S], endTime: Double)
         -> [(start: Double, end: Double, rows: Range<Int>)]
     {
         let arrivals = segments.filter { !$0.abandoned }.sorted { $0.doneTime < $1.doneTime }
@@ -104,10 +112,10 @@ public enum AccessLog {
                 }
                 let expected = previous.playheadSeconds + previous.bufferSeconds + grown
                 let actual = row.playheadSeconds + row.bufferSeconds
-                isSeek = abs(actual - expected) > 1e-6 * max(1, abs(expected)) && !row.state.isFinal
+                isSeek = abs(actual - expected) > 1e-6 * max(1, abs(expected)) && !row.isFinalState
             }
             let wantsPlayback =
-                row.timeControlStatus != .paused && row.state != .idle && !row.state.isFinal
+                row.timeControlStatus != .paused && !row.isIdle && !row.isFinalState
             if let current = open, !wantsPlayback || isSeek {
                 if row.time > current.start { periods.append((current.start, row.time, current.row..<k)) }
                 open = nil
@@ -122,7 +130,7 @@ public enum AccessLog {
 
     /// For every request that switches variant (its variant differs from the previous request's), the
     /// throughput sample of the latest download completed when it was sent; keyed by request time.
-    static func switchSamples(_ segments: [SegmentRecord]) -> [Double: Double] {
+    static func switchSamples<S: AccessLogRequest>(_ segments: [S]) -> [Double: Double] {
         let ordered = segments.sorted { $0.requestTime < $1.requestTime }
         let completed = segments.filter { !$0.abandoned }.sorted { $0.doneTime < $1.doneTime }
         var samples: [Double: Double] = [:]
@@ -141,7 +149,9 @@ public enum AccessLog {
     }
 
     /// The download fields of a period from its requests.
-    static func downloadFields(_ requests: [SegmentRecord], switchSamples: [Double: Double], start: Double, end: Double)
+    static func downloadFields<S: AccessLogRequest>(
+        _ requests: [S], switchSamples: [Double: Double], start: Double, end: Double
+    )
         -> AccessLogEvent
     {
         var bytes = 0.0
@@ -168,5 +178,110 @@ public enum AccessLog {
             switchBitrate: switchBitrate, numberOfStalls: 0, startupTime: -1, durationWatched: 0,
             segmentsDownloadedDuration: mediaSeconds, numberOfBytesTransferred: bytes, transferDuration: transfer,
             numberOfMediaRequests: requests.count, downloadOverdue: overdue)
+    }
+}
+
+/// What the access log reads of a timeline row (``AccessLog``): ``TimelineRecord`` and the ``AccessLog/Row`` a
+/// streamed run keeps of it.
+protocol AccessLogRow {
+    /// Simulated seconds.
+    var time: Double { get }
+    /// Media seconds.
+    var playheadSeconds: Double { get }
+    /// Media seconds ahead of the playhead.
+    var bufferSeconds: Double { get }
+    /// The player's `timeControlStatus`.
+    var timeControlStatus: TimeControlStatus { get }
+    /// Whether the state is `buffering`.
+    var isBuffering: Bool { get }
+    /// Whether the state is `playing`.
+    var isPlayingState: Bool { get }
+    /// Whether the state is `idle`.
+    var isIdle: Bool { get }
+    /// Whether the state is final (ended or failed).
+    var isFinalState: Bool { get }
+}
+
+/// What the access log reads of a segment record (``AccessLog``): ``SegmentRecord`` and the ``AccessLog/Request``
+/// a streamed run keeps of it.
+protocol AccessLogRequest {
+    /// The variant requested.
+    var variant: Int { get }
+    /// Declared bitrate, bit/s.
+    var bitrateBps: Double { get }
+    /// Media seconds.
+    var durationSeconds: Double { get }
+    /// Bytes transferred.
+    var bytes: Double { get }
+    /// Simulated seconds.
+    var requestTime: Double { get }
+    /// Simulated seconds.
+    var doneTime: Double { get }
+    /// Measured throughput, bit/s.
+    var throughputBps: Double { get }
+    /// Stall charged to it, seconds.
+    var stallSeconds: Double { get }
+    /// Whether it was abandoned.
+    var abandoned: Bool { get }
+}
+
+extension TimelineRecord: AccessLogRow {
+    var isBuffering: Bool { state == .buffering }
+    var isPlayingState: Bool { state == .playing }
+    var isIdle: Bool { state == .idle }
+    var isFinalState: Bool { state.isFinal }
+}
+
+extension SegmentRecord: AccessLogRequest {}
+
+extension AccessLog {
+    /// The fields of a ``TimelineRecord`` the access log reads, in 32 bytes.
+    struct Row: AccessLogRow {
+        var time: Double
+        var playheadSeconds: Double
+        var bufferSeconds: Double
+        var timeControlStatus: TimeControlStatus
+        var isBuffering: Bool
+        var isPlayingState: Bool
+        var isIdle: Bool
+        var isFinalState: Bool
+
+        /// The fields of `record`.
+        init(_ record: TimelineRecord) {
+            time = record.time
+            playheadSeconds = record.playheadSeconds
+            bufferSeconds = record.bufferSeconds
+            timeControlStatus = record.timeControlStatus
+            isBuffering = record.isBuffering
+            isPlayingState = record.isPlayingState
+            isIdle = record.isIdle
+            isFinalState = record.isFinalState
+        }
+    }
+
+    /// The fields of a ``SegmentRecord`` the access log reads.
+    struct Request: AccessLogRequest {
+        var bitrateBps: Double
+        var durationSeconds: Double
+        var bytes: Double
+        var requestTime: Double
+        var doneTime: Double
+        var throughputBps: Double
+        var stallSeconds: Double
+        var variant: Int
+        var abandoned: Bool
+
+        /// The fields of `record`.
+        init(_ record: SegmentRecord) {
+            bitrateBps = record.bitrateBps
+            durationSeconds = record.durationSeconds
+            bytes = record.bytes
+            requestTime = record.requestTime
+            doneTime = record.doneTime
+            throughputBps = record.throughputBps
+            stallSeconds = record.stallSeconds
+            variant = record.variant
+            abandoned = record.abandoned
+        }
     }
 }

@@ -329,11 +329,26 @@ public enum RunTables {
     /// The four tables of one run, ready to commit as an ``OutputBundle``. `summary.csv` is made at once; the
     /// per-segment, timeline and access-log tables are written to their files in pieces of about `pieceBytes`
     /// while the bundle is committed, so no table is held whole in memory.
-    public static func bundle(for report: RunReport, pieceBytes: Int = 1 << 20) -> OutputBundle {
+    /// With `tables` (the sink the run handed its records to; not for a feed run), the per-segment, timeline and
+    /// access-log tables are that sink's, the same bytes.
+    public static func bundle(
+        for report: RunReport, pieceBytes: Int = 1 << 20, streamed tables: StreamedRunTables? = nil
+    )
+        -> OutputBundle
+    {
         var summary = Self.summary(live: report.isLive).writer()
         appendSummary(report, to: &summary)
         var bundle = OutputBundle()
         bundle.add(name: "summary.csv", bytes: summary.takeBytes())
+        if let tables {
+            precondition(!report.isFeed && tables.isLive == report.isLive, "streamed tables of another run")
+            tables.add(to: &bundle, report: report)
+            if report.isChunked {
+                bundle.add(
+                    name: "chunks.csv", streaming: streamed(chunks.names, pieceBytes) { appendChunks(report, to: &$0) })
+            }
+            return bundle
+        }
         bundle.add(
             name: "segments.csv",
             streaming: streamed(segments(feed: report.isFeed).names, pieceBytes) { appendSegments(report, to: &$0) })

@@ -110,15 +110,19 @@ public final class Player {
     @exclusivity(unchecked) public internal(set) var totals = PlayerTotals()
     @exclusivity(unchecked) var stallSecondsAtLastArrival = 0.0
     @exclusivity(unchecked) var lastRow: TimelineRecord?
+    /// Where the records go as they are made instead of ``segments`` and ``timeline`` (`nil`: they are kept here).
+    /// With a sink the player keeps only ``segmentTally`` and its last timeline row.
+    let recordSink: (any RunRecordSink)?
 
     /// A player of `configuration` scheduling on `kernel` and downloading over `links` (the shared link first);
     /// `roster` is told when it ends, `timeoutReviews` reviews its request timeouts, `rowsWithShare` is told the
-    /// share of each timeline row; `recordsTimeline` false skips timeline rows.
+    /// share of each timeline row; `recordsTimeline` false skips timeline rows; `recordSink` takes every record
+    /// as it is made (the player then keeps none of them).
     init(
         index: Int, configuration: PlayerConfiguration, kernel: Kernel<SimulationEvent>, links: [SharedLink],
         roster: LivePlayerCount? = nil, timeoutReviews: RequestTimeoutReviews? = nil,
         rowsWithShare: PlayersWithRecordedShare? = nil, priorityWeights: PriorityWeights, recordsTimeline: Bool = true,
-        keepsSegmentRecords: Bool = true
+        keepsSegmentRecords: Bool = true, recordSink: (any RunRecordSink)? = nil
     ) {
         self.index = index
         self.configuration = configuration
@@ -147,19 +151,21 @@ public final class Player {
             live = LivePlayback(stream: stream, settings: configuration.settings.live ?? LivePlaybackSettings())
         }
         isLive = configuration.content.live != nil
-        if keepsSegmentRecords {
+        self.recordSink = recordSink
+        if keepsSegmentRecords && recordSink == nil {
             segments.reserveCapacity(content.segmentCount)
         } else {
             segmentTally = SegmentTally(ladderBps: content.variants.map(\.bitrateBps))
         }
     }
 
-    /// Keeps `record` (or adds it to the tally when records are not kept).
+    /// Keeps `record` (or adds it to the tally when records are not kept, and hands it to the record sink).
     @inline(__always) func keep(_ record: SegmentRecord) {
         if segmentTally == nil {
             segments.append(record)
         } else {
             segmentTally?.add(record)
+            recordSink?.take(segment: record)
         }
     }
 

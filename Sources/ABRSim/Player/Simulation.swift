@@ -46,11 +46,13 @@ public final class Simulation {
     /// A run of `configurations` over `curve`. `timeLimit` defaults to the trace's end when it ends the run,
     /// else unlimited. `allocation` and `priorityWeights` split the link between players' downloads.
     /// `recordsTimeline` false skips timeline rows (benchmarks, sweeps); `keepsSegmentRecords` false keeps only
-    /// the tally of the segment records (runs that write no `segments.csv`).
+    /// the tally of the segment records (runs that write no `segments.csv`); `recordSink` takes every record as
+    /// it is made, and the result then holds none.
     public init(
         curve: CapacityCurve, players configurations: [PlayerConfiguration], timeLimit: Double? = nil,
         allocation: AllocationStrategy = .weighted, priorityWeights: PriorityWeights = PriorityWeights(),
-        routes: [CapacityCurve] = [], recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
+        routes: [CapacityCurve] = [], recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true,
+        recordSink: (any RunRecordSink)? = nil
     ) {
         let allocator = allocation.allocator
         var links: [SharedLink] = [SharedLink(curve: curve, allocator: allocator)]
@@ -71,7 +73,7 @@ public final class Simulation {
                     index: index, configuration: configuration, kernel: kernel, links: links, roster: roster,
                     timeoutReviews: timeoutReviews, rowsWithShare: rowsWithShare, priorityWeights: priorityWeights,
                     recordsTimeline: recordsTimeline,
-                    keepsSegmentRecords: keepsSegmentRecords))
+                    keepsSegmentRecords: keepsSegmentRecords, recordSink: recordSink))
         }
         self.players = players
         livePlayers = players.filter { $0.live != nil }

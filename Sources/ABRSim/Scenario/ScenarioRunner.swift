@@ -13,12 +13,16 @@ public struct ScenarioRunner {
 
     /// Runs `scenario` with `seed` (default: the scenario's), recording timelines and keeping segment records
     /// unless told not to (without records, the report's `segments` are empty and only the summaries are made).
+    /// With `recordSink` (not for a feed, whose summary reads its records) every record goes there as it is made
+    /// and the report's `segments` and `timeline` are empty.
     public func run(
-        _ scenario: Scenario, seed: UInt64? = nil, recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true
+        _ scenario: Scenario, seed: UInt64? = nil, recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true,
+        recordSink: (any RunRecordSink)? = nil
     ) throws -> RunReport {
         if keepsSegmentRecords || recordsTimeline, let error = scenario.recordMemoryError { throw error }
         let seed = seed ?? scenario.seed
         if let feed = scenario.feed {
+            precondition(recordSink == nil, "a feed run keeps its records")
             return try FeedRun.run(
                 feed, of: scenario, seed: seed, registry: registry, recordsTimeline: recordsTimeline)
         }
@@ -39,7 +43,7 @@ public struct ScenarioRunner {
             curve: scenario.network.curve, players: configurations, timeLimit: scenario.durationSeconds,
             allocation: scenario.allocation, priorityWeights: scenario.priorityWeights,
             routes: scenario.routes.map { $0.network.curve }, recordsTimeline: recordsTimeline,
-            keepsSegmentRecords: keepsSegmentRecords)
+            keepsSegmentRecords: keepsSegmentRecords, recordSink: recordSink)
         let result = simulation.run()
         return Self.report(
             result, scenario: scenario.name, trace: scenario.networkLabel, qoe: scenario.qoe,

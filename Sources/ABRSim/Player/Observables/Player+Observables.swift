@@ -60,7 +60,10 @@ extension Player {
         {
             return
         }
-        if let last = lastRow, last.time == now {
+        let replacing = lastRow?.time == now
+        if let recordSink {
+            recordSink.take(row: row, replacing: replacing)
+        } else if replacing {
             timeline[timeline.count - 1] = row
         } else {
             timeline.append(row)
