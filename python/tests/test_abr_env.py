@@ -95,7 +95,7 @@ def test_bad_actions_and_scenarios():
     with pytest.raises(TypeError, match="integer"):
         env.step(0.5)
     env.step(0)
-    with pytest.raises(abrsim.InputError, match="no player has the policy 'agent'"):
+    with pytest.raises(abrsim.InputError, match="missing a player with the policy 'agent'"):
         ABREnv(SCENARIO)
     with pytest.raises(abrsim.InputError, match="agent_players"):
         ABREnv(SCENARIO, agent_players=["nobody"])

@@ -23,7 +23,7 @@ def test_missing_video(tmp_path):
 
 def test_bad_trace_names_file_and_line(tmp_path):
     (tmp_path / "broken").write_text("0.0 1.0\n1.0 x\n")
-    with pytest.raises(abrsim.InputError, match=r"broken: line 2: the throughput is not a number"):
+    with pytest.raises(abrsim.InputError, match=r"broken: line 2: the throughput 'x' is not a number"):
         PensieveEnv(trace_folder=tmp_path, video_size_folder=VIDEO)
 
 
