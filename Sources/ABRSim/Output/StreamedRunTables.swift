@@ -92,8 +92,7 @@ public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
     public func take(row: TimelineRecord, replacing: Bool) {
         let player = row.player
         if row.time != instant {
-            precondition(
-                row.time > instant || places.count == 1, "timeline rows of several players out of time order")
+            precondition(row.time > instant, "timeline rows out of time order")
             writeWaiting()
             instant = row.time
         }

@@ -40,7 +40,7 @@ struct StreamedRunTablesTests {
     @Test("a streamed run keeps no record per segment: the report holds none, the sink 32 bytes a row and 72 a request")
     func holdsNoRecords() throws {
         let (kept, _, report, tables) = try Self.bothBundles("multiview-priority.json", pieceBytes: 1 << 20)
-        #expect(report.players.count > 1)
+        #expect(report.players.count == 4)
         #expect(report.players.allSatisfy { $0.segments.isEmpty && $0.timeline.isEmpty })
         let keptReport = try ScenarioRunner().run(
             try ScenarioLoader().load(TestPaths.scenarios + "/multiview-priority.json"))
