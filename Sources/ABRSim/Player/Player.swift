@@ -48,7 +48,17 @@ public final class Player {
     let recordsTimeline: Bool
     /// The link this player downloads over: 0 (the shared link) unless routed to an external receiver.
     var linkIndex = 0 {
-        didSet { link = links[linkIndex] }
+        didSet {
+            link = links[linkIndex]
+            // An armed timeout counts on the link its player is on.
+            if let reviews = timeoutReviews {
+                if download.armedTimeout != nil {
+                    reviews.armedTimeouts[oldValue] -= 1
+                    reviews.armedTimeouts[linkIndex] += 1
+                }
+                reviews.lowerIdleFloor(link: linkIndex, to: download.idleSince)
+            }
+        }
     }
     /// The link of `linkIndex`, kept rather than looked up on every use.
     private(set) var link: SharedLink

@@ -17,7 +17,7 @@ extension Player {
         download.receivedAtReview = 0
         download.timeoutReviewedAt = now
         download.timeoutHorizon = .infinity
-        download.armedTimeout = nil
+        setArmedTimeout(nil)
         kernel.cancel(&download.timeoutTimer)
     }
 
@@ -51,6 +51,7 @@ extension Player {
             // Data arrived since the last review (surely, if the flow was receiving at a skipped review). Since
             // then its share was positive throughout, so the last bit came where the capacity last was positive.
             download.idleSince = min(max(download.timeoutReviewedAt, moment.receivingAt, moment.lastDelivery), now)
+            timeoutReviews?.lowerIdleFloor(link: linkIndex, to: download.idleSince)
             download.receivedAtReview = received
         }
         download.timeoutReviewedAt = now
@@ -58,6 +59,7 @@ extension Player {
             // Capped: a trickle below one byte per timeout adds bits but no data, so the link's record decides.
             guard let current = download.request else { return }
             download.idleSince = cappedIdleSince(of: current, at: now)
+            timeoutReviews?.lowerIdleFloor(link: linkIndex, to: download.idleSince)
             arm(walkedDeadline(from: now, horizon: moment.horizon, timeout: timeout), at: now)
             return
         }
@@ -125,21 +127,31 @@ extension Player {
     func arm(_ deadline: Double?, at now: Double) {
         if deadline == download.armedTimeout { return }
         kernel.cancel(&download.timeoutTimer)
-        download.armedTimeout = deadline
+        setArmedTimeout(deadline)
         guard let deadline else { return }
         download.timeoutTimer = kernel.schedule(at: deadline, .player(index, .requestTimeout))
+    }
+
+    /// Sets when the armed timeout fires (`nil`: none), keeping the link's count of armed timeouts, which lets a
+    /// review pass skip the players only when none is armed.
+    func setArmedTimeout(_ deadline: Double?) {
+        let wasArmed = download.armedTimeout != nil
+        download.armedTimeout = deadline
+        guard wasArmed != (deadline != nil), let reviews = timeoutReviews else { return }
+        reviews.armedTimeouts[linkIndex] += wasArmed ? -1 : 1
     }
 
     /// The armed timeout event fired: the request times out if it still has received nothing for the timeout;
     /// otherwise (data came, or the walk was cut short) the timeout is re-armed.
     func requestTimeoutFired(at now: Double) {
         guard let current = download.request else { return }
-        download.armedTimeout = nil
+        setArmedTimeout(nil)
         link.advance(to: now)
         let timeout = settings.requests.timeoutSeconds
         var idle = receivedBits(of: current) <= download.receivedAtReview + link.completionToleranceBits
         if link.isCapped {
             download.idleSince = cappedIdleSince(of: current, at: now)
+            timeoutReviews?.lowerIdleFloor(link: linkIndex, to: download.idleSince)
             idle = true
         }
         guard idle, now - download.idleSince >= timeout - SimulationTime.tolerance else {

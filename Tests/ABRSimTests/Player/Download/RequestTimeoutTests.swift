@@ -140,6 +140,71 @@ struct RequestTimeoutTests {
         #expect(first.totals.contains { $0.timedOutRequests > 0 })
     }
 
+    @Test(
+        "reviews skipped where no timeout-long zero stretch fits before the link's next change leave every record as it was"
+    )
+    func skippedReviewsWithoutALongStretchAheadGiveTheRecordsOfFullReviews() throws {
+        // Eight players sharing 4 Mbit/s: each 4 Mbit segment takes about 8 s, so the link's next change is often a
+        // timeout (5 s) or more away. Gaps of 1 and 3 s never time a request out; one of 12 s in each 60 s loop
+        // does, so timeouts are armed and fire too.
+        func run(skipping: Bool) throws -> (SimulationResult, far: Int, zero: Int) {
+            let players = try (0..<8).map { i in
+                try Self.player("p\(i)", segments: 12, retries: 2) { $0.startSeconds = Double(i) * 0.3 }
+            }
+            let curve = try CapacityCurve(
+                starts: [0, 10, 11, 25, 28, 40, 52], ratesBps: [4e6, 0, 4e6, 0, 3e6, 0, 5e6], duration: 60,
+                latencySeconds: Array(repeating: 0.04, count: 7))
+            let simulation = Simulation(curve: curve, players: players)
+            simulation.timeoutReviews.skipsWhereNoLongStretchFits = skipping
+            let result = simulation.run()
+            let reviews = simulation.timeoutReviews
+            return (result, reviews.skippedFarPasses, reviews.skippedZeroCapacityPasses)
+        }
+        let (skipped, far, _) = try run(skipping: true)
+        let (reviewed, noneFar, noneZero) = try run(skipping: false)
+        #expect(far > 0)
+        #expect(noneFar == 0 && noneZero == 0)
+        #expect(skipped.segments == reviewed.segments)
+        #expect(skipped.timeline == reviewed.timeline)
+        #expect(skipped.totals == reviewed.totals)
+        #expect(skipped.totals.contains { $0.timedOutRequests > 0 })
+    }
+
+    @Test("reviews skipped at zero capacity in a trace of short gaps leave every record as it was")
+    func skippedReviewsAtZeroCapacityGiveTheRecordsOfFullReviews() throws {
+        // As a 1 ms packet trace: 13 ms at 6 Mbit/s then 7 ms without data, for 20 s, then a 2.5 s gap that times out
+        // the 1.5 s requests; players start off the pieces' grid, so flows change inside the short gaps too.
+        var starts: [Double] = []
+        var rates: [Double] = []
+        for k in 0..<1000 {
+            starts += [Double(k) * 0.02, Double(k) * 0.02 + 0.013]
+            rates += [6e6, 0]
+        }
+        starts.append(20)
+        rates.append(0)
+        func run(skipping: Bool) throws -> (SimulationResult, zero: Int) {
+            let players = try (0..<6).map { i in
+                try Self.player("p\(i)", segments: 10, timeout: 1.5, retries: 3) {
+                    $0.startSeconds = Double(i) * 0.4031
+                }
+            }
+            let curve = try CapacityCurve(
+                starts: starts, ratesBps: rates, duration: 22.5, latencySeconds: starts.map { _ in 0.004 })
+            let simulation = Simulation(curve: curve, players: players)
+            simulation.timeoutReviews.skipsWhereNoLongStretchFits = skipping
+            let result = simulation.run()
+            return (result, simulation.timeoutReviews.skippedZeroCapacityPasses)
+        }
+        let (skipped, zero) = try run(skipping: true)
+        let (reviewed, none) = try run(skipping: false)
+        #expect(zero > 0)
+        #expect(none == 0)
+        #expect(skipped.segments == reviewed.segments)
+        #expect(skipped.timeline == reviewed.timeline)
+        #expect(skipped.totals == reviewed.totals)
+        #expect(skipped.totals.contains { $0.timedOutRequests > 0 })
+    }
+
     @Test("when a player on a dead route fails the other player has the whole shared link")
     func whenTheStarvedPlayerFailsTheOtherGetsTheWholeLink() throws {
         // Weighted sharing, 2 Mbit/s; `dead` is routed to a network that never delivers and fails at 5 s with no
