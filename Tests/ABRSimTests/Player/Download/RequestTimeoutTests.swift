@@ -205,6 +205,50 @@ struct RequestTimeoutTests {
         #expect(skipped.totals.contains { $0.timedOutRequests > 0 })
     }
 
+    @Test(
+        "on random links with gaps, priorities, rate limits and timeouts, skipped reviews leave every record as it was",
+        arguments: 0..<24)
+    func skippedReviewsOnRandomLinksGiveTheRecordsOfFullReviews(seed: Int) throws {
+        var random = NetworkTestSupport.SplitMix(state: UInt64(seed) &* 0x9E37_79B9 &+ 7)
+        // Pieces of 1 ms to 4 s, a third of them without data; 1 to 12 players with 0.3-4 s timeouts.
+        var starts: [Double] = []
+        var rates: [Double] = []
+        var t = 0.0
+        while t < 60 {
+            starts.append(t)
+            rates.append(random.uniform() < 0.35 ? 0 : 0.5e6 + 8e6 * random.uniform())
+            t += random.uniform() < 0.6 ? 0.001 + 0.02 * random.uniform() : 4 * random.uniform() + 0.001
+        }
+        rates[0] = max(rates[0], 1e6)
+        let playerCount = 1 + Int(random.uniform() * 12)
+        let strategies: [AllocationStrategy] = [.weighted, .equal, .strict]
+        let allocation = strategies[Int(random.uniform() * 3)]
+        let timeouts = (0..<playerCount).map { _ in 0.3 + 3.7 * random.uniform() }
+        let priorities = (0..<playerCount).map { _ in
+            [NetworkResourcePriority.low, .default, .high][Int(random.uniform() * 3)]
+        }
+        let limits = (0..<playerCount).map { _ in random.uniform() < 0.2 ? 2e5 + 2e6 * random.uniform() : .infinity }
+        let offsets = (0..<playerCount).map { _ in 3 * random.uniform() }
+        func run(skipping: Bool) throws -> SimulationResult {
+            let players = try (0..<playerCount).map { i in
+                try Self.player("p\(i)", segments: 8, timeout: timeouts[i], retries: 3) {
+                    $0.startSeconds = offsets[i]
+                    $0.networkResourcePriority = priorities[i]
+                    $0.rateLimitBps = limits[i]
+                }
+            }
+            let curve = try CapacityCurve(
+                starts: starts, ratesBps: rates, duration: t, latencySeconds: starts.map { _ in 0.01 }, atEnd: .loop)
+            let simulation = Simulation(curve: curve, players: players, allocation: allocation)
+            simulation.timeoutReviews.skipsWhereNoLongStretchFits = skipping
+            return simulation.run()
+        }
+        let (skipped, reviewed) = (try run(skipping: true), try run(skipping: false))
+        #expect(skipped.segments == reviewed.segments)
+        #expect(skipped.timeline == reviewed.timeline)
+        #expect(skipped.totals == reviewed.totals)
+    }
+
     @Test("when a player on a dead route fails the other player has the whole shared link")
     func whenTheStarvedPlayerFailsTheOtherGetsTheWholeLink() throws {
         // Weighted sharing, 2 Mbit/s; `dead` is routed to a network that never delivers and fails at 5 s with no
