@@ -268,7 +268,7 @@ private struct Drawing {
         }
         let capacityPanel = figureList[0].layout.capacityPanel
         capacityMap = capacityPanel.x
-        for player in 0..<count {
+        for _ in 0..<count {
             players.append(
                 Player(
                     share: ShareSteps(capacity: data.capacity, end: end),
