@@ -70,9 +70,9 @@ private struct Scan {
         players = Array(repeating: Player(), count: count)
         var clock = -Double.infinity
         let timeline = try CSVChunkReader(file: files.timeline, rowsPerChunk: StreamedRunPlots.timelineChunkRows)
-        while let chunk = try timeline.next() {
-            guard chunk.table.column("item") == nil else { return nil }
-            let rows = try TimelineColumns(chunk)
+        while let chunk = try timeline.nextFields() {
+            guard !chunk.columns.contains("item") else { return nil }
+            let rows = try TimelineColumns(chunk, file: files.timeline)
             for row in rows.ids.indices {
                 guard let player = index[rows.ids[row]] else { return nil }
                 let time = rows.times[row]
@@ -84,8 +84,8 @@ private struct Scan {
             }
         }
         let segments = try CSVChunkReader(file: files.segments, rowsPerChunk: StreamedRunPlots.segmentChunkRows)
-        while let chunk = try segments.next() {
-            let rows = try SegmentColumns(chunk)
+        while let chunk = try segments.nextFields() {
+            let rows = try SegmentColumns(chunk, file: files.segments)
             for row in rows.ids.indices {
                 guard let player = index[rows.ids[row]] else { return nil }
                 let request = rows.request(row)
@@ -108,48 +108,59 @@ private struct Scan {
 
 /// The columns of a chunk of `timeline.csv` the drawing reads.
 private struct TimelineColumns {
-    let ids: [String]
-    let times: [Double]
-    let states: [String]
-    let statuses: [String]
-    let buffers: [Double]
-    let shares: [Double]
-    let likely: [String]
+    var ids: [String] = []
+    var times: [Double] = []
+    var states: [String] = []
+    var playing: [Bool] = []
+    var buffers: [Double] = []
+    var shares: [Double] = []
+    var likely: [Bool] = []
 
-    init(_ chunk: NamedTable) throws {
-        ids = try chunk.strings("player")
-        times = try chunk.numbers("t_s")
-        states = try chunk.strings("state")
-        statuses = try chunk.strings("time_control_status")
-        buffers = try chunk.numbers("buffer_s")
-        shares = try chunk.numbers("link_share")
-        likely = try chunk.strings("likely_to_keep_up")
+    init(_ chunk: CSVFields, file: String) throws {
+        let columns = try ["player", "t_s", "state", "time_control_status", "buffer_s", "link_share"].map {
+            try chunk.column($0, file: file)
+        }
+        let likelyColumn = try chunk.column("likely_to_keep_up", file: file)
+        for row in 0..<chunk.count {
+            ids.append(chunk.text(row, columns[0]))
+            times.append(try chunk.number(row, columns[1]))
+            states.append(chunk.text(row, columns[2]))
+            playing.append(chunk.field(row, columns[3], is: "playing"))
+            buffers.append(try chunk.number(row, columns[4]))
+            shares.append(try chunk.number(row, columns[5]))
+            likely.append(chunk.field(row, likelyColumn, is: "true"))
+        }
     }
 }
 
 /// The columns of a chunk of `segments.csv` the drawing reads.
 private struct SegmentColumns {
-    let ids: [String]
-    let requests: [Double]
-    let dones: [Double]
-    let bitrates: [Double]
-    let afters: [Double]
-    let abandoned: [String]
+    var ids: [String] = []
+    var requests: [Double] = []
+    var dones: [Double] = []
+    var bitrates: [Double] = []
+    var afters: [Double] = []
+    var abandoned: [Bool] = []
 
-    init(_ chunk: NamedTable) throws {
-        ids = try chunk.strings("player")
-        requests = try chunk.numbers("request_s")
-        dones = try chunk.numbers("done_s")
-        bitrates = try chunk.numbers("bitrate_kbps")
-        afters = try chunk.numbers("buffer_after_s")
-        abandoned = try chunk.strings("abandoned")
+    init(_ chunk: CSVFields, file: String) throws {
+        let columns = try ["player", "request_s", "done_s", "bitrate_kbps", "buffer_after_s", "abandoned"].map {
+            try chunk.column($0, file: file)
+        }
+        for row in 0..<chunk.count {
+            ids.append(chunk.text(row, columns[0]))
+            requests.append(try chunk.number(row, columns[1]))
+            dones.append(try chunk.number(row, columns[2]))
+            bitrates.append(try chunk.number(row, columns[3]))
+            afters.append(try chunk.number(row, columns[4]))
+            abandoned.append(chunk.field(row, columns[5], is: "true"))
+        }
     }
 
     /// Row `row` as a request.
     func request(_ row: Int) -> RunPlotData.Request {
         RunPlotData.Request(
             requestTime: requests[row], doneTime: dones[row], bitrateKbps: bitrates[row],
-            bufferAfterSeconds: afters[row], abandoned: abandoned[row] == "true")
+            bufferAfterSeconds: afters[row], abandoned: abandoned[row])
     }
 }
 
@@ -189,8 +200,8 @@ private final class RequestCursor {
                 if rows.ids[row] == id { return rows.request(row) }
                 continue
             }
-            guard let chunk = try reader.next() else { return nil }
-            rows = try SegmentColumns(chunk)
+            guard let chunk = try reader.nextFields() else { return nil }
+            rows = try SegmentColumns(chunk, file: reader.file)
             row = 0
         }
     }
@@ -300,8 +311,8 @@ private struct Drawing {
         let reader = try CSVChunkReader(file: file, rowsPerChunk: StreamedRunPlots.timelineChunkRows)
         var clock = -Double.infinity
         var steps: [(time: Double, value: Double)] = []
-        while let chunk = try reader.next() {
-            let rows = try TimelineColumns(chunk)
+        while let chunk = try reader.nextFields() {
+            let rows = try TimelineColumns(chunk, file: file)
             for row in rows.ids.indices {
                 let player = index[rows.ids[row]]!
                 let time = rows.times[row]
@@ -318,14 +329,14 @@ private struct Drawing {
                 if let stall = players[player].stalls.row(time: time, buffering: state == "buffering") {
                     players[player].shading.append(stallInterval(stall))
                 }
-                players[player].keepUp.row(time: time, key: rows.likely[row] == "true" ? "1" : "")
+                players[player].keepUp.row(time: time, key: rows.likely[row] ? "1" : "")
                 players[player].states.row(time: time, key: state)
                 if players[player].lastState != state {
                     players[player].seen.insert(state)
                     players[player].lastState = state
                 }
                 stack?.append(player: player, time: time, share: share)
-                bufferEvent(player, (time, rows.buffers[row], rows.statuses[row] == "playing"))
+                bufferEvent(player, (time, rows.buffers[row], rows.playing[row]))
             }
         }
         passCapacity(before: .infinity)

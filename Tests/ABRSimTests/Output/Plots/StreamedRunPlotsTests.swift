@@ -173,4 +173,42 @@ struct StreamedRunPlotsTests {
             #expect(rows == Array(whole.rows[first...]), "from row \(first)")
         }
     }
+
+    @Test("located fields read as the parsed table's fields, and what the parser refuses is refused")
+    func locatedFieldsReadAsTheParsedTablesFields() throws {
+        let scratch = TestPaths.scratch("csv-fields")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // Quotes with commas, doubled quotes and a line break; CRLF ends; empty fields; no final line end.
+        let text = "a,b,c\r\n1,\"x,y\",\r\n2,\"say \"\"hi\"\"\",z\n,\"two\nlines\",\"\"\né,,\"q\"\r\n5,w,"
+        let path = writeFile(scratch, "t.csv", text)
+        let whole = try CSVTable.parse(Array(text.utf8), file: path)
+        for size in [1, 2, 5] {
+            let reader = try CSVChunkReader(file: path, rowsPerChunk: size, pieceBytes: 3)
+            var rows: [[String]] = []
+            while let chunk = try reader.nextFields() {
+                #expect(chunk.columns == ["a", "b", "c"])
+                rows += (0..<chunk.count).map { row in (0..<3).map { chunk.text(row, $0) } }
+            }
+            #expect(rows == whole.rows, "chunks of \(size)")
+        }
+        let fields = try CSVFields(
+            bytes: Array("true,\"true\",truer,1e3,\n".utf8), columns: ["a", "b", "c", "d", "e"], file: path)
+        #expect(fields.count == 1)
+        #expect(fields.field(0, 0, is: "true") && fields.field(0, 1, is: "true") && !fields.field(0, 2, is: "true"))
+        #expect(try fields.number(0, 3) == 1000 && fields.number(0, 4).isNaN)
+        #expect(throws: InputError.self) { try fields.number(0, 2) }
+        // Refused, as the parser refuses them: a quote in an unquoted field, text after a closing quote, an open
+        // quote, another number of fields, bytes that are not UTF-8.
+        for bad in ["1,x\"y,3\n", "1,\"x\"y,3\n", "1,\"open,3\n", "1,2\n", "1,2,3,4\n"] {
+            #expect(throws: (any Error).self, "\(bad)") {
+                try CSVTable.parse(Array(("a,b,c\n" + bad).utf8), file: path)
+            }
+            #expect(throws: InputError.self, "\(bad)") {
+                try CSVFields(bytes: Array(bad.utf8), columns: ["a", "b", "c"], file: path)
+            }
+        }
+        #expect(throws: InputError.self) {
+            try CSVFields(bytes: [0x31, 0x2C, 0xFF, 0x2C, 0x33], columns: ["a", "b", "c"], file: path)
+        }
+    }
 }
