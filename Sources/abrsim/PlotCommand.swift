@@ -43,7 +43,7 @@ enum PlotCommand {
             resultsLink: PlotPage.relativeLink(from: out, to: results))
         let bundle =
             isRun
-            ? PlotBundles.run(try RunPlotData.load(directory: results), page: page)
+            ? try PlotBundles.run(directory: results, page: page)
             : try comparisonBundle(results: results, baseline: parsed.value("baseline"), page: page)
         try folder.commit(bundle)
         writeStandardOutput("plots: \(out)/index.html (\(bundle.names.joined(separator: ", ")))\n")

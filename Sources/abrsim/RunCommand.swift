@@ -48,7 +48,7 @@ enum RunCommand {
             name: "scenario.csv", bytes: ScenarioTable.csv(name: scenario.name, description: scenario.descriptionText))
         try outFolder.commit(bundle, folders: ownedSubfolder(plots, of: out))
         let page = PlotPage(command: invokedCommandLine(), resultsLink: PlotPage.relativeLink(from: plots, to: out))
-        try plotsFolder.commit(PlotBundles.run(try RunPlotData.load(directory: out), page: page))
+        try plotsFolder.commit(PlotBundles.run(directory: out, page: page))
         writeStandardOutput(
             summaryTable(report) + optimumNotes(scenario) + (report.feed.map(feedLine) ?? "")
                 + "wrote \(out)/summary.csv, segments.csv, timeline.csv, access_log.csv"

@@ -64,51 +64,99 @@ public enum AccessLog {
     static func events<R: AccessLogRow, S: AccessLogRequest>(rows: [R], requests segments: [S], endTime: Double)
         -> [AccessLogEvent]
     {
-        let periods = self.periods(rows, segments: segments, endTime: endTime)
+        let ordered = isInRequestOrder(segments) ? segments : segments.sorted { $0.requestTime < $1.requestTime }
+        let arrivals = segments.filter { !$0.abandoned }.sorted { $0.doneTime < $1.doneTime }
+        return events(rows: rows, ordered: ordered, arrivals: arrivals, endTime: endTime)
+    }
+
+    /// Whether `requests` are in order of request time (as ``events(rows:ordered:arrivals:endTime:)`` reads them).
+    static func isInRequestOrder<S: AccessLogRequest>(_ requests: some Sequence<S>) -> Bool {
+        var last = -Double.infinity
+        for request in requests {
+            guard request.requestTime >= last else { return false }
+            last = request.requestTime
+        }
+        return true
+    }
+
+    /// Whether the completed requests of `requests` are in order of arrival.
+    static func isInArrivalOrder<S: AccessLogRequest>(_ requests: some Sequence<S>) -> Bool {
+        var last = -Double.infinity
+        for request in requests where !request.abandoned {
+            guard request.doneTime >= last else { return false }
+            last = request.doneTime
+        }
+        return true
+    }
+
+    /// The events of a player from its timeline `rows`, its requests `ordered` by request time and its completed
+    /// requests `arrivals` ordered by arrival (sorted stably, so equal times keep the records' order), each read
+    /// front to back, twice at most: so the rows and requests can come from a file, a piece at a time. Memory is
+    /// that of the periods and of one period's throughput samples.
+    static func events<R: AccessLogRow, S: AccessLogRequest>(
+        rows: some Sequence<R>, ordered: some Sequence<S>, arrivals: some Sequence<S>, endTime: Double
+    ) -> [AccessLogEvent] {
+        let periods = self.periods(rows, arrivals: arrivals, endTime: endTime)
         guard !periods.isEmpty else { return [] }
-        var requests = Array(repeating: [S](), count: periods.count)
+        var events = downloadFields(periods, ordered: ordered, arrivals: arrivals)
+        // The timeline fields: playing time, stalls and startup of each period's rows.
         var period = 0
-        for record in segments.sorted(by: { $0.requestTime < $1.requestTime }) {
-            while period + 1 < periods.count, periods[period + 1].start <= record.requestTime { period += 1 }
-            requests[period].append(record)
-        }
-        let switchSamples = self.switchSamples(segments)
-        return periods.indices.map { index in
-            let p = periods[index]
-            var event = downloadFields(requests[index], switchSamples: switchSamples, start: p.start, end: p.end)
-            var firstPlay: Double?
-            for k in p.rows {
-                let row = rows[k]
-                let next = k + 1 < rows.count ? min(rows[k + 1].time, p.end) : p.end
-                if row.timeControlStatus == .playing {
-                    if firstPlay == nil { firstPlay = row.time }
-                    event.durationWatched += max(next - row.time, 0)
-                }
-                if k > p.rows.lowerBound, row.isBuffering, rows[k - 1].isPlayingState {
-                    event.numberOfStalls += 1
-                }
+        var firstPlay: Double?
+        var previous: R?
+        var current: (index: Int, row: R)?
+        func close(_ k: Int, _ row: R, next: Double?) {
+            while period < periods.count, periods[period].rows.upperBound <= k {
+                events[period].startupTime = firstPlay.map { $0 - periods[period].start } ?? -1
+                firstPlay = nil
+                period += 1
             }
-            event.startupTime = firstPlay.map { $0 - p.start } ?? -1
-            return event
+            guard period < periods.count, periods[period].rows.contains(k) else { return }
+            let p = periods[period]
+            if row.timeControlStatus == .playing {
+                if firstPlay == nil { firstPlay = row.time }
+                events[period].durationWatched += max((next.map { min($0, p.end) } ?? p.end) - row.time, 0)
+            }
+            if k > p.rows.lowerBound, row.isBuffering, previous?.isPlayingState == true {
+                events[period].numberOfStalls += 1
+            }
         }
+        for row in rows {
+            if let current {
+                close(current.index, current.row, next: row.time)
+                previous = current.row
+            }
+            current = ((current?.index ?? -1) + 1, row)
+        }
+        if let current { close(current.index, current.row, next: nil) }
+        while period < periods.count {
+            events[period].startupTime = firstPlay.map { $0 - periods[period].start } ?? -1
+            firstPlay = nil
+            period += 1
+        }
+        return events
     }
 
     /// The periods of playback: start and end times and the timeline rows inside each.
-    static func periods<R: AccessLogRow, S: AccessLogRequest>(_ rows: [R], segments: [S], endTime: Double)
-        -> [(start: Double, end: Double, rows: Range<Int>)]
-    {
-        let arrivals = segments.filter { !$0.abandoned }.sorted { $0.doneTime < $1.doneTime }
-        var arrival = 0
+    static func periods<R: AccessLogRow, S: AccessLogRequest>(
+        _ rows: some Sequence<R>, arrivals: some Sequence<S>, endTime: Double
+    ) -> [(start: Double, end: Double, rows: Range<Int>)] {
+        var pending = arrivals.makeIterator()
+        var arrival = pending.next()
         var periods: [(start: Double, end: Double, rows: Range<Int>)] = []
         var open: (start: Double, row: Int)?
-        for (k, row) in rows.enumerated() {
+        var previous: R?
+        var k = 0
+        for row in rows {
+            defer {
+                previous = row
+                k += 1
+            }
             var isSeek = false
-            if k > 0 {
-                let previous = rows[k - 1]
+            if let previous {
                 var grown = 0.0
-                while arrival < arrivals.count, arrivals[arrival].doneTime <= row.time {
-                    if arrivals[arrival].doneTime > previous.time { grown += arrivals[arrival].durationSeconds }
-                    arrival += 1
+                while let next = arrival, next.doneTime <= row.time {
+                    if next.doneTime > previous.time { grown += next.durationSeconds }
+                    arrival = pending.next()
                 }
                 let expected = previous.playheadSeconds + previous.bufferSeconds + grown
                 let actual = row.playheadSeconds + row.bufferSeconds
@@ -123,61 +171,93 @@ public enum AccessLog {
             if wantsPlayback, open == nil { open = (row.time, k) }
         }
         if let current = open, endTime > current.start {
-            periods.append((current.start, endTime, current.row..<rows.count))
+            periods.append((current.start, endTime, current.row..<k))
         }
         return periods
     }
 
-    /// For every request that switches variant (its variant differs from the previous request's), the
-    /// throughput sample of the latest download completed when it was sent; keyed by request time.
-    static func switchSamples<S: AccessLogRequest>(_ segments: [S]) -> [Double: Double] {
-        let ordered = segments.sorted { $0.requestTime < $1.requestTime }
-        let completed = segments.filter { !$0.abandoned }.sorted { $0.doneTime < $1.doneTime }
-        var samples: [Double: Double] = [:]
-        var done = 0
+    /// The download fields of every period from the requests (in request order), each belonging to the period in
+    /// progress when it was sent (those before the first to the first). A request that switches variant (from the
+    /// previous request's) carries the throughput sample of the latest download completed when it was sent, and
+    /// every request sent at that same instant shows it as the period's `switchBitrate`.
+    static func downloadFields<S: AccessLogRequest>(
+        _ periods: [(start: Double, end: Double, rows: Range<Int>)], ordered: some Sequence<S>,
+        arrivals: some Sequence<S>
+    ) -> [AccessLogEvent] {
+        var events: [AccessLogEvent] = []
+        events.reserveCapacity(periods.count)
+        var fields = DownloadFields()
+        var completed = arrivals.makeIterator()
+        var nextCompleted = completed.next()
         var latest: Double?
-        for (index, record) in ordered.enumerated() {
-            while done < completed.count, completed[done].doneTime <= record.requestTime {
-                latest = completed[done].throughputBps
-                done += 1
+        var previousVariant: Int?
+        // The requests sent at one instant, whether one of them switches, and the sample it carries.
+        var group: [S] = []
+        var groupSwitches = false
+        func finishGroup() {
+            guard let time = group.first?.requestTime else { return }
+            while events.count + 1 < periods.count, periods[events.count + 1].start <= time {
+                events.append(fields.event(start: periods[events.count].start, end: periods[events.count].end))
+                fields = DownloadFields()
             }
-            if index > 0, ordered[index - 1].variant != record.variant {
-                samples[record.requestTime] = latest ?? -1
-            }
+            let sample = groupSwitches && time == time ? latest ?? -1 : nil
+            for record in group { fields.add(record, switchSample: sample) }
+            group.removeAll(keepingCapacity: true)
+            groupSwitches = false
         }
-        return samples
+        for record in ordered {
+            if let time = group.first?.requestTime, time != record.requestTime || time != time { finishGroup() }
+            while let next = nextCompleted, next.doneTime <= record.requestTime {
+                latest = next.throughputBps
+                nextCompleted = completed.next()
+            }
+            if let previousVariant, previousVariant != record.variant { groupSwitches = true }
+            previousVariant = record.variant
+            group.append(record)
+        }
+        finishGroup()
+        while events.count < periods.count {
+            events.append(fields.event(start: periods[events.count].start, end: periods[events.count].end))
+            fields = DownloadFields()
+        }
+        return events
     }
 
-    /// The download fields of a period from its requests.
-    static func downloadFields<S: AccessLogRequest>(
-        _ requests: [S], switchSamples: [Double: Double], start: Double, end: Double
-    )
-        -> AccessLogEvent
-    {
+    /// The download fields of one period, summed request by request.
+    struct DownloadFields {
         var bytes = 0.0
         var transfer = 0.0
         var mediaSeconds = 0.0
         var weighted = 0.0
         var overdue = 0
+        var requests = 0
         var samples: [Double] = []
         var switchBitrate = -1.0
-        for record in requests {
+
+        /// Adds `record`, sent when the latest completed download's sample was `switchSample` if it (or another
+        /// request sent at the same instant) switched variant.
+        mutating func add<S: AccessLogRequest>(_ record: S, switchSample: Double?) {
+            requests += 1
             bytes += record.bytes
             transfer += max(record.doneTime - record.requestTime, 0)
-            if let sample = switchSamples[record.requestTime] { switchBitrate = sample }
-            guard !record.abandoned else { continue }
+            if let switchSample { switchBitrate = switchSample }
+            guard !record.abandoned else { return }
             mediaSeconds += record.durationSeconds
             weighted += record.bitrateBps * record.durationSeconds
             if record.stallSeconds > 0 { overdue += 1 }
             if record.throughputBps.isFinite { samples.append(record.throughputBps) }
         }
-        return AccessLogEvent(
-            startTime: start, endTime: end, indicatedBitrate: mediaSeconds > 0 ? weighted / mediaSeconds : -1,
-            observedBitrate: transfer > 0 ? bytes * 8 / transfer : -1,
-            observedBitrateStandardDeviation: samples.count > 1 ? SampleStatistics(samples).standardDeviation : -1,
-            switchBitrate: switchBitrate, numberOfStalls: 0, startupTime: -1, durationWatched: 0,
-            segmentsDownloadedDuration: mediaSeconds, numberOfBytesTransferred: bytes, transferDuration: transfer,
-            numberOfMediaRequests: requests.count, downloadOverdue: overdue)
+
+        /// The period's event with these fields (the timeline's fields still to fill).
+        func event(start: Double, end: Double) -> AccessLogEvent {
+            AccessLogEvent(
+                startTime: start, endTime: end, indicatedBitrate: mediaSeconds > 0 ? weighted / mediaSeconds : -1,
+                observedBitrate: transfer > 0 ? bytes * 8 / transfer : -1,
+                observedBitrateStandardDeviation: samples.count > 1 ? SampleStatistics(samples).standardDeviation : -1,
+                switchBitrate: switchBitrate, numberOfStalls: 0, startupTime: -1, durationWatched: 0,
+                segmentsDownloadedDuration: mediaSeconds, numberOfBytesTransferred: bytes, transferDuration: transfer,
+                numberOfMediaRequests: requests, downloadOverdue: overdue)
+        }
     }
 }
 

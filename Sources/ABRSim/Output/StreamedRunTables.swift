@@ -14,9 +14,11 @@
 /// - `timeline.csv` merges the players in time order (ties in player order): rows come in time order (each has the
 ///   kernel's current time) and a row can be replaced while its instant lasts, so the rows of the current instant
 ///   wait, at most one per player, and are written in player order when a later instant begins.
-/// - `access_log.csv` needs each period's requests and rows at its end, so the fields it reads are kept
-///   (``AccessLog/Row``, 32 bytes per timeline row, and ``AccessLog/Request``, 72 bytes per request) instead of
-///   the records.
+/// - `access_log.csv` needs each period's requests and rows at its end, so the fields it reads
+///   (``AccessLog/Row``, 32 bytes per timeline row, and ``AccessLog/Request``, 72 bytes per request) go to the
+///   spill file in pieces too (the latest row stays, since it can still be replaced), and are read back a piece
+///   at a time when the table is written (``AccessLog/events(rows:ordered:arrivals:endTime:)``; a player whose
+///   requests are not in request and arrival order has its fields read back whole and sorted).
 ///
 /// Not for feed runs (their summaries read the records). Used on the run's one thread, then by the bundle's
 /// commit (`@unchecked Sendable`). Made by `abrsim run` and given to ``ScenarioRunner/run(_:seed:recordsTimeline:keepsSegmentRecords:recordSink:)``.
@@ -39,9 +41,12 @@ public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
     private var instant = -Double.infinity
     private var waiting: [TimelineRecord?]
     private var waitingPlayers: [Int] = []
-    /// Per player, what its access log reads.
-    private var accessRows: [[AccessLog.Row]]
-    private var accessRequests: [[AccessLog.Request]]
+    /// Per player, what its access log reads, and whether its requests came in request and arrival order.
+    private var accessRows: [SpilledRecords<AccessLog.Row>]
+    private var accessRequests: [SpilledRecords<AccessLog.Request>]
+    private var requestsInOrder: [Bool]
+    private var lastRequestTime: [Double]
+    private var lastArrivalTime: [Double]
     /// The first error of a write to the spill file.
     private var failure: (any Error)?
 
@@ -65,8 +70,11 @@ public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
         self.pieceBytes = pieceBytes
         self.perPlayer = perPlayer
         waiting = Array(repeating: nil, count: count)
-        accessRows = Array(repeating: [], count: count)
-        accessRequests = Array(repeating: [], count: count)
+        accessRows = Array(repeating: SpilledRecords<AccessLog.Row>(bytes: perPlayer), count: count)
+        accessRequests = Array(repeating: SpilledRecords<AccessLog.Request>(bytes: perPlayer), count: count)
+        requestsInOrder = Array(repeating: true, count: count)
+        lastRequestTime = Array(repeating: -.infinity, count: count)
+        lastArrivalTime = Array(repeating: -.infinity, count: count)
     }
 
     private let pieceBytes: Int
@@ -85,7 +93,20 @@ public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
         if segmentWriters[player].bytes.count >= perPlayer {
             if let piece = spillOut(&segmentWriters[player]) { segmentPieces[player].append(piece) }
         }
-        accessRequests[player].append(AccessLog.Request(record))
+        let request = AccessLog.Request(record)
+        if !(request.requestTime >= lastRequestTime[player])
+            || (!request.abandoned && !(request.doneTime >= lastArrivalTime[player]))
+        {
+            requestsInOrder[player] = false
+        }
+        lastRequestTime[player] = request.requestTime
+        if !request.abandoned { lastArrivalTime[player] = request.doneTime }
+        keep(accessRequests[player].append(request, spill: spill))
+    }
+
+    /// Notes the first failure of a spill of the access log's fields.
+    private func keep(_ result: Result<Void, any Error>) {
+        if case .failure(let error) = result, failure == nil { failure = error }
     }
 
     /// A timeline row of player `row.player`.
@@ -98,9 +119,9 @@ public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
         }
         // A replaced row is of the current instant (the player's last row has this time), so it is still waiting.
         if replacing, waiting[player] != nil {
-            accessRows[player][accessRows[player].count - 1] = AccessLog.Row(row)
+            accessRows[player].replaceLast(AccessLog.Row(row))
         } else {
-            accessRows[player].append(AccessLog.Row(row))
+            keep(accessRows[player].append(AccessLog.Row(row), spill: spill))
             waitingPlayers.append(player)
         }
         waiting[player] = row
@@ -159,20 +180,34 @@ public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
                 try write(self.timelineWriter.bytes)
             })
         let endTime = report.endTime
+        let accessLog = RunTables.streamed(RunTables.accessLog.names, pieceBytes) { writer in
+            for player in self.places.indices where self.failure == nil {
+                let rows = self.accessRows[player].records(in: self.spill) { self.failure = self.failure ?? $0 }
+                let requests = self.accessRequests[player].records(in: self.spill) {
+                    self.failure = self.failure ?? $0
+                }
+                let events =
+                    self.requestsInOrder[player]
+                    ? AccessLog.events(
+                        rows: rows, ordered: requests, arrivals: requests.lazy.filter { !$0.abandoned },
+                        endTime: endTime)
+                    : AccessLog.events(rows: Array(rows), requests: Array(requests), endTime: endTime)
+                guard self.failure == nil else { return }
+                let place = self.places[player]
+                for (index, event) in events.enumerated() {
+                    let row = RunTables.Row(
+                        scenario: place.scenario, player: place.player, policy: place.policy, trace: place.trace,
+                        record: RunTables.AccessLogRecord(index: index, event: event))
+                    RunTables.accessLog.append(row, to: &writer)
+                }
+            }
+        }
         bundle.add(
             name: "access_log.csv",
-            streaming: RunTables.streamed(RunTables.accessLog.names, pieceBytes) { writer in
-                for player in self.places.indices {
-                    let events = AccessLog.events(
-                        rows: self.accessRows[player], requests: self.accessRequests[player], endTime: endTime)
-                    let place = self.places[player]
-                    for (index, event) in events.enumerated() {
-                        let row = RunTables.Row(
-                            scenario: place.scenario, player: place.player, policy: place.policy, trace: place.trace,
-                            record: RunTables.AccessLogRecord(index: index, event: event))
-                        RunTables.accessLog.append(row, to: &writer)
-                    }
-                }
+            streaming: { (write: ([UInt8]) throws -> Void) in
+                try self.check()
+                try accessLog(write)
+                try self.check()
             })
     }
 
@@ -180,11 +215,123 @@ public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// What the sink holds per segment and timeline row beyond its fixed buffers: the access log's fields, in bytes
-    /// (for tests and reports).
+    /// The access log's fields the sink holds in memory (the rest is in the spill file), in bytes (for tests and
+    /// reports): at most about `pieceBytes` per player and table, whatever the run's length.
     public var heldAccessLogBytes: Int {
-        accessRows.reduce(0) { $0 + $1.count * MemoryLayout<AccessLog.Row>.stride }
-            + accessRequests.reduce(0) { $0 + $1.count * MemoryLayout<AccessLog.Request>.stride }
+        let rows = accessRows.map(\.held).reduce(0, +)
+        let requests = accessRequests.map(\.held).reduce(0, +)
+        return rows * MemoryLayout<AccessLog.Row>.stride + requests * MemoryLayout<AccessLog.Request>.stride
+    }
+
+    /// The access log's fields in the spill file, in bytes (for tests).
+    var spilledAccessLogBytes: Int {
+        let rows = accessRows.map(\.spilled).reduce(0, +)
+        let requests = accessRequests.map(\.spilled).reduce(0, +)
+        return rows * MemoryLayout<AccessLog.Row>.stride + requests * MemoryLayout<AccessLog.Request>.stride
+    }
+}
+
+/// Records of a layout without references (``AccessLog/Row``, ``AccessLog/Request``: plain values only, copied as
+/// bytes) in order: the latest kept in
+/// memory, up to about `bytes` of them, the earlier ones appended to a ``SpillFile`` in pieces; the last record
+/// stays in memory, so that it can be replaced. Read back in order, a piece at a time (``records(in:failed:)``).
+struct SpilledRecords<Element> {
+    private var pieces: [SpillFile.Piece] = []
+    private var recent: [Element] = []
+    private let limit: Int
+    /// Records in the spill file.
+    private(set) var spilled = 0
+
+    /// Records spilled once about `bytes` of them are in memory.
+    init(bytes: Int) {
+        limit = max(bytes / MemoryLayout<Element>.stride, 2)
+    }
+
+    /// Records in memory.
+    var held: Int { recent.count }
+
+    /// Appends `record`, spilling the ones before it when `limit` are held.
+    mutating func append(_ record: Element, spill: SpillFile) -> Result<Void, any Error> {
+        var result = Result<Void, any Error>.success(())
+        if recent.count >= limit {
+            let count = recent.count - 1
+            let bytes = recent.withUnsafeBytes { Array($0.prefix(count * MemoryLayout<Element>.stride)) }
+            do {
+                pieces.append(try spill.append(bytes))
+                spilled += count
+            } catch {
+                result = .failure(error)
+            }
+            recent.removeFirst(count)
+        }
+        recent.append(record)
+        return result
+    }
+
+    /// Replaces the last record.
+    mutating func replaceLast(_ record: Element) {
+        recent[recent.count - 1] = record
+    }
+
+    /// The records in order, read from `spill` a piece at a time each time they are iterated; a read error ends
+    /// them early and is given to `failed`.
+    func records(in spill: SpillFile, failed: @escaping (any Error) -> Void) -> Records {
+        Records(pieces: pieces, recent: recent, spill: spill, failed: failed)
+    }
+
+    /// ``SpilledRecords``'s records, a piece of the file at a time.
+    struct Records: Sequence {
+        let pieces: [SpillFile.Piece]
+        let recent: [Element]
+        let spill: SpillFile
+        let failed: (any Error) -> Void
+
+        func makeIterator() -> Iterator { Iterator(records: self) }
+
+        struct Iterator: IteratorProtocol {
+            let records: Records
+            private var piece = 0
+            private var buffer: [Element] = []
+            private var index = 0
+            private var inRecent = false
+
+            init(records: Records) { self.records = records }
+
+            mutating func next() -> Element? {
+                while index >= buffer.count {
+                    guard !inRecent else { return nil }
+                    index = 0
+                    if piece < records.pieces.count {
+                        do {
+                            buffer = try Self.decode(records.spill.read(records.pieces[piece]))
+                        } catch {
+                            records.failed(error)
+                            inRecent = true
+                            buffer = []
+                            return nil
+                        }
+                        piece += 1
+                    } else {
+                        buffer = records.recent
+                        inRecent = true
+                    }
+                }
+                defer { index += 1 }
+                return buffer[index]
+            }
+
+            /// The records whose bytes `bytes` are.
+            static func decode(_ bytes: [UInt8]) -> [Element] {
+                let count = bytes.count / MemoryLayout<Element>.stride
+                return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    bytes.withUnsafeBytes { source in
+                        UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: source.prefix(count * MemoryLayout<Element>.stride)))
+                    }
+                    initialized = count
+                }
+            }
+        }
     }
 }
 

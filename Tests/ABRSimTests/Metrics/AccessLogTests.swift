@@ -105,4 +105,44 @@ struct AccessLogTests {
         #expect(table.column("number_of_stalls")!.compactMap { Int($0) }.reduce(0, +) == player.summary.stallCount)
         #expect(table.columns.contains("observed_bitrate_standard_deviation"))
     }
+
+    /// A sequence that counts how many times it is iterated.
+    final class Passes: @unchecked Sendable { var count = 0 }
+    struct Counted<Element>: Sequence {
+        let elements: [Element]
+        let passes: Passes
+        func makeIterator() -> IndexingIterator<[Element]> {
+            passes.count += 1
+            return elements.makeIterator()
+        }
+    }
+
+    @Test(
+        "the events read front to back from the records in order, at most twice each, are those of the records in any order"
+    )
+    func eventsReadFrontToBackAreThoseOfTheRecordsInAnyOrder() throws {
+        for path in ["ci/pause-seek.json", "ci/cache-seek-back.json", "tunnel-stall.json"] {
+            let report = try ScenarioRunner().run(try ScenarioLoader().load(TestPaths.scenarios + "/" + path))
+            for player in report.players {
+                let segments = player.segments
+                #expect(AccessLog.isInRequestOrder(segments) && AccessLog.isInArrivalOrder(segments), "\(path)")
+                let events = AccessLog.events(timeline: player.timeline, segments: segments, endTime: report.endTime)
+                #expect(!events.isEmpty, "\(path)")
+                let (rowPasses, requestPasses, arrivalPasses) = (Passes(), Passes(), Passes())
+                let read = AccessLog.events(
+                    rows: Counted(elements: player.timeline, passes: rowPasses),
+                    ordered: Counted(elements: segments, passes: requestPasses),
+                    arrivals: Counted(elements: segments.filter { !$0.abandoned }, passes: arrivalPasses),
+                    endTime: report.endTime)
+                #expect(read == events, "\(path)")
+                #expect(rowPasses.count == 2 && requestPasses.count == 1 && arrivalPasses.count == 2, "\(path)")
+                // Sent at distinct instants, the records in reverse order are sorted back to the same events.
+                guard Set(segments.map(\.requestTime)).count == segments.count else { continue }
+                let reversed = AccessLog.events(
+                    timeline: player.timeline, segments: Array(segments.reversed()), endTime: report.endTime)
+                #expect(!AccessLog.isInRequestOrder(Array(segments.reversed())) || segments.count < 2)
+                #expect(reversed == events, "\(path) reversed")
+            }
+        }
+    }
 }

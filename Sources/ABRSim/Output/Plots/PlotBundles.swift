@@ -13,12 +13,27 @@ public enum PlotBundles {
     /// `timeline-<player>.svg` per player, and `index.html` with the description, the command and the chosen
     /// columns of the summary.
     public static func run(_ data: RunPlotData, page: PlotPage = PlotPage()) -> OutputBundle {
+        run(data, page: page) { TimelinePlot.svg(data, players: $0) }
+    }
+
+    /// ``run(_:page:)`` of the run in `directory`, its timelines drawn as `timeline.csv` and `segments.csv` are
+    /// read (``StreamedRunPlots``: memory flat in the run's length) when the files are as `abrsim run` writes
+    /// them, else from ``RunPlotData/load(directory:)`` (the same pictures; a damaged file is reported there).
+    public static func run(directory: String, page: PlotPage = PlotPage()) throws -> OutputBundle {
+        if let streamed = try? StreamedRunPlots.draw(directory: directory) {
+            return run(streamed.data, page: page) { streamed.figures[$0]! }
+        }
+        return run(try RunPlotData.load(directory: directory), page: page)
+    }
+
+    /// The bundle of a run whose players' timelines `timeline` draws (given the players' indices).
+    static func run(_ data: RunPlotData, page: PlotPage, timeline: ([Int]) -> SVGDocument) -> OutputBundle {
         var figures: [HTMLIndex.Figure] = []
         let everyone = Array(data.players.indices)
         figures.append(
             .init(
                 heading: data.players.count == 1 ? "Session timeline" : "Session timeline, every player",
-                file: "timeline.svg", svg: TimelinePlot.svg(data, players: everyone)))
+                file: "timeline.svg", svg: timeline(everyone)))
         if data.players.count > 1 {
             var used: Set<String> = ["timeline.svg", "index.html"]
             for index in everyone {
@@ -28,7 +43,7 @@ public enum PlotBundles {
                 figures.append(
                     .init(
                         heading: "Session timeline of \(data.players[index].id)", file: name,
-                        svg: TimelinePlot.svg(data, players: [index])))
+                        svg: timeline([index])))
             }
         }
         var bundle = OutputBundle()

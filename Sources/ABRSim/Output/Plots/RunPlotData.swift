@@ -110,16 +110,7 @@ public struct RunPlotData: Sendable {
         let summary = try readTable(directory, "summary.csv")
         try InputFile.checkReadable(InputFile.resolve("timeline.csv", against: directory))
         try InputFile.checkReadable(InputFile.resolve("segments.csv", against: directory))
-        let ids = try summary.strings("player")
-        let policies = try summary.strings("policy")
-        let scenario = try summary.strings("scenario").first ?? InputFile.fileName(of: directory)
-        // A feed run has one summary row per item, all of the viewer: one player per distinct id.
-        var players: [Player] = []
-        var index: [String: Int] = [:]
-        for (id, policy) in zip(ids, policies) where index[id] == nil {
-            index[id] = players.count
-            players.append(Player(id: id, policy: policy, timeline: [], requests: []))
-        }
+        var (scenario, players, index) = try players(summary, directory: directory)
 
         var texts = TextInterner()
         try appendRows(directory, "timeline.csv", index: index, to: &players, \.timeline) { timeline in
@@ -149,34 +140,61 @@ public struct RunPlotData: Sendable {
                     bufferAfterSeconds: afters[row], abandoned: abandoned[row] == "true")
             }
         }
-        let capacityTable = try readTable(directory, "capacity.csv")
-        let capacity = zip(try capacityTable.numbers("t_s"), try capacityTable.numbers("capacity_kbps")).map {
-            (time: $0, kbps: $1)
-        }
-        var data = RunPlotData(scenario: scenario, players: players, capacity: capacity, summary: summary.table)
-        if isPresent(InputFile.resolve("stretches.csv", against: directory)) {
-            let table = try readTable(directory, "stretches.csv")
-            let indices = try table.numbers("stretch")
-            let labels = try table.strings("label")
-            let starts = try table.numbers("start_s")
-            let ends = try table.numbers("end_s")
-            for row in labels.indices {
-                guard starts[row].isFinite, ends[row].isFinite, ends[row] >= starts[row], indices[row].isFinite else {
-                    throw table.error(
-                        row: row,
-                        .mustBe("a stretch", rule: "finite start_s ≤ end_s", found: "\(starts[row])–\(ends[row])"))
-                }
-                data.stretches.append(
-                    Stretch(index: Int(indices[row]), label: labels[row], start: starts[row], end: ends[row]))
-            }
-        }
+        var data = RunPlotData(
+            scenario: scenario, players: players, capacity: try capacity(directory), summary: summary.table)
+        try data.readStretches(directory)
         if isPresent(InputFile.resolve("items.csv", against: directory)) {
             try data.readItems(readTable(directory, "items.csv"))
         }
-        if isPresent(InputFile.resolve("scenario.csv", against: directory)) {
-            data.descriptionText = try readTable(directory, "scenario.csv").strings("description").first ?? ""
-        }
+        try data.readDescription(directory)
         return data
+    }
+
+    /// The scenario's name and the players (without rows) of `summary.csv`, in its order, and their positions by
+    /// id (a feed run has one summary row per item, all of the viewer: one player per distinct id).
+    static func players(_ summary: NamedTable, directory: String) throws -> (
+        scenario: String, players: [Player], index: [String: Int]
+    ) {
+        let ids = try summary.strings("player")
+        let policies = try summary.strings("policy")
+        let scenario = try summary.strings("scenario").first ?? InputFile.fileName(of: directory)
+        var players: [Player] = []
+        var index: [String: Int] = [:]
+        for (id, policy) in zip(ids, policies) where index[id] == nil {
+            index[id] = players.count
+            players.append(Player(id: id, policy: policy, timeline: [], requests: []))
+        }
+        return (scenario, players, index)
+    }
+
+    /// The capacity steps of `capacity.csv`.
+    static func capacity(_ directory: String) throws -> [(time: Double, kbps: Double)] {
+        let table = try readTable(directory, "capacity.csv")
+        return zip(try table.numbers("t_s"), try table.numbers("capacity_kbps")).map { (time: $0, kbps: $1) }
+    }
+
+    /// Reads ``stretches`` from `stretches.csv`, when the folder has it.
+    mutating func readStretches(_ directory: String) throws {
+        guard Self.isPresent(InputFile.resolve("stretches.csv", against: directory)) else { return }
+        let table = try Self.readTable(directory, "stretches.csv")
+        let indices = try table.numbers("stretch")
+        let labels = try table.strings("label")
+        let starts = try table.numbers("start_s")
+        let ends = try table.numbers("end_s")
+        for row in labels.indices {
+            guard starts[row].isFinite, ends[row].isFinite, ends[row] >= starts[row], indices[row].isFinite else {
+                throw table.error(
+                    row: row, .mustBe("a stretch", rule: "finite start_s ≤ end_s", found: "\(starts[row])–\(ends[row])")
+                )
+            }
+            stretches.append(Stretch(index: Int(indices[row]), label: labels[row], start: starts[row], end: ends[row]))
+        }
+    }
+
+    /// Reads ``descriptionText`` from `scenario.csv`, when the folder has it.
+    mutating func readDescription(_ directory: String) throws {
+        guard Self.isPresent(InputFile.resolve("scenario.csv", against: directory)) else { return }
+        descriptionText = try Self.readTable(directory, "scenario.csv").strings("description").first ?? ""
     }
 
     /// Reads the item bands of `items.csv` and keeps, of each player's timeline, the rows of the item playing at

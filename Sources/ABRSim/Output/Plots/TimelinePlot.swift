@@ -41,49 +41,74 @@ public enum TimelinePlot {
     /// The timeline of `players` (indices into `data.players`) as an SVG document.
     public static func svg(_ data: RunPlotData, players indices: [Int]) -> SVGDocument {
         let players = indices.map { data.players[$0] }
-        let several = players.count > 1
-        let end = max(data.endTime, 1e-3)
-        let xScale = NiceScale(minimum: 0, maximum: end, maximumTicks: 11)
+        let buffers = players.map { bufferPoints($0) }
+        let layout = TimelineLayout(
+            players: players.count, end: max(data.endTime, 1e-3), capacity: data.capacity,
+            bitrateMaxKbps: players.flatMap { $0.requests.map(\.bitrateKbps) }.max() ?? 0,
+            bufferMax: buffers.flatMap { $0.map(\.value) }.max() ?? 0)
+        let end = layout.end
+        let shares = players.map { shareSeries($0, capacity: data.capacity, end: end) }
+        var parts = TimelineParts()
+        for (position, player) in players.enumerated() {
+            let steps = player.requests.map { (time: $0.requestTime, value: $0.bitrateKbps / 1000) }
+            let playerEnd = player.timeline.last.map { max($0.time, player.requests.last?.doneTime ?? 0) } ?? end
+            let bitratePanel = layout.bitratePanel(position)
+            let bufferPanel = layout.bufferPanel(position)
+            let xMap = bufferPanel.x
+            let yMap = bufferPanel.y
+            parts.players.append(
+                TimelineParts.Player(
+                    id: player.id, stalls: stallIntervals(player, panel: layout.capacityPanel),
+                    shareArea: layout.several
+                        ? [] : areaPoints(shares[position], panel: layout.capacityPanel, end: end),
+                    bitrate: thinned(stepPoints(steps, end: playerEnd, panel: bitratePanel), bitratePanel),
+                    buffer: thinned(buffers[position].map { (xMap($0.time), yMap($0.value)) }, bufferPanel),
+                    keepUp: stripSpans(
+                        spans(player.timeline, end: end, key: { $0.likelyToKeepUp ? "1" : "" }),
+                        panel: layout.capacityPanel),
+                    states: stripSpans(spans(player.timeline, end: end, key: \.state), panel: layout.capacityPanel),
+                    seenStates: Set(player.timeline.map(\.state))))
+        }
+        if layout.several {
+            parts.usedArea = areaPoints(StackedShares.total(shares, end: end), panel: layout.capacityPanel, end: end)
+            parts.stack = StackedShares.stack(players, end: end, columns: Int(layout.sharePanel.width))
+        }
+        return svg(data, layout: layout, parts: parts, colours: indices.map { Palette.series($0) })
+    }
+
+    /// The timeline drawn from its `parts` (thinned to the drawing's resolution) laid out by `layout`: the
+    /// network's marks and capacity from `data` (whose players are not read), the players' series from `parts`,
+    /// `colours` the players' when there are several.
+    static func svg(_ data: RunPlotData, layout: TimelineLayout, parts: TimelineParts, colours seriesColours: [String])
+        -> SVGDocument
+    {
+        let players = parts.players
+        let several = layout.several
+        let end = layout.end
+        let xScale = layout.xScale
         let marks = TimelineMarks(data, end: end)
-        let bitrateHeight = multipleHeight(players: players.count, single: 120)
-        let bufferHeight = multipleHeight(players: players.count, single: 140)
-        let groupHeight = { (height: Double) in Double(players.count) * (height + multipleGap) - multipleGap }
-        let capacityTop = 62.0
-        let capacityHeight = 170.0
-        let shareTop = capacityTop + capacityHeight + 42
-        let shareHeight = several ? 90.0 : 0
-        let bitrateTop = several ? shareTop + shareHeight + 42 : shareTop
-        let bufferTop = bitrateTop + groupHeight(bitrateHeight) + 42
-        let stripsTop = bufferTop + groupHeight(bufferHeight) + 28
-        let stripHeight = 30.0
-        let height = stripsTop + stripHeight * Double(players.count) + 60
-        var svg = SVGDocument(width: width, height: height)
+        let groupHeight = layout.groupHeight
+        var svg = SVGDocument(width: width, height: layout.height)
         let names = players.map(\.id).joined(separator: ", ")
         svg.text("\(data.scenario) — session timeline (\(names))", x: left, y: 26, size: 16, bold: true)
-        let colours = several ? indices.map { Palette.series($0) } : [Palette.blue]
+        let colours = several ? seriesColours : [Palette.blue]
         let stallColour = { (position: Int) in several ? colours[position] : Palette.vermillion }
 
         // 1. Capacity and share.
-        let capacityMbps = data.capacity.map { $0.kbps / 1000 }
-        let logScale = CapacityAxis.logScale(capacityMbps)
-        let capacityMax = capacityMbps.filter(\.isFinite).max() ?? 0
-        let capacityPanel = PlotPanel(
-            left: left, top: capacityTop, width: panelWidth, height: capacityHeight, xScale: xScale,
-            yScale: NiceScale(minimum: 0, maximum: max(capacityMax, 0.1), maximumTicks: 6), yLog: logScale)
+        let capacityPanel = layout.capacityPanel
         let capacityTitle =
             several ? "Link capacity and the players' throughput" : "Link capacity and the player's share"
         capacityPanel.drawAxes(
-            &svg, title: capacityTitle + (logScale == nil ? "" : " (log scale)"), yTitle: "Mbit/s", xLabels: false)
+            &svg, title: capacityTitle + (capacityPanel.yLog == nil ? "" : " (log scale)"), yTitle: "Mbit/s",
+            xLabels: false)
         marks.draw(&svg, panel: capacityPanel, labels: true)
-        if !several { shadeStalls(&svg, players[0], panel: capacityPanel, colour: Palette.vermillion) }
-        let shares = players.map { shareSeries($0, capacity: data.capacity, end: end) }
+        if !several { shadeStalls(&svg, players[0].stalls, panel: capacityPanel, colour: Palette.vermillion) }
         if several {
-            let used = StackedShares.total(shares, end: end)
-            drawArea(&svg, used, panel: capacityPanel, end: end, fill: Palette.skyBlue, opacity: 0.45)
+            drawArea(&svg, parts.usedArea, fill: Palette.skyBlue, opacity: 0.45)
         } else {
-            drawArea(&svg, shares[0], panel: capacityPanel, end: end, fill: colours[0], opacity: 0.45)
+            drawArea(&svg, players[0].shareArea, fill: colours[0], opacity: 0.45)
         }
-        let capacitySteps = zip(data.capacity, capacityMbps).map { (time: $0.time, value: $1) }
+        let capacitySteps = zip(data.capacity, layout.capacityMbps).map { (time: $0.time, value: $1) }
         let capacityPoints = thinned(stepPoints(capacitySteps, end: end, panel: capacityPanel), capacityPanel)
         svg.polyline(capacityPoints, stroke: "#555555", width: 0.8)
         capacityPanel.drawFrame(&svg)
@@ -99,12 +124,10 @@ public enum TimelinePlot {
 
         // 2. Stacked link shares.
         if several {
-            let sharePanel = PlotPanel(
-                left: left, top: shareTop, width: panelWidth, height: shareHeight, xScale: xScale,
-                yScale: NiceScale(minimum: 0, maximum: 1, maximumTicks: 3))
+            let sharePanel = layout.sharePanel
             sharePanel.drawAxes(&svg, title: "Share of the link (link_share, stacked)", yTitle: "share", xLabels: false)
             marks.draw(&svg, panel: sharePanel, labels: false)
-            StackedShares.draw(&svg, players, end: end, panel: sharePanel, colours: colours)
+            StackedShares.draw(&svg, parts.stack, end: end, panel: sharePanel, colours: colours)
             sharePanel.drawFrame(&svg)
             PlotLegend.draw(
                 &svg,
@@ -114,57 +137,43 @@ public enum TimelinePlot {
         }
 
         // 3. Bitrate, one panel per player.
-        let bitrateMax = players.flatMap { $0.requests.map(\.bitrateKbps) }.max() ?? 0
-        let bitrateScale = NiceScale(minimum: 0, maximum: max(bitrateMax / 1000, 0.1), maximumTicks: several ? 3 : 5)
         let bitrateTitle = "Chosen bitrate (variant requested)" + (several ? ", one panel per player" : "")
         for (position, player) in players.enumerated() {
-            let panel = PlotPanel(
-                left: left, top: bitrateTop + Double(position) * (bitrateHeight + multipleGap), width: panelWidth,
-                height: bitrateHeight, xScale: xScale, yScale: bitrateScale)
+            let panel = layout.bitratePanel(position)
             panel.drawAxes(&svg, title: position == 0 ? bitrateTitle : "", xLabels: false)
             marks.draw(&svg, panel: panel, labels: false)
-            shadeStalls(&svg, player, panel: panel, colour: stallColour(position))
-            let steps = player.requests.map { (time: $0.requestTime, value: $0.bitrateKbps / 1000) }
-            let playerEnd = player.timeline.last.map { max($0.time, player.requests.last?.doneTime ?? 0) } ?? end
-            svg.polyline(
-                thinned(stepPoints(steps, end: playerEnd, panel: panel), panel), stroke: colours[position], width: 2)
+            shadeStalls(&svg, player.stalls, panel: panel, colour: stallColour(position))
+            svg.polyline(player.bitrate, stroke: colours[position], width: 2)
             panel.drawFrame(&svg)
             drawPlayerLabel(&svg, player.id, panel: panel, colour: colours[position], several: several)
         }
-        drawGroupTitle(&svg, "Mbit/s", top: bitrateTop, height: groupHeight(bitrateHeight))
+        drawGroupTitle(&svg, "Mbit/s", top: layout.bitrateTop, height: groupHeight(layout.bitrateHeight))
 
         // 4. Buffer, one panel per player.
-        let buffers = players.map { bufferPoints($0) }
-        let bufferMax = buffers.flatMap { $0.map(\.value) }.max() ?? 0
-        let bufferScale = NiceScale(minimum: 0, maximum: max(bufferMax, 1), maximumTicks: several ? 3 : 5)
         let bufferTitle = "Forward buffer (stalls shaded)" + (several ? ", one panel per player" : "")
-        for (position, points) in buffers.enumerated() {
-            let panel = PlotPanel(
-                left: left, top: bufferTop + Double(position) * (bufferHeight + multipleGap), width: panelWidth,
-                height: bufferHeight, xScale: xScale, yScale: bufferScale)
+        for (position, player) in players.enumerated() {
+            let panel = layout.bufferPanel(position)
             panel.drawAxes(&svg, title: position == 0 ? bufferTitle : "", xLabels: false)
             marks.draw(&svg, panel: panel, labels: false)
-            shadeStalls(&svg, players[position], panel: panel, colour: stallColour(position))
-            let xMap = panel.x
-            let yMap = panel.y
-            let pixels = thinned(points.map { (xMap($0.time), yMap($0.value)) }, panel)
-            svg.polyline(pixels, stroke: colours[position], width: 1.5)
+            shadeStalls(&svg, player.stalls, panel: panel, colour: stallColour(position))
+            svg.polyline(player.buffer, stroke: colours[position], width: 1.5)
             panel.drawFrame(&svg)
-            drawPlayerLabel(&svg, players[position].id, panel: panel, colour: colours[position], several: several)
+            drawPlayerLabel(&svg, player.id, panel: panel, colour: colours[position], several: several)
         }
-        drawGroupTitle(&svg, "seconds", top: bufferTop, height: groupHeight(bufferHeight))
+        drawGroupTitle(&svg, "seconds", top: layout.bufferTop, height: groupHeight(layout.bufferHeight))
 
         // 5. Keep-up band and state strip per player.
+        let stripsTop = layout.stripsTop
+        let stripHeight = TimelineLayout.stripHeight
         svg.text("Playback state and isPlaybackLikelyToKeepUp", x: left, y: stripsTop - 7, size: 13, bold: true)
         let xMap = capacityPanel.x
         for (position, player) in players.enumerated() {
             let top = stripsTop + Double(position) * stripHeight
             svg.text(player.id, x: left - 6, y: top + 17, size: 12, anchor: "end")
-            let keepUp = spans(player.timeline, end: end, key: { $0.likelyToKeepUp ? "1" : "" })
-            for span in stripSpans(keepUp, panel: capacityPanel) where !span.key.isEmpty {
+            for span in player.keepUp where !span.key.isEmpty {
                 svg.rect(x: span.x0, y: top, width: span.x1 - span.x0, height: 8, fill: Palette.blue)
             }
-            for span in stripSpans(spans(player.timeline, end: end, key: \.state), panel: capacityPanel) {
+            for span in player.states {
                 let colour = stateColours.first { $0.state == span.key }?.colour ?? "#ffffff"
                 svg.rect(x: span.x0, y: top + 10, width: span.x1 - span.x0, height: 14, fill: colour)
             }
@@ -179,7 +188,7 @@ public enum TimelinePlot {
         svg.line(x1: left, y1: axisY - 4, x2: left + panelWidth, y2: axisY - 4, stroke: "#555555")
         svg.text("time (s)", x: left + panelWidth / 2, y: axisY + 32, size: 12, anchor: "middle")
         var stateLegend = [PlotLegend.Entry("likely to keep up", colour: Palette.blue, isLine: false)]
-        let seen = Set(players.flatMap { $0.timeline.map(\.state) })
+        let seen = players.reduce(into: Set<String>()) { $0.formUnion($1.seenStates) }
         for (state, colour) in stateColours where seen.contains(state) {
             stateLegend.append(.init(state, colour: colour, isLine: false))
         }
@@ -241,21 +250,9 @@ public enum TimelinePlot {
             events.append((row.time, row.bufferSeconds, row.timeControlStatus == "playing"))
         }
         events.append(contentsOf: arrivals[a...])
+        var line = BufferPoints()
         var points: [(time: Double, value: Double)] = []
-        var playing = false
-        for event in events {
-            if let last = points.last, event.time > last.time {
-                if playing {
-                    let drained = last.value - (event.time - last.time)
-                    if drained < 0 { points.append((last.time + last.value, 0)) }
-                    points.append((event.time, max(drained, 0)))
-                } else {
-                    points.append((event.time, last.value))
-                }
-            }
-            points.append((event.time, event.value))
-            if let isPlaying = event.playing { playing = isPlaying }
-        }
+        for event in events { line.event(event, into: &points) }
         return points
     }
 
@@ -292,16 +289,19 @@ public enum TimelinePlot {
         return PlotThinning.dominantSpans(pixels, left: panel.left, width: panel.width)
     }
 
-    /// A step function as a filled area down to 0.
-    static func drawArea(
-        _ svg: inout SVGDocument, _ steps: [(time: Double, value: Double)], panel: PlotPanel, end: Double,
-        fill: String, opacity: Double
-    ) {
-        guard let first = steps.first else { return }
-        var points = thinned(stepPoints(steps, end: end, panel: panel), panel)
-        let xMap = panel.x
-        points.append((points.last!.x, panel.bottom))
-        points.append((xMap(first.time), panel.bottom))
+    /// A step function as the outline of a filled area down to 0: its thinned pixels, then down to the bottom
+    /// and back to the first step's time (empty without steps).
+    static func areaPoints(_ steps: [(time: Double, value: Double)], panel: PlotPanel, end: Double)
+        -> [(x: Double, y: Double)]
+    {
+        var line = StepLine(end: end, panel: panel)
+        for step in steps { line.append(step) }
+        return line.area
+    }
+
+    /// An area outline of ``areaPoints(_:panel:end:)`` filled (nothing when empty).
+    static func drawArea(_ svg: inout SVGDocument, _ points: [(x: Double, y: Double)], fill: String, opacity: Double) {
+        guard !points.isEmpty else { return }
         svg.polygon(points, fill: fill, opacity: opacity)
     }
 
@@ -320,8 +320,9 @@ public enum TimelinePlot {
         return spans
     }
 
-    /// Shades the spans `player` spends in `buffering` (stalls and refills after seeks) on `panel`.
-    static func shadeStalls(_ svg: inout SVGDocument, _ player: RunPlotData.Player, panel: PlotPanel, colour: String) {
+    /// The spans `player` spends in `buffering` (stalls and refills after seeks) as shaded pixel intervals under
+    /// `panel`'s x axis, merged when there are too many (``PlotThinning/mergedIntervals(_:limit:)``).
+    static func stallIntervals(_ player: RunPlotData.Player, panel: PlotPanel) -> [(x0: Double, width: Double)] {
         let xMap = panel.x
         let rows = player.timeline
         var intervals: [(x0: Double, width: Double)] = []
@@ -337,7 +338,14 @@ public enum TimelinePlot {
             let x0 = xMap(start)
             intervals.append((x0, max(xMap(stop) - x0, 1)))
         }
-        for interval in PlotThinning.mergedIntervals(intervals) {
+        return PlotThinning.mergedIntervals(intervals)
+    }
+
+    /// Shades `intervals` (from ``stallIntervals(_:panel:)``) over the height of `panel`.
+    static func shadeStalls(
+        _ svg: inout SVGDocument, _ intervals: [(x0: Double, width: Double)], panel: PlotPanel, colour: String
+    ) {
+        for interval in intervals {
             svg.rect(
                 x: interval.x0, y: panel.top, width: interval.width, height: panel.height, fill: colour, opacity: 0.25,
                 role: "stall")
