@@ -25,7 +25,7 @@ enum RunCommand {
         let path = parsed.positional("SCENARIO")!
         let seed = try parsed.seed()
         let scenario = try scenarioLoader(parsed).load(path, seed: seed)
-        if let error = scenario.recordMemoryError { throw error }
+        if let error = StreamedRunTables.memoryError(runningWithEveryOutput: scenario) { throw error }
         let out = parsed.value("out") ?? "results/\(scenario.name)"
         let plots = parsed.value("plots") ?? (parsed.value("out").map { $0 + "/plots" } ?? "plots/\(scenario.name)")
         let force = parsed.flag("force")

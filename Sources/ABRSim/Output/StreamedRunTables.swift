@@ -23,6 +23,18 @@
 /// Not for feed runs (their summaries read the records). Used on the run's one thread, then by the bundle's
 /// commit (`@unchecked Sendable`). Made by `abrsim run` and given to ``ScenarioRunner/run(_:seed:recordsTimeline:keepsSegmentRecords:recordSink:)``.
 public final class StreamedRunTables: RunRecordSink, @unchecked Sendable {
+    /// Why `abrsim run` of `scenario` with every output would not fit in memory (`nil` when it does). Its tables
+    /// stream, so only three kinds of run still hold a record per segment: a feed (its summaries read its
+    /// records), chunked live content (the chunk timings), and more players than the plots draw while reading
+    /// the tables (``StreamedRunPlots/maximumPlayers``; the plots then read the tables back whole).
+    public static func memoryError(runningWithEveryOutput scenario: Scenario) -> InputError? {
+        guard let error = scenario.recordMemoryError else { return nil }
+        let holdsRecords =
+            scenario.feed != nil || scenario.keepsChunkRecords
+            || scenario.players.count > StreamedRunPlots.maximumPlayers
+        return holdsRecords ? error : nil
+    }
+
     /// The players' places (scenario, id, policy, trace), in scenario order.
     let places: [RunTables.Row<Int>]
     /// Whether a player plays live content (the timeline's latency columns).

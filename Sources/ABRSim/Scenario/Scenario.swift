@@ -38,6 +38,10 @@ public struct Scenario: Sendable {
     public var feed: FeedDescription?
     /// Why the run's records would not fit in memory (`nil` when they do): thrown by a run that keeps them.
     public var recordMemoryError: InputError?
+
+    /// Whether a run keeps a record per CMAF chunk whatever takes its other records: a player of chunked live
+    /// content keeps each chunk's timing with its totals (`chunks.csv`).
+    public var keepsChunkRecords: Bool { players.contains { $0.content.live?.chunkDurationSeconds != nil } }
 }
 
 /// An external playback receiver with its own network (`AVRoutingPlaybackArbiter`).

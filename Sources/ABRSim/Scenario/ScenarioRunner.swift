@@ -19,7 +19,9 @@ public struct ScenarioRunner {
         _ scenario: Scenario, seed: UInt64? = nil, recordsTimeline: Bool = true, keepsSegmentRecords: Bool = true,
         recordSink: (any RunRecordSink)? = nil
     ) throws -> RunReport {
-        if keepsSegmentRecords || recordsTimeline, let error = scenario.recordMemoryError { throw error }
+        // Records given to a sink as they are made are not kept (but a chunked stream's chunk timings are).
+        let keepsRecords = (keepsSegmentRecords || recordsTimeline) && (recordSink == nil || scenario.keepsChunkRecords)
+        if keepsRecords, let error = scenario.recordMemoryError { throw error }
         let seed = seed ?? scenario.seed
         if let feed = scenario.feed {
             precondition(recordSink == nil, "a feed run keeps its records")

@@ -17,6 +17,28 @@ struct StreamedRunTablesTests {
         return (kept, RunTables.bundle(for: report, streamed: tables), report, tables)
     }
 
+    @Test("a run with every output is refused for its records only when it still holds them")
+    func aStreamedRunIsRefusedOnlyWhenItHoldsRecords() throws {
+        let bad = TestPaths.packageRoot + "/Tests/Fixtures/bad/"
+        // 8 players × 10⁶ segments: over the limit for kept records, but a streamed run holds none.
+        let eight = try ScenarioLoader().load(bad + "limits-records-too-many.json")
+        #expect(eight.recordMemoryError != nil)
+        #expect(StreamedRunTables.memoryError(runningWithEveryOutput: eight) == nil)
+        // 300 players × 10⁴ segments: the plots of more than 256 players read the tables back whole.
+        let many = try ScenarioLoader().load(bad + "limits-records-too-many-players.json")
+        let refusal = try #require(StreamedRunTables.memoryError(runningWithEveryOutput: many))
+        #expect(refusal.description.contains("300 players × their segments (3000000 in all)"))
+        // Chunked live content keeps its chunk timings; other content does not.
+        var chunked = try ScenarioLoader().load(TestPaths.scenarios + "/ci/live/chunked-latency.json")
+        var plain = try ScenarioLoader().load(TestPaths.scenarios + "/wifi-lte-3g.json")
+        #expect(chunked.keepsChunkRecords && !plain.keepsChunkRecords)
+        #expect(StreamedRunTables.memoryError(runningWithEveryOutput: chunked) == nil)
+        chunked.recordMemoryError = refusal
+        plain.recordMemoryError = refusal
+        #expect(StreamedRunTables.memoryError(runningWithEveryOutput: chunked) != nil)
+        #expect(StreamedRunTables.memoryError(runningWithEveryOutput: plain) == nil)
+    }
+
     @Test(
         "the streamed tables have the bytes of the tables of the kept records",
         arguments: [
