@@ -42,14 +42,19 @@ public enum JSONParser {
         record: (Int, UnsafeBufferPointer<Double>) throws -> Bool, _ body: (Int, JSONValue) throws -> Void
     ) throws -> JSONValue? {
         precondition(!keys.isEmpty && keys.count <= 64, "1 to 64 keys")
-        let keyBytes = keys.map { Array($0.utf8) }
+        precondition(
+            keys.allSatisfy {
+                $0.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            },
+            "plain keys")
+        var recordKeys = RecordKeys(keys.map { Array($0.utf8) })
         let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: keys.count)
         defer { values.deallocate() }
         return try bytes.withUnsafeBufferPointer { buffer in
             var parser = Parser(bytes: buffer, file: file, maxDepth: maxDepth)
             return try parser.parseDocument { parser -> JSONValue? in
                 guard parser.bytes[parser.index] == UInt8(ascii: "[") else { return try parser.parseValue() }
-                try parser.parseRecordElements(keys: keyBytes, values: values, record: record, body)
+                try parser.parseRecordElements(keys: &recordKeys, values: values, record: record, body)
                 return nil
             }
         }
@@ -237,7 +242,7 @@ private struct Parser {
 
     /// The elements of the array at `index` for ``JSONParser/parseRecords(_:file:keys:maxDepth:record:_:)``.
     mutating func parseRecordElements(
-        keys: [[UInt8]], values: UnsafeMutableBufferPointer<Double>,
+        keys: inout RecordKeys, values: UnsafeMutableBufferPointer<Double>,
         record: (Int, UnsafeBufferPointer<Double>) throws -> Bool, _ body: (Int, JSONValue) throws -> Void
     ) throws {
         let open = index
@@ -245,7 +250,7 @@ private struct Parser {
         var count = 0
         repeat {
             let start = index
-            if depth < maxDepth, scanRecord(keys: keys, into: values),
+            if depth < maxDepth, scanRecord(keys: &keys, into: values),
                 try record(count, UnsafeBufferPointer(values))
             {
             } else {
@@ -259,27 +264,39 @@ private struct Parser {
 
     /// Reads the object at `index` when it is a record of exactly `keys` (each once, plain keys, number values)
     /// into `values`, leaving `index` after it; `false` otherwise, with `index` anywhere (the caller rewinds).
-    /// Never throws: anything unusual is left to the full parser.
-    mutating func scanRecord(keys: [[UInt8]], into values: UnsafeMutableBufferPointer<Double>) -> Bool {
+    /// Never throws: anything unusual is left to the full parser. Each key is first compared with the key the last
+    /// record had at the same place (records of one file almost always list their keys in one order).
+    mutating func scanRecord(keys: inout RecordKeys, into values: UnsafeMutableBufferPointer<Double>) -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return false }
         index += 1
         var seen: UInt64 = 0
+        var place = 0
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
             let keyStart = index + 1
-            var keyEnd = keyStart
-            while keyEnd < bytes.count, bytes[keyEnd] != UInt8(ascii: "\""), bytes[keyEnd] != UInt8(ascii: "\\"),
-                bytes[keyEnd] >= 0x20
-            {
-                keyEnd += 1
+            let keyEnd: Int
+            let slot: Int
+            if place < keys.count, let end = keys.match(keys.lastOrder[place], in: bytes, at: keyStart) {
+                slot = keys.lastOrder[place]
+                keyEnd = end
+            } else {
+                var end = keyStart
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+                    bytes[end] >= 0x20
+                {
+                    end += 1
+                }
+                guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+                    let found = keys.slot(of: UnsafeBufferPointer(rebasing: bytes[keyStart..<end]))
+                else { return false }
+                slot = found
+                keyEnd = end
             }
-            guard keyEnd < bytes.count, bytes[keyEnd] == UInt8(ascii: "\"") else { return false }
-            let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd])
-            guard let slot = keys.firstIndex(where: { $0.elementsEqual(key) }), seen & (1 << slot) == 0 else {
-                return false
-            }
+            guard seen & (1 << slot) == 0 else { return false }
             seen |= 1 << slot
+            if place < keys.count { keys.lastOrder[place] = slot }
+            place += 1
             index = keyEnd + 1
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
@@ -302,13 +319,27 @@ private struct Parser {
     /// `nil`; never throws (``parseNumber()`` names the problem).
     mutating func scanNumber() -> Double? {
         let begin = index
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard isDigit(index) else { return nil }
+        let digitsStart = index
+        var integer: UInt64 = 0
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if isDigit(index) { return nil }
         } else {
-            skipDigits()
+            while isDigit(index) {
+                integer = integer &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+        }
+        let isInteger =
+            index >= bytes.count || (bytes[index] != UInt8(ascii: ".") && bytes[index] | 0x20 != UInt8(ascii: "e"))
+        // At most 15 digits: the integer is below 2^53, so the double is exactly the text's value (as
+        // `Double(String)` gives it, −0 included).
+        if isInteger && index - digitsStart <= 15 {
+            let value = Double(integer)
+            return negative ? -value : value
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -675,4 +706,35 @@ private struct Parser {
     }
 
     func hexScalar(_ value: UInt32) -> String { "U+" + hex4(value) }
+}
+
+/// The keys of a record scan (``JSONParser/parseRecords(_:file:keys:maxDepth:record:_:)``) and the order the last
+/// record listed them in, which the scanner tries first.
+private struct RecordKeys {
+    /// Each key's UTF-8 bytes (no quote, backslash or control character).
+    let keys: [[UInt8]]
+    /// The slot of the key at each place of the last record scanned (at first, the keys' own order).
+    var lastOrder: [Int]
+
+    init(_ keys: [[UInt8]]) {
+        self.keys = keys
+        lastOrder = Array(keys.indices)
+    }
+
+    var count: Int { keys.count }
+
+    /// The offset of the closing quote when the key in `slot` is spelled at `start` of `bytes` and closed there.
+    @inline(__always) func match(_ slot: Int, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        keys[slot].withUnsafeBufferPointer { key -> Int? in
+            let end = start + key.count
+            guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+            for offset in 0..<key.count where bytes[start + offset] != key[offset] { return nil }
+            return end
+        }
+    }
+
+    /// The slot of the key whose bytes are `text`, if any.
+    func slot(of text: UnsafeBufferPointer<UInt8>) -> Int? {
+        keys.firstIndex { $0.count == text.count && $0.elementsEqual(text) }
+    }
 }

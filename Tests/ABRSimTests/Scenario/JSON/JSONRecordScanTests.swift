@@ -73,4 +73,57 @@ struct JSONRecordScanTests {
         #expect(error.file == "t.json")
         #expect(error.message.contains("end of input"), "\(error)")
     }
+
+    @Test("records in any key order, and integers of up to 20 digits, give the full parser's numbers bit for bit")
+    func keyOrdersAndLongIntegersMatchTheFullParser() throws {
+        let numbers = [
+            "0", "-0", "7", "-7", "999999999999999", "-999999999999999", "1000000000000000", "9007199254740993",
+            "12345678901234567890", "123456789012345678", "1.5", "-0.25", "2e3", "1E-2", "0.1", "16823",
+        ]
+        let orders = [[0, 1, 2], [2, 0, 1], [1, 2, 0], [0, 2, 1]]
+        let keys = ["duration_ms", "bandwidth_kbps", "latency_ms"]
+        var elements: [String] = []
+        for (n, number) in numbers.enumerated() {
+            let order = orders[n % orders.count]
+            let members = order.map { "\"\(keys[$0])\": \($0 == 1 ? number : String($0 + n))" }
+            elements.append("{" + members.joined(separator: ", ") + "}")
+        }
+        // Handed on, not scanned: an escaped key, a key that extends another, a missing key, a string value.
+        elements.append(#"{"duration\u005fms": 1, "bandwidth_kbps": 2, "latency_ms": 3}"#)
+        elements.append(#"{"duration_msx": 1, "bandwidth_kbps": 2, "latency_ms": 3}"#)
+        elements.append(#"{"duration_ms": 1, "latency_ms": 3}"#)
+        elements.append(#"{"duration_ms": 1, "bandwidth_kbps": "2", "latency_ms": 3}"#)
+        let text = "[\n" + elements.joined(separator: ",\n") + "\n]"
+        var scanned: [Int: [Double]] = [:]
+        var handedOn: [Int] = []
+        _ = try JSONParser.parseRecords(
+            Array(text.utf8), file: "t.json", keys: keys,
+            record: { index, values in
+                scanned[index] = Array(values)
+                return true
+            },
+            { index, _ in handedOn.append(index) })
+        #expect(handedOn == Array(numbers.count..<elements.count))
+        #expect(scanned.count == numbers.count)
+        let full = try JSONParser.parse(Array(text.utf8), file: "t.json")
+        guard case .array(let parsed) = full else {
+            Issue.record("not an array")
+            return
+        }
+        for (index, values) in scanned {
+            guard case .object(let object) = parsed[index] else {
+                Issue.record("element \(index) is not an object")
+                continue
+            }
+            for (slot, key) in keys.enumerated() {
+                guard case .number(let expected)? = object.values[key] else {
+                    Issue.record("element \(index) has no number \(key)")
+                    continue
+                }
+                #expect(values[slot].bitPattern == expected.bitPattern, "element \(index), \(key)")
+            }
+        }
+        #expect(scanned[1]?[1].sign == .minus, "-0 keeps its sign")
+        #expect(scanned[7]?[1] == 9_007_199_254_740_992, "a 16-digit integer rounds as Double(String) does")
+    }
 }
