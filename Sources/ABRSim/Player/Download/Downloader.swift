@@ -1,5 +1,8 @@
 /// One request of a player: a segment at a variant, from its sending to its end (finished, abandoned, timed out
 /// or cancelled). Times in simulated seconds, sizes in bits.
+///
+/// A small value of plain fields, copied freely on the hot path; what only the download model or a chunked
+/// transfer needs is the downloader's ``RequestTransfer``.
 struct InFlightRequest {
     var segment: Int
     var variant: Int
@@ -15,6 +18,15 @@ struct InFlightRequest {
     /// The link's S(t) at the first byte and the link it was read on, for the mean capacity over the download.
     var bitsAtFirstByte = 0.0
     var firstByteLink = 0
+    /// Whether the request is an LL-DASH chunked transfer (its chunks are in ``RequestTransfer/chunks``).
+    var isChunked = false
+}
+
+/// What the download model and a chunked transfer keep for the request in flight (``Downloader/request``), beside
+/// it so that the request stays a small value. Set when the request is sent and read until the next one is: the
+/// record of an ended request (its model view, its chunk timings) is made before its segment is requested again.
+/// Times in simulated seconds, sizes in bits.
+struct RequestTransfer {
     /// What the download model was asked, and its plan (`nil` for the fluid model).
     var modelRequest: DownloadRequest?
     var plan: DownloadPlan?
@@ -27,8 +39,6 @@ struct InFlightRequest {
     var chunkPlan: DownloadPlan?
     /// Whether a chunk is flowing on the link now (not waiting for its encode time, nor before the first byte).
     var isChunkFlowing = false
-    /// Whether the request is a chunked transfer.
-    var isChunked: Bool { !chunks.isEmpty }
     /// Bits of the chunks that have arrived in full.
     var arrivedChunkBits: Double { chunkTimings.reduce(0) { $0 + $1.bits } }
 }
@@ -48,6 +58,9 @@ struct Downloader {
     /// `nil`: what the timeout review of every flow on a link reads, kept with the request so that the review does
     /// not copy the request (its chunk lists and plans) for each flow.
     private(set) var timeoutReviewBits: Double?
+    /// The download model's and a chunked transfer's state of the request in flight (or of the last one, until the
+    /// next is sent).
+    var transfer = RequestTransfer()
     /// The timed-out request waiting for its back-off delay before it is sent again.
     var pendingRetry: InFlightRequest?
     /// Pending events of the request in flight, and of the retry.

@@ -14,8 +14,8 @@ extension Player {
         download.request!.bitsAtFirstByte = bitsAtFirstByte
         download.request!.firstByteLink = linkIndex
         guard let (asked, plan) = planFlow(bits: bits, requestTime: requestTime, at: now) else { return }
-        download.request!.modelRequest = asked
-        download.request!.plan = plan
+        download.transfer.modelRequest = asked
+        download.transfer.plan = plan
     }
 
     /// Asks the download model for the plan of a flow of `bits` just started at `now` (for a request sent at
@@ -46,7 +46,7 @@ extension Player {
 
     /// Records that the connection carried `finished` up to `now`.
     func connectionFinished(_ finished: InFlightRequest, at now: Double) {
-        if let plan = finished.plan, let firstByte = finished.firstByteTime {
+        if let plan = download.transfer.plan, let firstByte = finished.firstByteTime {
             download.connection = download.model.connection(
                 after: plan, bits: finished.bits, seconds: now - firstByte, from: download.connection)
         }
@@ -71,7 +71,7 @@ extension Player {
         }
         let available = capacity * share
         guard available > 0 else { return (available, nil) }
-        guard var asked = current.modelRequest else { return (available, available) }
+        guard var asked = download.transfer.modelRequest else { return (available, available) }
         asked.availableBps = available
         let seconds = download.model.plan(asked).modelSeconds
         return (available, seconds > 0 && seconds.isFinite ? current.bits / seconds : nil)

@@ -19,7 +19,7 @@ extension Player {
     var canSkipProgressChecks: Bool {
         // Field by field: binding the request would copy the whole value at every check.
         guard download.request != nil, download.isFluid, download.request?.fromCache == false,
-            download.request?.chunks.isEmpty == true, download.request?.firstByteTime != nil, !isLive,
+            download.request?.isChunked == false, download.request?.firstByteTime != nil, !isLive,
             coordinator == nil
         else { return false }
         return true

@@ -9,7 +9,8 @@ extension Player {
         var sent = InFlightRequest(
             segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer,
             attempt: attempt)
-        sent.chunks = chunksToRequest(segment: segment, bits: bits)
+        download.transfer = RequestTransfer(chunks: chunksToRequest(segment: segment, bits: bits))
+        sent.isChunked = !download.transfer.chunks.isEmpty
         lastVariant = variant
         download.cancelRequestTimers(on: kernel)
         resetRequestTimeout(at: now)
@@ -69,8 +70,8 @@ extension Player {
         else { return .keepGoing }
         link.advance(to: now)
         let received: Double
-        if download.request?.isChunked == true, let current = download.request {
-            received = chunkedReceivedBits(current)
+        if download.request?.isChunked == true {
+            received = chunkedReceivedBits()
         } else {
             received = bits - (link.remainingBits(owner: index) ?? 0)
         }
@@ -103,7 +104,7 @@ extension Player {
         if download.request?.isChunked == true {
             guard let complete = chunkArrived(at: now) else { return }
             finished = complete
-            totals.chunks.append(contentsOf: finished.chunkTimings)
+            totals.chunks.append(contentsOf: download.transfer.chunkTimings)
             download.request = nil
         } else {
             // Moved out rather than copied (the request is a large value).
@@ -112,7 +113,7 @@ extension Player {
         let firstByte = finished.firstByteTime ?? now
         let sample =
             finished.isChunked
-            ? ChunkedTransfer.sample(requestTime: finished.requestTime, timings: finished.chunkTimings)
+            ? ChunkedTransfer.sample(requestTime: finished.requestTime, timings: download.transfer.chunkTimings)
             : ThroughputSample(
                 bits: finished.bits, requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now)
         if finished.fromCache {

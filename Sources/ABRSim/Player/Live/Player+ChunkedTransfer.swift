@@ -13,60 +13,56 @@ extension Player {
 
     /// Starts the next chunk of the chunked request in flight at `now`, or waits for its encode time.
     func startNextChunk(at now: Double) {
-        guard var current = download.request, current.isChunked else { return }
-        let chunk = current.chunks[current.chunkTimings.count]
+        guard download.request?.isChunked == true, let requestTime = download.request?.requestTime else { return }
+        let chunk = download.transfer.chunks[download.transfer.chunkTimings.count]
         if chunk.availableTime > now + SimulationTime.tolerance {
-            current.isChunkFlowing = false
-            download.request = current
+            download.transfer.isChunkFlowing = false
             kernel.cancel(&download.chunkTimer)
             download.chunkTimer = kernel.schedule(at: chunk.availableTime, .player(index, .chunkAvailable))
             return
         }
         link.startFlow(
             owner: index, bits: chunk.bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)
-        if current.chunkTimings.isEmpty {
-            current.firstByteTime = now
-            current.fairShare = link.fairShare(owner: index)
-            current.bitsAtFirstByte = link.lastCumulativeBits
-            current.firstByteLink = linkIndex
+        if download.transfer.chunkTimings.isEmpty {
+            download.request!.firstByteTime = now
+            download.request!.fairShare = link.fairShare(owner: index)
+            download.request!.bitsAtFirstByte = link.lastCumulativeBits
+            download.request!.firstByteLink = linkIndex
         }
-        current.chunkPlan = planFlow(bits: chunk.bits, requestTime: current.requestTime, at: now)?.1
-        current.chunkFirstByte = now
-        current.isChunkFlowing = true
-        download.request = current
+        download.transfer.chunkPlan = planFlow(bits: chunk.bits, requestTime: requestTime, at: now)?.1
+        download.transfer.chunkFirstByte = now
+        download.transfer.isChunkFlowing = true
     }
 
     /// The chunk in flight of the chunked request arrived in full at `now`: records its timing and starts the next
     /// one. Returns the request when that was its last chunk (it is then complete), `nil` while chunks remain.
     func chunkArrived(at now: Double) -> InFlightRequest? {
-        guard var current = download.request else { return nil }
-        let index = current.chunkTimings.count
-        let chunk = current.chunks[index]
-        current.chunkTimings.append(
+        guard let current = download.request else { return nil }
+        let index = download.transfer.chunkTimings.count
+        let chunk = download.transfer.chunks[index]
+        download.transfer.chunkTimings.append(
             ChunkTiming(
                 segment: current.segment, chunk: index, bits: chunk.bits, availableTime: chunk.availableTime,
-                firstByteTime: current.chunkFirstByte, lastByteTime: now))
-        current.isChunkFlowing = false
-        if let plan = current.chunkPlan {
-            connectionCarried(plan, bits: chunk.bits, from: current.chunkFirstByte, to: now)
-            current.chunkPlan = nil
+                firstByteTime: download.transfer.chunkFirstByte, lastByteTime: now))
+        download.transfer.isChunkFlowing = false
+        if let plan = download.transfer.chunkPlan {
+            connectionCarried(plan, bits: chunk.bits, from: download.transfer.chunkFirstByte, to: now)
+            download.transfer.chunkPlan = nil
         }
-        download.request = current
-        guard current.chunkTimings.count == current.chunks.count else {
+        guard download.transfer.chunkTimings.count == download.transfer.chunks.count else {
             startNextChunk(at: now)
-            chunkBuffered(current, at: now)
+            chunkBuffered(segment: current.segment, at: now)
             return nil
         }
-        return current
+        return download.request
     }
 
-    /// An arrived chunk of `current` (not its last) extends the forward buffer to the end of its media, as a
-    /// low-latency player appends each chunk to its source buffer when it arrives.
-    func chunkBuffered(_ current: InFlightRequest, at now: Double) {
-        let segment = current.segment
+    /// An arrived chunk of the request in flight for `segment` (not its last) extends the forward buffer to the end
+    /// of its media, as a low-latency player appends each chunk to its source buffer when it arrives.
+    func chunkBuffered(segment: Int, at now: Double) {
         let duration = content.segmentDurations[segment]
-        let count = Double(current.chunks.count)
-        let end = content.segmentStarts[segment] + duration * Double(current.chunkTimings.count) / count
+        let count = Double(download.transfer.chunks.count)
+        let end = content.segmentStarts[segment] + duration * Double(download.transfer.chunkTimings.count) / count
         guard end > playhead.bufferedEnd else { return }
         freezePlayhead(at: now)
         playhead.bufferedEnd = end
@@ -81,13 +77,14 @@ extension Player {
         recordRow(at: now)
     }
 
-    /// Bits the chunked request `current` has received (as of the link's last update): its arrived chunks and the
+    /// Bits the chunked request in flight has received (as of the link's last update): its arrived chunks and the
     /// flowing one's part.
-    func chunkedReceivedBits(_ current: InFlightRequest) -> Double {
+    func chunkedReceivedBits() -> Double {
+        let transfer = download.transfer
         let flowing =
-            current.isChunkFlowing
-            ? current.chunks[current.chunkTimings.count].bits - (link.remainingBits(owner: index) ?? 0) : 0
-        return current.arrivedChunkBits + flowing
+            transfer.isChunkFlowing
+            ? transfer.chunks[transfer.chunkTimings.count].bits - (link.remainingBits(owner: index) ?? 0) : 0
+        return transfer.arrivedChunkBits + flowing
     }
 
     /// Stops `current`'s transfer at `now` (abandoned, timed out or cancelled) and returns the bits it received;
@@ -96,7 +93,7 @@ extension Player {
         guard !current.fromCache else { return 0 }
         let flowing = link.cancelFlow(owner: index, at: now)
         guard current.isChunked else { return flowing }
-        totals.chunks.append(contentsOf: current.chunkTimings)
-        return current.arrivedChunkBits + (current.isChunkFlowing ? flowing : 0)
+        totals.chunks.append(contentsOf: download.transfer.chunkTimings)
+        return download.transfer.arrivedChunkBits + (download.transfer.isChunkFlowing ? flowing : 0)
     }
 }
