@@ -188,7 +188,9 @@ public final class LineReader {
             throw InputError(.file(path), .unreadable("cannot open: \(InputFile.errnoText())"))
         }
         self.handle = handle
-        buffer = [UInt8](repeating: 0, count: bufferBytes)
+        // Not zeroed (64 KiB per file was 7 % of reading Pensieve's 142 short traces): only bytes `fread` wrote,
+        // `buffer[start..<end]`, are ever read.
+        buffer = [UInt8](unsafeUninitializedCapacity: bufferBytes) { _, count in count = bufferBytes }
     }
 
     deinit { if let handle { fclose(handle) } }
@@ -231,6 +233,34 @@ public final class LineReader {
             }
             end = read
         }
+    }
+
+    /// The next line's bytes exactly as ``nextLine(maxLineBytes:)`` gives them, handed to `body` in place when the
+    /// whole line is in the read buffer (no slice, no copy), else through ``nextLine(maxLineBytes:)``; `nil` at the
+    /// end of the file. For readers of many short lines; `body` must not read from this reader.
+    public func withNextLine<Result>(
+        maxLineBytes: Int = 1 << 20, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) throws -> Result? {
+        let found: Result?? = try buffer.withUnsafeBufferPointer { all -> Result?? in
+            guard start < end, let base = all.baseAddress,
+                let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), end - start)
+            else { return .none }
+            let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            var lower = start
+            var upper = newline
+            lineNumber += 1
+            if lineNumber == 1, upper - lower >= 3, base[lower] == 0xEF, base[lower + 1] == 0xBB,
+                base[lower + 2] == 0xBF
+            {
+                lower += 3
+            }
+            if upper > lower, base[upper - 1] == UInt8(ascii: "\r") { upper -= 1 }
+            start = newline + 1
+            return .some(try body(UnsafeBufferPointer(rebasing: all[lower..<upper])))
+        }
+        if let found { return found }
+        guard let line = try nextLine(maxLineBytes: maxLineBytes) else { return nil }
+        return try line.withUnsafeBufferPointer(body)
     }
 
     /// The next line as a `String` (invalid UTF-8 is an error naming the line).

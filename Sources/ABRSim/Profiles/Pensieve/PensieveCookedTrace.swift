@@ -43,39 +43,45 @@ public struct PensieveCookedTrace: Sendable, Equatable {
         let reader = try LineReader(path: path)
         var times: [Double] = []
         var rates: [Double] = []
-        while let raw = try reader.nextLine() {
-            // The first two whitespace-separated fields (more are allowed and ignored).
-            func field(from start: Int) -> Range<Int>? {
-                var lower = start
-                while lower < raw.endIndex, raw[lower] == 0x20 || raw[lower] == 0x09 || raw[lower] == 0x0D {
-                    lower += 1
-                }
-                guard lower < raw.endIndex else { return nil }
-                var upper = lower
-                while upper < raw.endIndex, raw[upper] != 0x20, raw[upper] != 0x09, raw[upper] != 0x0D { upper += 1 }
-                return lower..<upper
-            }
-            guard let first = field(from: raw.startIndex) else { continue }
-            guard let second = field(from: first.upperBound) else {
-                throw InputError(.line(path, reader.lineNumber), .expected("two numbers `time_s Mbit/s`", found: "one"))
-            }
-            // Rounded correctly, as Python's float() does (the value Swift's Double(String) gives).
-            guard let time = DecimalText.double(raw[first]), time.isFinite else {
-                throw InputError(
-                    .line(path, reader.lineNumber),
-                    .isNot("a number", subject: "the time", found: "'\(String(decoding: raw[first], as: UTF8.self))'"))
-            }
-            guard let rate = DecimalText.double(raw[second]) else {
-                throw InputError(
-                    .line(path, reader.lineNumber),
-                    .isNot(
-                        "a number", subject: "the throughput",
-                        found: "'\(String(decoding: raw[second], as: UTF8.self))'"))
-            }
-            times.append(time)
-            rates.append(rate)
-        }
+        while try reader.withNextLine({ line in
+            try readLine(line, path: path, number: reader.lineNumber, times: &times, rates: &rates)
+        }) != nil {}
         return try PensieveCookedTrace(
             name: InputFile.fileName(of: path), times: times, bandwidthsMbps: rates, file: path)
+    }
+
+    /// Appends the time and the throughput of `line` (line `number` of the file at `path`) to `times` and `rates`:
+    /// its first two fields separated by spaces, tabs or carriage returns (more are allowed and ignored); a blank
+    /// line adds nothing. Each number is rounded correctly, as Python's `float()` does (the value Swift's
+    /// `Double(String)` gives).
+    private static func readLine(
+        _ line: UnsafeBufferPointer<UInt8>, path: String, number: Int, times: inout [Double], rates: inout [Double]
+    ) throws {
+        @inline(__always) func isGap(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        func field(from start: Int) -> UnsafeBufferPointer<UInt8>? {
+            var lower = start
+            while lower < line.count, isGap(line[lower]) { lower += 1 }
+            guard lower < line.count else { return nil }
+            var upper = lower
+            while upper < line.count, !isGap(line[upper]) { upper += 1 }
+            return UnsafeBufferPointer(rebasing: line[lower..<upper])
+        }
+        guard let first = field(from: 0) else { return }
+        let firstEnd = line.baseAddress!.distance(to: first.baseAddress!) + first.count
+        guard let second = field(from: firstEnd) else {
+            throw InputError(.line(path, number), .expected("two numbers `time_s Mbit/s`", found: "one"))
+        }
+        guard let time = DecimalText.double(first), time.isFinite else {
+            throw InputError(
+                .line(path, number),
+                .isNot("a number", subject: "the time", found: "'\(String(decoding: first, as: UTF8.self))'"))
+        }
+        guard let rate = DecimalText.double(second) else {
+            throw InputError(
+                .line(path, number),
+                .isNot("a number", subject: "the throughput", found: "'\(String(decoding: second, as: UTF8.self))'"))
+        }
+        times.append(time)
+        rates.append(rate)
     }
 }
