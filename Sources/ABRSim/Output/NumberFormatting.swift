@@ -15,9 +15,9 @@ public func formatCSVNumber(_ x: Double) -> String {
 }
 
 /// Appends the text of ``formatCSVNumber(_:)`` for `x` to `bytes` without building an intermediate `String`.
-/// Integral values are written as integers; other values of 0.001 ≤ |x| < 10¹⁴ with at most 15 significant digits
-/// (most of a simulation's times, sizes and rates) are written directly (``ShortDecimal``); the rest go through
-/// Swift's shortest round-trip formatting. The text is the same in every case.
+/// Integral values are written as integers; other values of 0.001 ≤ |x| < 10¹⁴ (a simulation's times, sizes, rates
+/// and buffer levels) are written directly (``ShortDecimal``); the rest go through Swift's shortest round-trip
+/// formatting. The text is the same in every case.
 public func appendCSVNumber(_ x: Double, to bytes: inout [UInt8]) {
     if x.isFinite {
         if x.magnitude < 1e15, x == x.rounded(.towardZero) {
@@ -50,8 +50,8 @@ public func appendCSVInteger(_ value: Int, to bytes: inout [UInt8]) {
     }
 }
 
-/// The shortest round-trip text of a non-integral `x` with 0.001 ≤ |x| < 10¹⁴ that has at most 15 significant
-/// digits, computed exactly; the same text as `x.description`.
+/// The shortest round-trip text of a non-integral `x` with 0.001 ≤ |x| < 10¹⁴, computed exactly; the same text as
+/// `x.description`. Called by ``appendCSVNumber(_:to:)``. Up to 15 significant digits:
 ///
 /// With e integer digits (e = ⌊log₁₀|x|⌋ + 1) and K = 15 − e fraction digits, decimals 10⁻ᴷ apart are coarser
 /// than the spacing of doubles near x, so at most one K-digit decimal reads back as x, and it is
@@ -60,13 +60,19 @@ public func appendCSVInteger(_ value: Int, to bytes: inout [UInt8]) {
 /// decimal that reads back as x is m with trailing zeros cut, so m without its trailing zeros is the shortest,
 /// and, being the only candidate of its length, the one `description` prints.
 enum ShortDecimal {
+    /// "00", "01", … "99": the ASCII digits of each pair, for writing two digits per division.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { (pair: Int) -> [UInt8] in
+        [UInt8(ascii: "0") + UInt8(pair / 10), UInt8(ascii: "0") + UInt8(pair % 10)]
+    }
+
     /// 10⁰ … 10¹⁸, exact.
     private static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
     ]
 
     /// Appends the text of `x` and returns `true`, or returns `false` (nothing appended) when `x` is outside the
-    /// range or needs more than 15 significant digits.
+    /// range. Values of up to 15 significant digits take the floating-point path above, the others
+    /// ``longDigits(_:integerDigits:)``.
     @inline(__always) static func append(_ x: Double, to bytes: inout [UInt8]) -> Bool {
         let magnitude = x.magnitude
         guard magnitude >= 1e-3, magnitude < 1e14 else { return false }
@@ -75,32 +81,46 @@ enum ShortDecimal {
         while e < 14, magnitude >= powersOfTen[e + 3] / 1000 { e += 1 }
         let k = 15 - e
         let scaled = (magnitude * powersOfTen[k]).rounded()
-        guard scaled / powersOfTen[k] == magnitude else { return false }
-        var digits = UInt64(scaled)
-        var fractionDigits = k
+        var digits: UInt64
+        var fractionDigits: Int
+        if scaled / powersOfTen[k] == magnitude {
+            digits = UInt64(scaled)
+            fractionDigits = k
+        } else if let long = longDigits(magnitude, integerDigits: e) {
+            (digits, fractionDigits) = long
+        } else {
+            return false
+        }
         while fractionDigits > 0, digits % 10 == 0 {
             digits /= 10
             fractionDigits -= 1
         }
         guard fractionDigits > 0 else { return false }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            // Right to left, two digits at a time: the fraction's digits, the point, the integer part (at least
+            // one digit), the sign.
             var start = 40
-            var written = 0
+            var remaining = fractionDigits
+            while remaining >= 2 {
+                let pair = Int(digits % 100)
+                digits /= 100
+                start -= 2
+                buffer[start] = digitPairs[2 * pair]
+                buffer[start + 1] = digitPairs[2 * pair + 1]
+                remaining -= 2
+            }
+            if remaining == 1 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digits % 10)
+                digits /= 10
+            }
+            start -= 1
+            buffer[start] = UInt8(ascii: ".")
             repeat {
                 start -= 1
                 buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digits % 10)
                 digits /= 10
-                written += 1
-                if written == fractionDigits {
-                    start -= 1
-                    buffer[start] = UInt8(ascii: ".")
-                }
-            } while digits > 0 || written < fractionDigits
-            if written == fractionDigits {
-                // |x| < 1: a zero before the point.
-                start -= 1
-                buffer[start] = UInt8(ascii: "0")
-            }
+            } while digits > 0
             if x < 0 {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
@@ -108,6 +128,54 @@ enum ShortDecimal {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<40]))
         }
         return true
+    }
+}
+
+extension ShortDecimal {
+    /// 10⁰ … 10¹⁹, exact.
+    private static let integerPowersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
+
+    /// The digits and the fraction-digit count of the shortest text of `magnitude` (0.001 ≤ magnitude < 10¹⁴, not
+    /// integral, with `integerDigits` digits before the point) when it needs 16 or 17 significant digits, in exact
+    /// integer arithmetic; `nil` otherwise (the caller falls back to `description`).
+    ///
+    /// magnitude = f·2⁻ˢ exactly (f the 53-bit significand, 6 ≤ s ≤ 62 in this range). For n = 16, then 17, with
+    /// K = n − `integerDigits` fraction digits, c = round(f·10ᴷ / 2ˢ) is the n-digit decimal nearest the value,
+    /// so if any n-digit decimal reads back as the value, c does; it does when |c·2ˢ − f·10ᴷ| is below half the
+    /// spacing of doubles there (10ᴷ/2 in these units, 10ᴷ/4 below a power of two). The first n for which c reads
+    /// back is the shortest length, and c is the nearest decimal of it: what `description` prints. No value in
+    /// the range is a tie at 17 digits or fewer (its exact expansion has more than 19 significant digits), so the
+    /// roundings need no tie rule; ties round to even all the same.
+    static func longDigits(_ magnitude: Double, integerDigits e: Int) -> (digits: UInt64, fractionDigits: Int)? {
+        guard magnitude.isNormal else { return nil }
+        let f = UInt128(magnitude.significandBitPattern | (1 << 52))
+        let s = 1075 - Int(magnitude.bitPattern >> 52 & 0x7FF)
+        guard s >= 1, s <= 64 else { return nil }
+        let below = UInt128(1) << s - 1
+        let half = UInt128(1) << (s - 1)
+        let isPowerOfTwo = magnitude.significandBitPattern == 0
+        for n in 16...17 {
+            let k = n - e
+            guard k >= 0, k <= 19 else { return nil }
+            let power = UInt128(integerPowersOfTen[k])
+            let scaled = f * power
+            var c = scaled >> s
+            let remainder = scaled & below
+            if remainder > half || (remainder == half && c & 1 == 1) { c += 1 }
+            let back = c << s
+            let reads: Bool
+            if back >= scaled {
+                reads = 2 * (back - scaled) < power
+            } else {
+                reads = (isPowerOfTwo ? 4 : 2) * (scaled - back) < power
+            }
+            if reads, c <= UInt128(UInt64.max) { return (UInt64(c), k) }
+        }
+        return nil
     }
 }
 

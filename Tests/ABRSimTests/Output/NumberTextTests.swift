@@ -23,7 +23,7 @@ import Testing
         return x.description
     }
 
-    @Test("1.2 M short, full-precision and neighbouring values are written as Swift's description writes them")
+    @Test("1.4 M short, full-precision and neighbouring values are written as Swift's description writes them")
     func shortDecimalsAreTheTextOfDescription() {
         var stream = Stream(state: 21)
         var values: [Double] = [
@@ -39,6 +39,12 @@ import Testing
             let short = mantissa / scale
             let full = stream.uniform() * pow(10.0, Double(Int(stream.next() % 18)) - 3)
             values += [short, -short, short.nextUp, short.nextDown, full, -full]
+        }
+        // Every binade of the direct range, at random significands: mostly 16- and 17-digit values.
+        for _ in 0..<100_000 {
+            let exponent = UInt64(Int(stream.next() % 57) - 10 + 1023)
+            let value = Double(bitPattern: exponent << 52 | stream.next() >> 12)
+            values += [value, -value]
         }
         for exponent in -3...14 {
             let power = pow(10.0, Double(exponent))
