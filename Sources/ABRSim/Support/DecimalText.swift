@@ -39,15 +39,21 @@ enum DecimalText {
         var significant = 0
         var fractionDigits = 0
         // The digits before and after the point, into one mantissa.
+        // Zeros before the first other digit are not significant (while the mantissa is 0 none has been read: a
+        // mantissa that wrapped round to 0 has more than 19 significant digits counted already).
         func readDigits() -> Int {
             let first = index
+            if mantissa == 0 {
+                while index < count, bytes[index] == UInt8(ascii: "0") { index += 1 }
+            }
+            let significantStart = index
             while index < count {
                 let digit = bytes[index] &- UInt8(ascii: "0")
                 guard digit <= 9 else { break }
-                if significant > 0 || digit != 0 { significant += 1 }
                 mantissa = mantissa &* 10 &+ UInt64(digit)
                 index += 1
             }
+            significant += index - significantStart
             return index - first
         }
         var digits = readDigits()
