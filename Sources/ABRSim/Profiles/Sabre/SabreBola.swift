@@ -72,7 +72,9 @@ final class SabreBola: SabreABRRule {
         lastSeekIndex = Int((position / sim.segmentTime).rounded(.down))
     }
 
-    func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int? {
+    @inline(__always) func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double)
+        -> Int?
+    {
         if abrBasic { return nil }
         let remain = progress.size - progress.downloaded
         if progress.downloaded <= 0 || remain <= 0 { return nil }

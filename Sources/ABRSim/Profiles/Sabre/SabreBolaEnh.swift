@@ -157,7 +157,9 @@ final class SabreBolaEnh: SabreABRRule {
 
     func reportSeek(_ sim: SabreSimulation, to position: Double) { isStartup = true }
 
-    func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double) -> Int? {
+    @inline(__always) func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double)
+        -> Int?
+    {
         let remain = progress.size - progress.downloaded
         if progress.downloaded <= 0 || remain <= 0 { return nil }
         // An abandonment costs a new latency: estimate the state after it.
