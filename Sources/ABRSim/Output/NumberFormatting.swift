@@ -173,7 +173,7 @@ extension ShortDecimal {
             } else {
                 reads = (isPowerOfTwo ? 4 : 2) * (scaled - back) < power
             }
-            if reads, c <= UInt128(UInt64.max) { return (UInt64(c), k) }
+            if reads { return (UInt64(c), k) }
         }
         return nil
     }

@@ -209,7 +209,7 @@ public final class Player {
             download.firstByteTimer = nil
             guard download.request != nil else { return }
             download.request!.firstByteTime = now
-            if download.request!.isChunked {
+            if download.isChunked {
                 startNextChunk(at: now)
             } else {
                 startDownload(at: now)
@@ -245,7 +245,7 @@ public final class Player {
             catchUpUpdate(at: now)
         case .chunkAvailable:
             download.chunkTimer = nil
-            guard download.request?.isChunked == true else { return }
+            guard download.request != nil, download.isChunked else { return }
             startNextChunk(at: now)
         }
         if replansChecks, let next = download.nextCheck { planProgressChecks(from: next) }

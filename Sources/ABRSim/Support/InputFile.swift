@@ -201,7 +201,7 @@ public final class LineReader {
         var carried: [UInt8] = []
         while true {
             if let newline = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
-                var line: ArraySlice<UInt8>
+                let line: ArraySlice<UInt8>
                 if carried.isEmpty {
                     line = buffer[start..<newline]
                 } else {
@@ -209,7 +209,7 @@ public final class LineReader {
                     line = carried[...]
                 }
                 start = newline + 1
-                return finish(&line)
+                return finish(line)
             }
             carried.append(contentsOf: buffer[start..<end])
             if carried.count > maxLineBytes {
@@ -221,8 +221,7 @@ public final class LineReader {
             end = 0
             guard let handle, !atEOF else {
                 if carried.isEmpty { return nil }
-                var line = carried[...]
-                return finish(&line)
+                return finish(carried[...])
             }
             let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, handle) }
             if read == 0 {
@@ -246,17 +245,9 @@ public final class LineReader {
                 let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), end - start)
             else { return .none }
             let newline = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            var lower = start
-            var upper = newline
-            lineNumber += 1
-            if lineNumber == 1, upper - lower >= 3, base[lower] == 0xEF, base[lower + 1] == 0xBB,
-                base[lower + 2] == 0xBF
-            {
-                lower += 3
-            }
-            if upper > lower, base[upper - 1] == UInt8(ascii: "\r") { upper -= 1 }
+            let text = counted(start..<newline, in: all)
             start = newline + 1
-            return .some(try body(UnsafeBufferPointer(rebasing: all[lower..<upper])))
+            return .some(try body(UnsafeBufferPointer(rebasing: all[text])))
         }
         if let found { return found }
         guard let line = try nextLine(maxLineBytes: maxLineBytes) else { return nil }
@@ -272,10 +263,23 @@ public final class LineReader {
         return text
     }
 
-    private func finish(_ line: inout ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    /// `line` counted and trimmed as ``counted(_:in:)`` trims it.
+    private func finish(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let text = line.withUnsafeBufferPointer { counted(0..<$0.count, in: $0) }
+        return line[(line.startIndex + text.lowerBound)..<(line.startIndex + text.upperBound)]
+    }
+
+    /// Counts the line at `range` of `bytes` (without its line end) and returns the range of its text: without a
+    /// UTF-8 byte-order mark at the start of the file's first line, and without a trailing `\r` (CRLF files).
+    private func counted(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         lineNumber += 1
-        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        return line
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        if lineNumber == 1, upper - lower >= 3, bytes[lower] == 0xEF, bytes[lower + 1] == 0xBB, bytes[lower + 2] == 0xBF
+        {
+            lower += 3
+        }
+        if upper > lower, bytes[upper - 1] == UInt8(ascii: "\r") { upper -= 1 }
+        return lower..<upper
     }
 }

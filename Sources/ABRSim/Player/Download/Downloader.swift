@@ -2,7 +2,7 @@
 /// or cancelled). Times in simulated seconds, sizes in bits.
 ///
 /// A small value of plain fields, copied freely on the hot path; what only the download model or a chunked
-/// transfer needs is the downloader's ``RequestTransfer``.
+/// transfer needs, and whether it is chunked, is the downloader's ``Downloader/transfer``.
 struct InFlightRequest {
     var segment: Int
     var variant: Int
@@ -18,8 +18,6 @@ struct InFlightRequest {
     /// The link's S(t) at the first byte and the link it was read on, for the mean capacity over the download.
     var bitsAtFirstByte = 0.0
     var firstByteLink = 0
-    /// Whether the request is an LL-DASH chunked transfer (its chunks are in ``RequestTransfer/chunks``).
-    var isChunked = false
 }
 
 /// What the download model and a chunked transfer keep for the request in flight (``Downloader/request``), beside
@@ -51,16 +49,18 @@ struct RequestTransfer {
 /// and retry; Player+Download.swift: the download model).
 struct Downloader {
     /// The request in flight.
-    var request: InFlightRequest? {
-        didSet { timeoutReviewBits = Self.reviewBits(of: request) }
-    }
+    var request: InFlightRequest?
     /// The bits of the request in flight if its timeout is reviewed (past its first byte, not from the cache), else
-    /// `nil`: what the timeout review of every flow on a link reads, kept with the request so that the review does
-    /// not copy the request (its chunk lists and plans) for each flow.
-    private(set) var timeoutReviewBits: Double?
+    /// `nil`: what the timeout review of every flow on a link reads.
+    var timeoutReviewBits: Double? {
+        guard request?.fromCache == false, request?.firstByteTime != nil else { return nil }
+        return request?.bits
+    }
     /// The download model's and a chunked transfer's state of the request in flight (or of the last one, until the
     /// next is sent).
     var transfer = RequestTransfer()
+    /// Whether the request in flight (or the last one, until the next is sent) is an LL-DASH chunked transfer.
+    var isChunked: Bool { !transfer.chunks.isEmpty }
     /// The timed-out request waiting for its back-off delay before it is sent again.
     var pendingRetry: InFlightRequest?
     /// Pending events of the request in flight, and of the retry.
@@ -104,12 +104,6 @@ struct Downloader {
     init(model: any DownloadModel) {
         self.model = model
         isFluid = model is FluidModel
-    }
-
-    /// The bits of `request` if its timeout is reviewed, else `nil`.
-    private static func reviewBits(of request: InFlightRequest?) -> Double? {
-        guard let request, !request.fromCache, request.firstByteTime != nil else { return nil }
-        return request.bits
     }
 
     /// Cancels the timers of the request in flight (first byte, cache read, progress report) and of a pending

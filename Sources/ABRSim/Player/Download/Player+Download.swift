@@ -3,8 +3,7 @@
 /// persistent connection carries to the next request, and records the model's view of the download.
 extension Player {
     /// Starts the flow of the request in flight (``Downloader/request``) on the link at `now` (its first byte) under
-    /// the player's download model, and fills in its share and plan, in place (the request is a large value: a
-    /// copy in and out cost more than the rest of the first byte).
+    /// the player's download model, and fills in its share, and the plan in ``Downloader/transfer``.
     func startDownload(at now: Double) {
         guard let bits = download.request?.bits, let requestTime = download.request?.requestTime else { return }
         link.startFlow(owner: index, bits: bits, demand: demand, at: now, minimumDataRateBps: minimumDataRateBps)

@@ -17,10 +17,8 @@ extension Player {
     /// Whether the checks of the request in flight may be planned rather than polled: a fluid transfer on the link,
     /// not from the cache, not chunked, for a player outside a coordination group and not live.
     var canSkipProgressChecks: Bool {
-        // Field by field: binding the request would copy the whole value at every check.
-        guard download.request != nil, download.isFluid, download.request?.fromCache == false,
-            download.request?.isChunked == false, download.request?.firstByteTime != nil, !isLive,
-            coordinator == nil
+        guard let current = download.request, download.isFluid, !current.fromCache, !download.isChunked,
+            current.firstByteTime != nil, !isLive, coordinator == nil
         else { return false }
         return true
     }

@@ -10,7 +10,6 @@ extension Player {
             segment: segment, variant: variant, bits: bits, requestTime: now, firstByteTime: nil, bufferBefore: buffer,
             attempt: attempt)
         download.transfer = RequestTransfer(chunks: chunksToRequest(segment: segment, bits: bits))
-        sent.isChunked = !download.transfer.chunks.isEmpty
         lastVariant = variant
         download.cancelRequestTimers(on: kernel)
         resetRequestTimeout(at: now)
@@ -26,7 +25,7 @@ extension Player {
         if rtt > 0 {
             download.request = sent
             download.firstByteTimer = kernel.schedule(at: now + rtt, .player(index, .firstByte))
-        } else if sent.isChunked {
+        } else if download.isChunked {
             sent.firstByteTime = now
             download.request = sent
             startNextChunk(at: now)
@@ -63,21 +62,17 @@ extension Player {
 
     /// The policy's answer to the progress of the request in flight at `now` (the link brought up to `now` first).
     func progressDecision(at now: Double) -> ProgressDecision {
-        // Field by field: binding the request would copy the whole value at every check (skipped ones included).
-        guard let firstByte = download.request?.firstByteTime, let bits = download.request?.bits,
-            let segment = download.request?.segment, let variant = download.request?.variant,
-            let requestTime = download.request?.requestTime
-        else { return .keepGoing }
+        guard let current = download.request, let firstByte = current.firstByteTime else { return .keepGoing }
         link.advance(to: now)
         let received: Double
-        if download.request?.isChunked == true {
+        if download.isChunked {
             received = chunkedReceivedBits()
         } else {
-            received = bits - (link.remainingBits(owner: index) ?? 0)
+            received = current.bits - (link.remainingBits(owner: index) ?? 0)
         }
         let progress = DownloadProgress(
-            segment: segment, variant: variant, totalBits: bits, receivedBits: received, requestTime: requestTime,
-            firstByteTime: firstByte, time: now)
+            segment: current.segment, variant: current.variant, totalBits: current.bits, receivedBits: received,
+            requestTime: current.requestTime, firstByteTime: firstByte, time: now)
         let buffer = playhead.bufferLevel(at: now)
         return policy.downloadProgress(progress, context: makeContext(at: now, buffer: buffer))
     }
@@ -101,18 +96,18 @@ extension Player {
         guard download.request != nil else { return }
         download.nextCheck = nil
         let finished: InFlightRequest
-        if download.request?.isChunked == true {
+        let isChunked = download.isChunked
+        if isChunked {
             guard let complete = chunkArrived(at: now) else { return }
             finished = complete
             totals.chunks.append(contentsOf: download.transfer.chunkTimings)
             download.request = nil
         } else {
-            // Moved out rather than copied (the request is a large value).
             finished = download.request.take()!
         }
         let firstByte = finished.firstByteTime ?? now
         let sample =
-            finished.isChunked
+            isChunked
             ? ChunkedTransfer.sample(requestTime: finished.requestTime, timings: download.transfer.chunkTimings)
             : ThroughputSample(
                 bits: finished.bits, requestTime: finished.requestTime, firstByteTime: firstByte, doneTime: now)
@@ -132,9 +127,9 @@ extension Player {
         let segmentEnd = content.segmentStarts[finished.segment + 1]
         // A chunked request's earlier chunks extended the buffer already (Player+ChunkedTransfer.swift).
         let addedSeconds =
-            finished.isChunked
+            isChunked
             ? max(0, segmentEnd - playhead.bufferedEnd) : content.segmentDurations[finished.segment]
-        playhead.bufferedEnd = finished.isChunked ? max(playhead.bufferedEnd, segmentEnd) : segmentEnd
+        playhead.bufferedEnd = isChunked ? max(playhead.bufferedEnd, segmentEnd) : segmentEnd
         let stallTotal = stallSeconds(at: now)
         keep(
             record(

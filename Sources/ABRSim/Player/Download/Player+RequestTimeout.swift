@@ -32,7 +32,7 @@ extension Player {
 
     /// Bits the request in flight has received (as of the link's last update).
     func receivedBits(of current: InFlightRequest) -> Double {
-        if current.isChunked { return chunkedReceivedBits() }
+        if download.isChunked { return chunkedReceivedBits() }
         return current.bits - (link.remainingBits(owner: index) ?? current.bits)
     }
 

@@ -13,7 +13,7 @@ extension Player {
 
     /// Starts the next chunk of the chunked request in flight at `now`, or waits for its encode time.
     func startNextChunk(at now: Double) {
-        guard download.request?.isChunked == true, let requestTime = download.request?.requestTime else { return }
+        guard download.isChunked, let requestTime = download.request?.requestTime else { return }
         let chunk = download.transfer.chunks[download.transfer.chunkTimings.count]
         if chunk.availableTime > now + SimulationTime.tolerance {
             download.transfer.isChunkFlowing = false
@@ -92,7 +92,7 @@ extension Player {
     func cancelTransfer(_ current: InFlightRequest, at now: Double) -> Double {
         guard !current.fromCache else { return 0 }
         let flowing = link.cancelFlow(owner: index, at: now)
-        guard current.isChunked else { return flowing }
+        guard download.isChunked else { return flowing }
         totals.chunks.append(contentsOf: download.transfer.chunkTimings)
         return download.transfer.arrivedChunkBits + (download.transfer.isChunkFlowing ? flowing : 0)
     }

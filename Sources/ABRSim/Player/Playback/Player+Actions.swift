@@ -39,7 +39,7 @@ extension Player {
     func moveToLink(_ target: Int, at now: Double) {
         guard target != linkIndex else { return }
         if let current = download.request, current.firstByteTime != nil, !current.fromCache,
-            !current.isChunked || download.transfer.isChunkFlowing
+            !download.isChunked || download.transfer.isChunkFlowing
         {
             link.advance(to: now)
             let remaining = link.remainingBits(owner: index) ?? 0

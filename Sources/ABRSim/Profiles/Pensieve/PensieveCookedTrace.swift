@@ -58,19 +58,20 @@ public struct PensieveCookedTrace: Sendable, Equatable {
         _ line: UnsafeBufferPointer<UInt8>, path: String, number: Int, times: inout [Double], rates: inout [Double]
     ) throws {
         @inline(__always) func isGap(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
-        func field(from start: Int) -> UnsafeBufferPointer<UInt8>? {
+        func field(from start: Int) -> Range<Int>? {
             var lower = start
             while lower < line.count, isGap(line[lower]) { lower += 1 }
             guard lower < line.count else { return nil }
             var upper = lower
             while upper < line.count, !isGap(line[upper]) { upper += 1 }
-            return UnsafeBufferPointer(rebasing: line[lower..<upper])
+            return lower..<upper
         }
-        guard let first = field(from: 0) else { return }
-        let firstEnd = line.baseAddress!.distance(to: first.baseAddress!) + first.count
-        guard let second = field(from: firstEnd) else {
+        guard let firstRange = field(from: 0) else { return }
+        guard let secondRange = field(from: firstRange.upperBound) else {
             throw InputError(.line(path, number), .expected("two numbers `time_s Mbit/s`", found: "one"))
         }
+        let first = UnsafeBufferPointer(rebasing: line[firstRange])
+        let second = UnsafeBufferPointer(rebasing: line[secondRange])
         guard let time = DecimalText.double(first), time.isFinite else {
             throw InputError(
                 .line(path, number),

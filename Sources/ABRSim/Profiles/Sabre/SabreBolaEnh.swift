@@ -157,6 +157,8 @@ final class SabreBolaEnh: SabreABRRule {
 
     func reportSeek(_ sim: SabreSimulation, to position: Double) { isStartup = true }
 
+    // Inlined so that BOLA's and BOLA-E's stepped downloads stay two loops: alike but for this call, they are
+    // otherwise merged into one that calls the check through a pointer at every step.
     @inline(__always) func checkAbandon(_ sim: SabreSimulation, _ progress: SabreDownloadProgress, bufferLevel: Double)
         -> Int?
     {
